@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Fetch the GraphQL AI Working Group's GitHub slice (graphql/ai-wg, pinned commit) and turn it
+# into schemas/github-wg.graphqls and benchmarks/github-wg.tsv. The data is not committed to
+# this repository (licence OWFa-1.0); run this once to get it.
+set -euo pipefail
+
+COMMIT=72e39082da9624f4a6197baf926a5177acc63a07
+# WG_BASE_URL points the download at a mirror (any URL curl reads, file:// included).
+BASE_URL=${WG_BASE_URL:-https://raw.githubusercontent.com/graphql/ai-wg/${COMMIT}/benchmark/evaluation/src}
+SOURCE_LABEL="https://github.com/graphql/ai-wg commit ${COMMIT}, benchmark/evaluation/src/"
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$SCRIPT_DIR/.." && pwd)
+PYTHON=${PYTHON:-python3}
+
+usage() {
+  cat <<EOF
+usage: $(basename "$0") [--from DIR] [--out-dir DIR]
+
+Downloads the GraphQL AI Working Group's GitHub benchmark slice at commit ${COMMIT:0:12}
+and writes schemas/github-wg.graphqls and benchmarks/github-wg.tsv.
+
+  --from DIR     use a local copy laid out like shared/wg (github/schema.graphql,
+                 github/queries/gh-ext-NNN[-kw].yaml) instead of downloading
+  --out-dir DIR  where schemas/ and benchmarks/ are written (default: $REPO_ROOT)
+  -h, --help     show this help
+
+Environment: PYTHON (default python3), WG_BASE_URL (download mirror).
+EOF
+}
+
+die() {
+  echo "fetch-wg-benchmark: $1" >&2
+  exit "${2:-1}"
+}
+
+from_dir=""
+out_dir=$REPO_ROOT
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --from)
+      [[ $# -ge 2 ]] || die "--from needs a folder (laid out like shared/wg)" 2
+      from_dir=$2
+      shift 2
+      ;;
+    --from=*)
+      from_dir=${1#*=}
+      shift
+      ;;
+    --out-dir)
+      [[ $# -ge 2 ]] || die "--out-dir needs a folder" 2
+      out_dir=$2
+      shift 2
+      ;;
+    --out-dir=*)
+      out_dir=${1#*=}
+      shift
+      ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      die "unknown argument '$1' (see --help)" 2
+      ;;
+  esac
+done
+
+command -v "$PYTHON" >/dev/null 2>&1 || die "'$PYTHON' not found: install Python 3 or set PYTHON" 2
+
+if [[ -n $from_dir ]]; then
+  if [[ ! -f $from_dir/github/schema.graphql ]] \
+    || ! compgen -G "$from_dir/github/queries/gh-ext-*.yaml" >/dev/null; then
+    die "--from $from_dir must hold github/schema.graphql and github/queries/gh-ext-*.yaml (laid out like shared/wg)" 2
+  fi
+  src_dir=$from_dir
+  label="$SOURCE_LABEL read from a local copy"
+else
+  command -v curl >/dev/null 2>&1 || die "curl not found: install it, or pass --from DIR with a local copy" 2
+  work_dir=$(mktemp -d)
+  trap 'rm -rf "$work_dir"' EXIT
+  src_dir=$work_dir/wg
+  config=$work_dir/curl.config
+  {
+    printf 'url = "%s"\noutput = "%s"\n' \
+      "$BASE_URL/schemas/github/schema.graphql" "$src_dir/github/schema.graphql"
+    for number in $(seq -f '%03g' 1 100); do
+      for name in "gh-ext-$number" "gh-ext-$number-kw"; do
+        printf 'url = "%s"\noutput = "%s"\n' \
+          "$BASE_URL/queries/all-schemas/$name.yaml" "$src_dir/github/queries/$name.yaml"
+      done
+    done
+  } >"$config"
+  echo "downloading 201 files from $BASE_URL ..." >&2
+  curl --fail --fail-early --silent --show-error --location --retry 3 --create-dirs \
+    --config "$config" \
+    || die "download failed (offline? pass --from DIR with a local copy laid out like shared/wg)" 1
+  label=$SOURCE_LABEL
+fi
+
+"$PYTHON" "$SCRIPT_DIR/wg_to_tsv.py" --src "$src_dir" --out-dir "$out_dir" --source-label "$label"

@@ -1,0 +1,101 @@
+"""What the model is told: the system prompts of both modes and the tool definitions.
+
+The two modes share every sentence except where schema knowledge comes from, so that their
+receipts differ only in that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SEARCH_SCHEMA = "searchSchema"
+INTROSPECT_TYPE = "introspectType"
+EXECUTE_GRAPHQL = "executeGraphql"
+
+HARD_RULE_NAVIGATE = (
+    "Hard rule: every type, field and argument name you write must have appeared in a tool "
+    "result first. Never guess a name; search or introspect instead."
+)
+HARD_RULE_INLINE = (
+    "Hard rule: every type, field and argument name you write must appear in the schema "
+    "below or in a tool result. Never guess a name."
+)
+
+_ROLE = (
+    "You answer questions about the data behind a GraphQL API by writing GraphQL operations "
+    "and running them with tools."
+)
+_FINISH = (
+    "When you have what the question asks for, answer in plain words without calling a tool. "
+    "If an operation was validated but not executed (no endpoint), answer with that operation."
+)
+
+NAVIGATE_SYSTEM_PROMPT = f"""{_ROLE} You do not know the API's schema; you discover it with \
+three tools:
+- {SEARCH_SCHEMA}(query): finds the schema fields that match a description in plain words and \
+returns their coordinates (Type.field) with a short text, and how to reach them from the root.
+- {INTROSPECT_TYPE}(name): the full definition of one type: its fields with arguments, \
+argument types and defaults, enum values, input fields, interfaces, union members.
+- {EXECUTE_GRAPHQL}(query, variables): validates one operation against the schema and runs it.
+Work in small steps: search, introspect the types you will use, then execute.
+{HARD_RULE_NAVIGATE}
+{_FINISH}"""
+
+_INLINE_SYSTEM_PROMPT_HEAD = f"""{_ROLE} The complete schema of the API, in GraphQL SDL, is at \
+the end of this message. You have one tool:
+- {EXECUTE_GRAPHQL}(query, variables): validates one operation against the schema and runs it.
+{HARD_RULE_INLINE}
+{_FINISH}
+
+SCHEMA:
+"""
+
+
+def inline_system_prompt(sdl: str) -> str:
+    """The inline-mode system message: the shared instructions, then the whole SDL."""
+    return _INLINE_SYSTEM_PROMPT_HEAD + sdl
+
+
+def _tool(name: str, description: str, properties: dict[str, Any], required: list[str]) -> Any:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "object", "properties": properties, "required": required},
+        },
+    }
+
+
+SEARCH_TOOL = _tool(
+    SEARCH_SCHEMA,
+    "Find schema fields matching a description in plain words; returns coordinates "
+    "(Type.field) with a short text, best first.",
+    {"query": {"type": "string", "description": "What you are looking for, in plain words."}},
+    ["query"],
+)
+INTROSPECT_TOOL = _tool(
+    INTROSPECT_TYPE,
+    "The full SDL definition of one type: fields, arguments with types and defaults, "
+    "descriptions, deprecations, enum values, input fields, interfaces, union members.",
+    {"name": {"type": "string", "description": "A type name as it appeared, e.g. Movie."}},
+    ["name"],
+)
+EXECUTE_TOOL = _tool(
+    EXECUTE_GRAPHQL,
+    "Validate one GraphQL operation against the schema and run it; returns the JSON "
+    "response, or the validation errors.",
+    {
+        "query": {"type": "string", "description": "One GraphQL operation."},
+        "variables": {
+            "type": "object",
+            "description": "Values for the operation's variables, if it declares any.",
+        },
+    },
+    ["query"],
+)
+
+
+def tool_definitions(inline: bool) -> list[Any]:
+    """The tools offered to the model: all three, or only execution when the schema is inline."""
+    return [EXECUTE_TOOL] if inline else [SEARCH_TOOL, INTROSPECT_TOOL, EXECUTE_TOOL]

@@ -1,0 +1,373 @@
+"""The agent's three tools: search the schema, print one type, validate and run an operation.
+
+Every tool answers with text the model can act on, never an exception: a bad tool name,
+arguments that are not JSON, a misspelt field or an unreachable endpoint all come back as a
+`ToolResult` with `ok=False` and a message that says what to do next. Header values are
+secrets, so every text that leaves this module goes through a `Redactor`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from schemanav.agent.prompts import EXECUTE_GRAPHQL, INTROSPECT_TYPE, SEARCH_SCHEMA
+from schemanav.retrieval import fit_budget
+from schemanav.tokens import ENCODING_NAME, count_tokens, encoding
+
+if TYPE_CHECKING:
+    from graphql import DocumentNode, GraphQLError, GraphQLSchema
+
+    from schemanav.retrieval import SearchBackend, SearchHit
+
+DEFAULT_SEARCH_BUDGET = 500
+VALIDATION_HINT = "introspect the types named in the errors before retrying"
+MAX_ERROR_MESSAGES = 8
+# A header value shorter than this is not treated as a secret (redacting "1" or "yes" would
+# garble every response); real credentials are far longer.
+MIN_SECRET_LENGTH = 4
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool call puts into the conversation, and whether it did what was asked."""
+
+    ok: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class _Parameter:
+    name: str
+    kind: type
+    required: bool
+    example: str
+
+
+_PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
+    SEARCH_SCHEMA: (_Parameter("query", str, True, '"movies by director"'),),
+    INTROSPECT_TYPE: (_Parameter("name", str, True, '"Movie"'),),
+    EXECUTE_GRAPHQL: (
+        _Parameter("query", str, True, '"{ movies { title } }"'),
+        _Parameter("variables", dict, False, "{}"),
+    ),
+}
+
+
+class Redactor:
+    """Replaces header values (and the credential after an auth scheme) with `[redacted]`."""
+
+    def __init__(self, headers: Mapping[str, str]) -> None:
+        secrets: set[str] = set()
+        for value in headers.values():
+            secrets.add(value.strip())
+            # "Bearer abc…": a server may echo the credential without its scheme.
+            secrets.add(value.strip().rsplit(" ", 1)[-1])
+        # Longest first, so that a value is replaced whole before any part of it.
+        self._secrets = sorted(
+            (s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True
+        )
+
+    def __call__(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+
+def cut_to_tokens(text: str, cap: int) -> tuple[str, int]:
+    """The first `cap` o200k_base tokens of `text`, and how many tokens the whole text has."""
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= cap:
+        return text, len(ids)
+    return encoding().decode(ids[:cap]), len(ids)
+
+
+class SchemaTools:
+    """The tools of one run, bound to its schema, backend, endpoint and limits.
+
+    `backend` is None in inline mode, where only `executeGraphql` is offered.
+    """
+
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        *,
+        backend: SearchBackend | None,
+        corpus_size: int,
+        search_budget: int | None = None,
+        search_k: int | None = None,
+        max_paths: int = 3,
+        endpoint: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        allow_mutations: bool = False,
+        response_token_cap: int = 2000,
+        timeout: float = 30.0,
+    ) -> None:
+        self.schema = schema
+        self.backend = backend
+        self.corpus_size = corpus_size
+        self.search_budget = search_budget or DEFAULT_SEARCH_BUDGET
+        self.search_k = search_k
+        self.max_paths = max_paths
+        self.endpoint = endpoint
+        self._headers = dict(headers or {})
+        self.allow_mutations = allow_mutations
+        self.response_token_cap = response_token_cap
+        self.timeout = timeout
+        self.redact = Redactor(self._headers)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The tools offered to the model, in the order the system prompt lists them."""
+        if self.backend is None:
+            return (EXECUTE_GRAPHQL,)
+        return (SEARCH_SCHEMA, INTROSPECT_TYPE, EXECUTE_GRAPHQL)
+
+    def call(self, name: str, arguments: Any) -> ToolResult:
+        """Run one tool call as the model sent it; `arguments` may be a mapping or raw text."""
+        result = self._call(name, arguments)
+        return ToolResult(result.ok, self.redact(result.text))
+
+    def _call(self, name: str, arguments: Any) -> ToolResult:
+        if name not in self.names:
+            return ToolResult(
+                False,
+                f"unknown tool {name!r}: the tools you can call are {', '.join(self.names)}",
+            )
+        parsed = _parse_arguments(name, arguments)
+        if isinstance(parsed, ToolResult):
+            return parsed
+        if name == SEARCH_SCHEMA:
+            return self.search_schema(parsed["query"])
+        if name == INTROSPECT_TYPE:
+            return self.introspect_type(parsed["name"])
+        return self.execute_graphql(parsed["query"], parsed.get("variables"))
+
+    # searchSchema ---------------------------------------------------------------------------
+
+    def search_schema(self, query: str) -> ToolResult:
+        """Hits of the configured backend, best first, as many as fit the token budget."""
+        if self.backend is None:
+            return ToolResult(False, f"{SEARCH_SCHEMA} is not offered in this run")
+        depth = self.search_k or self.corpus_size
+        ranked = self.backend.search(query, depth)
+        hits = fit_budget(ranked, self.search_budget)
+        if not hits:
+            if ranked:
+                return ToolResult(
+                    True,
+                    f"the best hit ({ranked[0].tokens} tokens) does not fit the search budget "
+                    f"of {self.search_budget} tokens; nothing to show",
+                )
+            return ToolResult(
+                True,
+                f"no field matches {query!r}; try other words for the thing you are "
+                "looking for (plain words, not GraphQL syntax)",
+            )
+        spent = sum(hit.tokens for hit in hits)
+        lines = [f"{len(hits)} hits ({spent} of {self.search_budget} budget tokens), best first:"]
+        lines.extend(self._hit_lines(hit) for hit in hits)
+        return ToolResult(True, "\n".join(lines))
+
+    def _hit_lines(self, hit: SearchHit) -> str:
+        # Most renderings start with the coordinate already; repeating it would only cost tokens.
+        head = hit.text if hit.coordinate in hit.text else f"{hit.coordinate}\n{hit.text}"
+        lines = [f"{hit.rank}. {head}"]
+        for path in hit.paths_to_root[: self.max_paths]:
+            lines.append("   from the root: " + " > ".join(path))
+        return "\n".join(lines)
+
+    # introspectType -------------------------------------------------------------------------
+
+    def introspect_type(self, name: str) -> ToolResult:
+        """One type as SDL, with everything graphql-core's printer shows."""
+        from graphql import print_type
+
+        wanted = name.strip().strip("[]!").strip()
+        named = self.schema.get_type(wanted)
+        if named is None and "." in wanted:
+            # A coordinate such as `Movie.title`: the owner type holds what the model wants.
+            named = self.schema.get_type(wanted.split(".", 1)[0])
+        if named is not None:
+            return ToolResult(True, print_type(named))
+        return ToolResult(False, self._unknown_type(wanted))
+
+    def _unknown_type(self, name: str) -> str:
+        names = [n for n in self.schema.type_map if not n.startswith("__")]
+        by_lower = {n.lower(): n for n in names}
+        closest: list[str] = []
+        if name.lower() in by_lower:
+            closest.append(by_lower[name.lower()])
+        for candidate in difflib.get_close_matches(name, names, n=5, cutoff=0.6):
+            if candidate not in closest:
+                closest.append(candidate)
+        if not closest:
+            return (
+                f"unknown type {name!r}, and no type has a similar name; "
+                f"use {SEARCH_SCHEMA} to find the right one"
+            )
+        return f"unknown type {name!r}; the closest type names are: {', '.join(closest[:5])}"
+
+    # executeGraphql -------------------------------------------------------------------------
+
+    def execute_graphql(self, query: str, variables: Mapping[str, Any] | None) -> ToolResult:
+        """Parse, refuse what must not run, validate, then POST to the endpoint (if any)."""
+        from graphql import GraphQLSyntaxError, OperationDefinitionNode, OperationType, parse
+
+        try:
+            document = parse(query)
+        except GraphQLSyntaxError as err:
+            where = ""
+            if err.locations:
+                where = f" at line {err.locations[0].line}, column {err.locations[0].column}"
+            return ToolResult(False, f"syntax error{where}: {err.message}")
+        operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+        if len(operations) != 1:
+            return ToolResult(
+                False,
+                f"send exactly one operation per call (this document has {len(operations)})",
+            )
+        operation = operations[0]
+        if operation.operation is OperationType.MUTATION and not self.allow_mutations:
+            return ToolResult(
+                False,
+                "mutations are refused in this run (the user did not pass --allow-mutations); "
+                "read data with a query instead",
+            )
+        if operation.operation is OperationType.SUBSCRIPTION:
+            return ToolResult(False, "subscriptions cannot be run here; use a query")
+        problems = self._validate(document, variables)
+        if problems:
+            return ToolResult(False, _compact_errors(problems))
+        if self.endpoint is None:
+            return ToolResult(
+                True,
+                "valid: the operation validates against the schema; it was not executed "
+                "because no endpoint is configured",
+            )
+        return self._post(query, variables)
+
+    def _validate(
+        self, document: DocumentNode, variables: Mapping[str, Any] | None
+    ) -> Sequence[GraphQLError]:
+        from graphql import OperationDefinitionNode, get_variable_values, validate
+
+        errors = validate(self.schema, document)
+        if errors:
+            return errors
+        operation = next(d for d in document.definitions if isinstance(d, OperationDefinitionNode))
+        coerced = get_variable_values(
+            self.schema,
+            operation.variable_definitions or (),
+            dict(variables or {}),
+            max_errors=MAX_ERROR_MESSAGES,
+        )
+        return coerced if isinstance(coerced, list) else []
+
+    def _post(self, query: str, variables: Mapping[str, Any] | None) -> ToolResult:
+        import httpx
+
+        assert self.endpoint is not None
+        body: dict[str, Any] = {"query": query}
+        if variables:
+            body["variables"] = dict(variables)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers.update(self._headers)
+        try:
+            response = httpx.post(self.endpoint, json=body, headers=headers, timeout=self.timeout)
+        except httpx.TimeoutException:
+            return ToolResult(
+                False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"
+            )
+        except httpx.HTTPError as err:
+            return ToolResult(
+                False, f"cannot reach the endpoint ({type(err).__name__}); the query was not run"
+            )
+        text, ok = response.text, response.status_code < 400
+        try:
+            payload = response.json()
+        except ValueError:
+            payload = None
+        if payload is not None:
+            text = json.dumps(payload, ensure_ascii=False)
+            if isinstance(payload, dict) and payload.get("errors"):
+                ok = False
+        if response.status_code >= 400:
+            text = f"the endpoint answered HTTP {response.status_code}: {text}"
+        return ToolResult(ok, self._capped(text))
+
+    def _capped(self, text: str) -> str:
+        kept, total = cut_to_tokens(text, self.response_token_cap)
+        if total <= self.response_token_cap:
+            return text
+        return (
+            f"{kept}\n[response cut to {self.response_token_cap} of {total} tokens "
+            f"({ENCODING_NAME}); select fewer fields or ask for fewer items]"
+        )
+
+
+def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
+    """The arguments as a dict with the right types, or a tool error that says what to send."""
+    parameters = _PARAMETERS[name]
+    example = "{" + ", ".join(f'"{p.name}": {p.example}' for p in parameters if p.required) + "}"
+    if arguments is None or arguments == "":
+        arguments = {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError as err:
+            return ToolResult(
+                False,
+                f"the arguments of {name} are not valid JSON ({err.msg} at character "
+                f"{err.pos}); send a JSON object such as {example}",
+            )
+    if not isinstance(arguments, Mapping):
+        return ToolResult(False, f"the arguments of {name} must be a JSON object such as {example}")
+    parsed: dict[str, Any] = {}
+    for parameter in parameters:
+        value = arguments.get(parameter.name)
+        if parameter.kind is dict and isinstance(value, str):
+            # Models often send variables as a JSON string; accept it when it parses.
+            try:
+                value = json.loads(value) if value.strip() else None
+            except json.JSONDecodeError:
+                return ToolResult(
+                    False, f"argument {parameter.name!r} of {name} is not a valid JSON object"
+                )
+        if value is None:
+            if parameter.required:
+                return ToolResult(
+                    False,
+                    f"{name} needs the argument {parameter.name!r}; send a JSON object "
+                    f"such as {example}",
+                )
+            continue
+        if not isinstance(value, parameter.kind):
+            kind = "a string" if parameter.kind is str else "a JSON object"
+            return ToolResult(False, f"argument {parameter.name!r} of {name} must be {kind}")
+        parsed[parameter.name] = value
+    return parsed
+
+
+def _compact_errors(errors: Sequence[GraphQLError]) -> str:
+    """Messages only (no locations, no source excerpts), each once, then the hint."""
+    messages: list[str] = []
+    for error in errors:
+        message = " ".join(error.message.split())
+        if message not in messages:
+            messages.append(message)
+    shown = messages[:MAX_ERROR_MESSAGES]
+    lines = [f"invalid operation ({len(messages)} error{'s' if len(messages) != 1 else ''}):"]
+    lines.extend(f"- {message}" for message in shown)
+    if len(messages) > len(shown):
+        lines.append(f"- … and {len(messages) - len(shown)} more")
+    lines.append(f"Hint: {VALIDATION_HINT}.")
+    return "\n".join(lines)
+
+
+def payload_tokens(result: ToolResult) -> int:
+    """Tokens a tool result puts into the conversation (o200k_base)."""
+    return count_tokens(result.text)

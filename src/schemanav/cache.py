@@ -1,0 +1,102 @@
+"""Crash-safe cache files: atomic writes and a checksummed header, so a bad file is never used.
+
+Caches live under `$SCHEMANAV_CACHE_DIR`. A run killed mid-write, a full disk or a stray
+edit must not poison later runs, so every file is written to a temporary file in the same
+directory and renamed into place (`os.replace` is atomic on POSIX and Windows), and every
+read checks a SHA-256 of the payload before anything is trusted.
+
+A checked file is `MAGIC`, one line of JSON (the header: what the payload is, its size and
+its SHA-256) and the payload bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"SCHEMANAV-CACHE 1\n"
+_MAX_HEADER_BYTES = 1 << 20
+
+
+class CorruptCacheError(Exception):
+    """A cache file that cannot be trusted; `reason` says why, for a warning."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def cache_key(fields: Mapping[str, Any]) -> str:
+    """A file-name-safe digest of everything that decides a cache entry's content."""
+    canonical = json.dumps(dict(fields), sort_keys=True, ensure_ascii=True, default=str)
+    return sha256_hex(canonical.encode("ascii"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that readers see either the old file or the whole new one.
+
+    The temporary file sits in the target directory because a rename is only atomic within
+    one file system; it is fsynced before the rename so a power cut cannot leave a renamed
+    but empty file behind.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_name)
+        raise
+
+
+def write_checked(path: Path, header: Mapping[str, Any], payload: bytes) -> None:
+    """Atomically write `payload` behind a JSON header that records its size and SHA-256."""
+    full_header = {
+        **header,
+        "payload_bytes": len(payload),
+        "payload_sha256": sha256_hex(payload),
+    }
+    line = json.dumps(full_header, sort_keys=True, ensure_ascii=True).encode("ascii") + b"\n"
+    atomic_write_bytes(path, MAGIC + line + payload)
+
+
+def read_checked(path: Path) -> tuple[dict[str, Any], bytes]:
+    """The header and payload of a file written by `write_checked`, verified.
+
+    Raises `FileNotFoundError` when there is no file and `CorruptCacheError` when there is
+    one that is truncated, altered or not a cache file at all.
+    """
+    data = path.read_bytes()
+    if not data.startswith(MAGIC):
+        raise CorruptCacheError("not a schemanav cache file")
+    end = data.find(b"\n", len(MAGIC), len(MAGIC) + _MAX_HEADER_BYTES)
+    if end < 0:
+        raise CorruptCacheError("header is truncated")
+    try:
+        header = json.loads(data[len(MAGIC) : end].decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise CorruptCacheError("header is not valid JSON") from None
+    if not isinstance(header, dict):
+        raise CorruptCacheError("header is not a JSON object")
+    payload = data[end + 1 :]
+    if header.get("payload_bytes") != len(payload):
+        raise CorruptCacheError(
+            f"payload is {len(payload)} bytes, header says {header.get('payload_bytes')}"
+        )
+    if header.get("payload_sha256") != sha256_hex(payload):
+        raise CorruptCacheError("payload checksum does not match")
+    return header, payload

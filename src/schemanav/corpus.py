@@ -1,0 +1,196 @@
+"""The corpus: one entry per output field coordinate (`Type.field`), rendered four ways.
+
+Object *and* interface types contribute entries, since interfaces carry many of the fields
+agents need most (GitHub's `Node.id`, `Actor.login`). The renderings are exactly the ones
+the published figures were measured on, so our token counts reproduce theirs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from graphql import GraphQLSchema
+
+
+class Format(StrEnum):
+    RAW = "RAW"
+    DOT_PLUS_GLOSS = "DOT_PLUS_GLOSS"
+    GLOSS = "GLOSS"
+    SDL = "SDL"
+
+    @classmethod
+    def parse(cls, value: str) -> Format:
+        """Accept any case and `-` for `_`, so `dot-plus-gloss` works on the command line."""
+        key = value.strip().upper().replace("-", "_")
+        try:
+            return cls[key]
+        except KeyError:
+            choices = ", ".join(f.value for f in cls)
+            raise ValueError(f"unknown format {value!r}: choose one of {choices}") from None
+
+
+_LOWER_OR_DIGIT_THEN_UPPER = re.compile(r"([a-z0-9])([A-Z])")
+_CAPITALS_THEN_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
+
+
+def humanize(name: str) -> str:
+    """`baseRefName` → `base ref name`, `URLPath` → `url path`, `snake_case` → `snake case`."""
+    spaced = _LOWER_OR_DIGIT_THEN_UPPER.sub(r"\1 \2", name)
+    spaced = _CAPITALS_THEN_WORD.sub(r"\1 \2", spaced)
+    return spaced.replace("_", " ").lower()
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    type: str
+    description: str | None = None
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class CorpusEntry:
+    """One output field of an object or interface type, with what its renderings need."""
+
+    owner: str
+    field: str
+    return_type: str
+    description: str | None
+    arguments: tuple[Argument, ...] = ()
+    owner_is_interface: bool = False
+    deprecation: str | None = None
+
+    @property
+    def coordinate(self) -> str:
+        return f"{self.owner}.{self.field}"
+
+    @property
+    def named_return_type(self) -> str:
+        """The return type without list and non-null wrappers: `[Movie!]!` → `Movie`."""
+        return self.return_type.strip("[]!")
+
+    def render(self, fmt: Format) -> str:
+        if fmt is Format.RAW:
+            return self.coordinate
+        if fmt is Format.DOT_PLUS_GLOSS:
+            return f"{self.coordinate} - the {humanize(self.field)} of a {humanize(self.owner)}"
+        if fmt is Format.GLOSS:
+            text = (
+                f"GraphQL field {self.coordinate}. Owner type: {self.owner}. "
+                f"Returns: {self.return_type}."
+            )
+            return f"{text} {self.description}" if self.description else text
+        if fmt is Format.SDL:
+            args = ""
+            if self.arguments:
+                args = "(" + ", ".join(f"{a.name}: {a.type}" for a in self.arguments) + ")"
+            line = f"{self.field}{args}: {self.return_type}  # on type {self.owner}"
+            return f'"""{self.description}"""\n{line}' if self.description else line
+        raise ValueError(f"unknown format {fmt!r}")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """All entries of a schema, in schema order, with renderings and token counts on demand.
+
+    It also keeps the graph facts that entries alone lack, so that structure-aware backends
+    need nothing else: the declared root types and the concrete types behind each interface
+    and union.
+    """
+
+    entries: tuple[CorpusEntry, ...]
+    query_root: str | None = None
+    mutation_root: str | None = None
+    subscription_root: str | None = None
+    possible_types: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @cached_property
+    def coordinates(self) -> tuple[str, ...]:
+        return tuple(entry.coordinate for entry in self.entries)
+
+    def texts(self, fmt: Format) -> list[str]:
+        """Every entry rendered in `fmt`, rendered once per format and then reused."""
+        cache: dict[Format, list[str]] = self.__dict__.setdefault("_text_cache", {})
+        if fmt not in cache:
+            cache[fmt] = [entry.render(fmt) for entry in self.entries]
+        return cache[fmt]
+
+    def token_counts(self, fmt: Format) -> list[int]:
+        """Tokens of each rendered entry (o200k_base), computed once per format."""
+        cache: dict[Format, list[int]] = self.__dict__.setdefault("_token_cache", {})
+        if fmt not in cache:
+            from schemanav.tokens import count_many
+
+            cache[fmt] = count_many(self.texts(fmt))
+        return cache[fmt]
+
+    def total_tokens(self, fmt: Format) -> int:
+        return sum(self.token_counts(fmt))
+
+    def content_hash(self, fmt: Format) -> str:
+        """A digest of the rendered texts, so caches built on them notice any change."""
+        digest = hashlib.sha256(fmt.value.encode())
+        for text in self.texts(fmt):
+            digest.update(b"\x00")
+            digest.update(text.encode("utf-8"))
+        return digest.hexdigest()
+
+
+def build_corpus(schema: GraphQLSchema) -> Corpus:
+    """One entry per field of every object and interface type (introspection types excluded)."""
+    from graphql import GraphQLInterfaceType, GraphQLObjectType, GraphQLUnionType
+
+    entries: list[CorpusEntry] = []
+    possible_types: dict[str, tuple[str, ...]] = {}
+    for type_name, graphql_type in schema.type_map.items():
+        if type_name.startswith("__"):
+            continue
+        if isinstance(graphql_type, GraphQLInterfaceType | GraphQLUnionType):
+            possible_types[type_name] = tuple(
+                t.name for t in schema.get_possible_types(graphql_type)
+            )
+        if not isinstance(graphql_type, GraphQLObjectType | GraphQLInterfaceType):
+            continue
+        is_interface = isinstance(graphql_type, GraphQLInterfaceType)
+        for field_name, field_def in graphql_type.fields.items():
+            entries.append(
+                CorpusEntry(
+                    owner=type_name,
+                    field=field_name,
+                    return_type=str(field_def.type),
+                    description=_clean(field_def.description),
+                    arguments=tuple(
+                        Argument(
+                            name=arg_name,
+                            type=str(arg.type),
+                            description=_clean(arg.description),
+                        )
+                        for arg_name, arg in field_def.args.items()
+                    ),
+                    owner_is_interface=is_interface,
+                    deprecation=field_def.deprecation_reason,
+                )
+            )
+    return Corpus(
+        entries=tuple(entries),
+        query_root=schema.query_type.name if schema.query_type else None,
+        mutation_root=schema.mutation_type.name if schema.mutation_type else None,
+        subscription_root=schema.subscription_type.name if schema.subscription_type else None,
+        possible_types=possible_types,
+    )
+
+
+def _clean(description: str | None) -> str | None:
+    if description is None:
+        return None
+    stripped = description.strip()
+    return stripped or None

@@ -1,0 +1,26 @@
+"""One exception type for every failure a user can fix.
+
+The CLI turns a `SchemanavError` into a one-line message on stderr and a non-zero exit code;
+anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class SchemanavError(Exception):
+    """A user-facing failure: `message` is one line that says what to do."""
+
+    def __init__(self, message: str, *, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.message = " ".join(message.split())
+        self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputError(SchemanavError):
+    """Bad input from the user (a file, a URL, a flag value): exit code 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, exit_code=2)

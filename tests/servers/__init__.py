@@ -1,0 +1,1 @@
+"""Real servers that tests talk to over HTTP instead of mocking the client side."""
