@@ -235,13 +235,327 @@ def _render_search(result: Any) -> None:
     table.add_column("coordinate")
     table.add_column("score", justify="right")
     table.add_column("tokens", justify="right")
+    table.add_column("path from the root")
     for hit in result.hits:
-        table.add_row(str(hit.rank), hit.coordinate, f"{hit.score:.3f}", str(hit.tokens))
+        path = " → ".join(hit.paths_to_root[0]) if hit.paths_to_root else ""
+        table.add_row(str(hit.rank), hit.coordinate, f"{hit.score:.3f}", str(hit.tokens), path)
     out.print(table)
     budget = f" (budget {result.budget:,})" if result.budget else ""
     out.print(
         f"{len(result.hits)} hits, {result.total_tokens:,} tokens ({result.encoding}){budget}"
     )
+
+
+@app.command()
+def bench(
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    bench_file: Annotated[
+        str | None,
+        typer.Option(
+            "--bench-file",
+            help="Labelled TSV: question<TAB>Type.field[,Type.field…] "
+            "[default: bundled Movie DB questions]",
+            show_default=False,
+        ),
+    ] = None,
+    backend: Annotated[
+        str | None,
+        typer.Option("--backend", help="Backend(s), comma-separated [default: bm25]"),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format", help="Corpus rendering(s), comma-separated [default: DOT_PLUS_GLOSS]"
+        ),
+    ] = None,
+    ks: Annotated[
+        str | None, typer.Option("--ks", help="Recall cutoffs k [default: 1,5,10,20,50]")
+    ] = None,
+    budgets: Annotated[
+        str | None,
+        typer.Option("--budgets", help="Token budgets [default: 125,250,500,1000,2000]"),
+    ] = None,
+    tokenizer: Annotated[
+        str | None, typer.Option("--tokenizer", help="BM25 tokenizer [default: en_stem]")
+    ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Refuse expected coordinates the schema does not have."),
+    ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print one JSON object (with per-question results)."),
+    ] = False,
+    markdown: Annotated[
+        str | None,
+        typer.Option("--markdown", help="Also write the tables as markdown to this file."),
+    ] = None,
+    plot: Annotated[
+        str | None,
+        typer.Option("--plot", help="Also draw recall charts (SVG) into this folder."),
+    ] = None,
+) -> None:
+    """Score labelled questions: recall@k, MRR, token cost and budget sweeps per
+    backend × format."""
+    with _user_errors():
+        from pathlib import Path
+
+        from schemanav.bench.report import print_tables, write_markdown
+        from schemanav.bench.runner import parse_formats, run_bench, split_list
+
+        settings = _settings(
+            schema=schema,
+            header=header,
+            timeout=timeout,
+            bench_file=bench_file,
+            backend=backend,
+            format=fmt,
+            ks=ks,
+            budgets=budgets,
+            bm25_tokenizer=tokenizer,
+            strict=strict or None,
+        )
+        reporter = _Reporter()
+        report = run_bench(
+            settings,
+            backends=split_list(settings.backend),
+            formats=parse_formats(settings.format),
+            events=reporter,
+        )
+        if markdown is not None:
+            write_markdown(report, Path(markdown))
+            reporter.note(f"wrote {markdown}")
+        if plot is not None:
+            from schemanav.bench.plot import write_plots
+
+            for path in write_plots(report, Path(plot)):
+                reporter.note(f"wrote {path}")
+        if as_json:
+            _print_json(report.as_dict())
+            return
+        print_tables(_stdout(), report)
+
+
+@app.command()
+def agent(
+    task: Annotated[str, typer.Argument(help="What the agent should find out, in any words.")],
+    schema: SchemaOption = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--header",
+            help="'Name: value' sent with introspection and --endpoint requests "
+            "(repeatable; never printed)",
+            show_default=False,
+        ),
+    ] = None,
+    timeout: TimeoutOption = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Ollama chat model [default: qwen3:8b]")
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="Backend of searchSchema [default: bm25]")
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format", help="Corpus rendering searchSchema shows [default: DOT_PLUS_GLOSS]"
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", help="Tokens of hits per searchSchema call [default: 500]"),
+    ] = None,
+    inline: Annotated[
+        bool,
+        typer.Option(
+            "--inline", help="Put the whole schema SDL in the system message; offer only execution."
+        ),
+    ] = False,
+    max_calls: Annotated[
+        int | None, typer.Option("--max-calls", help="Most model calls per run [default: 12]")
+    ] = None,
+    num_ctx: Annotated[
+        int | None,
+        typer.Option("--num-ctx", help="Context window sent to Ollama [default: the model's]"),
+    ] = None,
+    endpoint: Annotated[
+        str | None,
+        typer.Option("--endpoint", help="GraphQL URL that runs valid operations [default: none]"),
+    ] = None,
+    allow_mutations: Annotated[
+        bool, typer.Option("--allow-mutations", help="Let executeGraphql run mutations.")
+    ] = False,
+    response_token_cap: Annotated[
+        int | None,
+        typer.Option("--response-token-cap", help="Tokens of an endpoint response [default: 2000]"),
+    ] = None,
+    ollama_host: Annotated[
+        str | None,
+        typer.Option("--ollama-host", help="Ollama URL [default: $OLLAMA_HOST or 127.0.0.1:11434]"),
+    ] = None,
+    transcript: Annotated[
+        str | None,
+        typer.Option(
+            "--transcript", help="Write the whole conversation as JSON here.", show_default=False
+        ),
+    ] = None,
+    receipt_json: Annotated[
+        str | None,
+        typer.Option(
+            "--receipt-json", help="Write the context receipt as JSON here.", show_default=False
+        ),
+    ] = None,
+) -> None:
+    """Let a local Ollama model answer TASK with searchSchema / introspectType / executeGraphql
+    (or with the whole schema inline), and print the context receipt of the run."""
+    with _user_errors():
+        from schemanav.agent import run_agent
+        from schemanav.errors import SchemanavError
+
+        settings = _settings(
+            schema=schema,
+            header=header,
+            timeout=timeout,
+            model=model,
+            backend=backend,
+            format=fmt,
+            budget=budget,
+            max_calls=max_calls,
+            num_ctx=num_ctx,
+            endpoint=endpoint,
+            allow_mutations=allow_mutations or None,
+            response_token_cap=response_token_cap,
+            ollama_host=ollama_host,
+        )
+        run = run_agent(task, settings, inline=inline, events=_Reporter())
+        if transcript is not None:
+            _write_json(transcript, run.transcript)
+        if receipt_json is not None:
+            _write_json(receipt_json, run.receipt.as_dict())
+        _render_receipt(run.receipt)
+        if run.receipt.error is not None:
+            raise SchemanavError(run.receipt.error)
+
+
+def _write_json(path: str, payload: object) -> None:
+    from pathlib import Path
+
+    from schemanav.errors import InputError
+
+    try:
+        Path(path).write_text(
+            json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror}") from None
+
+
+def _render_receipt(receipt: Any) -> None:
+    from rich.table import Table
+
+    out = _stdout()
+    if receipt.answer is not None:
+        out.print("answer:", markup=False)
+        out.print(receipt.answer, markup=False)
+        out.print()
+    table = Table(
+        title=f"Context receipt · {receipt.mode} · {receipt.model} · num_ctx {receipt.num_ctx:,}",
+        title_justify="left",
+    )
+    table.add_column("what")
+    table.add_column("tokens", justify="right")
+    table.add_row("model calls", f"{receipt.model_calls:,}")
+    table.add_row("prompt tokens (provider, summed over calls)", f"{receipt.prompt_tokens:,}")
+    table.add_row("completion tokens (provider)", f"{receipt.completion_tokens:,}")
+    table.add_row("tool payload tokens (o200k_base)", f"{receipt.tool_payload_tokens:,}")
+    table.add_row(
+        "whole DOT_PLUS_GLOSS corpus, per call if handed over", f"{receipt.whole_corpus_tokens:,}"
+    )
+    if receipt.mode == "inline":
+        table.add_row(
+            "schema SDL in the prompt, every call", f"{receipt.schema_in_prompt_tokens:,}"
+        )
+    out.print(table)
+    if receipt.tool_calls:
+        calls = Table(title="Tool calls", title_justify="left")
+        calls.add_column("#", justify="right")
+        calls.add_column("tool")
+        calls.add_column("arguments", overflow="fold")
+        calls.add_column("tokens", justify="right")
+        calls.add_column("ok")
+        for number, call in enumerate(receipt.tool_calls, start=1):
+            arguments = (
+                call.arguments
+                if isinstance(call.arguments, str)
+                else json.dumps(call.arguments, ensure_ascii=False)
+            )
+            calls.add_row(
+                str(number),
+                call.name,
+                arguments,
+                f"{call.payload_tokens:,}",
+                "yes" if call.ok else "no",
+            )
+        out.print(calls)
+    endings = {
+        "answered": "the model answered",
+        "max_calls": f"stopped at the call limit ({receipt.model_calls} calls) without an answer",
+        "error": "stopped by an error",
+    }
+    warned = len(receipt.truncation_warnings)
+    suffix = f"; {warned} truncation warning(s)" if warned else ""
+    out.print(f"ended: {endings[receipt.stopped]}{suffix}", markup=False)
+
+
+@app.command()
+def define(
+    coordinates: Annotated[
+        list[str],
+        typer.Argument(
+            help="Schema coordinates: Type, Type.field, Type.field(arg:), Enum.VALUE, @directive"
+        ),
+    ],
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Introspection-shaped records instead of SDL.")
+    ] = False,
+) -> None:
+    """Print the definitions of schema coordinates, in the order given (RFC __definitions)."""
+    with _user_errors():
+        from schemanav.define import define as define_coordinates
+        from schemanav.workspace import open_schema
+
+        settings = _settings(schema=schema, header=header, timeout=timeout)
+        loaded = open_schema(settings)
+        _warn_violations(loaded.violations)
+        definitions = define_coordinates(loaded.schema, coordinates)
+        if as_json:
+            _print_json([definition.as_dict() for definition in definitions])
+        else:
+            out = _stdout()
+            for number, definition in enumerate(definitions):
+                if definition.sdl is not None:
+                    if number:
+                        out.print()
+                    out.print(f"# {definition.coordinate}", markup=False)
+                    out.print(definition.sdl, markup=False)
+        unknown = [d for d in definitions if d.error]
+        for definition in unknown:
+            hint = (
+                f" (did you mean {', '.join(definition.did_you_mean)}?)"
+                if definition.did_you_mean
+                else ""
+            )
+            _stderr().print(
+                f"error: {definition.coordinate}: {definition.error}{hint}", markup=False
+            )
+        if unknown:
+            raise typer.Exit(1)
 
 
 def main() -> None:

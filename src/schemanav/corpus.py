@@ -109,6 +109,9 @@ class Corpus:
     mutation_root: str | None = None
     subscription_root: str | None = None
     possible_types: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    type_descriptions: dict[str, str] = field(default_factory=dict, compare=False)
+    enum_values: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    input_fields: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -147,13 +150,29 @@ class Corpus:
 
 def build_corpus(schema: GraphQLSchema) -> Corpus:
     """One entry per field of every object and interface type (introspection types excluded)."""
-    from graphql import GraphQLInterfaceType, GraphQLObjectType, GraphQLUnionType
+    from graphql import (
+        GraphQLEnumType,
+        GraphQLInputObjectType,
+        GraphQLInterfaceType,
+        GraphQLObjectType,
+        GraphQLUnionType,
+    )
 
     entries: list[CorpusEntry] = []
     possible_types: dict[str, tuple[str, ...]] = {}
+    type_descriptions: dict[str, str] = {}
+    enum_values: dict[str, tuple[str, ...]] = {}
+    input_fields: dict[str, tuple[str, ...]] = {}
     for type_name, graphql_type in schema.type_map.items():
         if type_name.startswith("__"):
             continue
+        description = _clean(getattr(graphql_type, "description", None))
+        if description:
+            type_descriptions[type_name] = description
+        if isinstance(graphql_type, GraphQLEnumType):
+            enum_values[type_name] = tuple(graphql_type.values)
+        if isinstance(graphql_type, GraphQLInputObjectType):
+            input_fields[type_name] = tuple(graphql_type.fields)
         if isinstance(graphql_type, GraphQLInterfaceType | GraphQLUnionType):
             possible_types[type_name] = tuple(
                 t.name for t in schema.get_possible_types(graphql_type)
@@ -186,6 +205,9 @@ def build_corpus(schema: GraphQLSchema) -> Corpus:
         mutation_root=schema.mutation_type.name if schema.mutation_type else None,
         subscription_root=schema.subscription_type.name if schema.subscription_type else None,
         possible_types=possible_types,
+        type_descriptions=type_descriptions,
+        enum_values=enum_values,
+        input_fields=input_fields,
     )
 
 

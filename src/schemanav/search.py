@@ -8,6 +8,7 @@ from typing import Any
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
+from schemanav.graph import with_paths
 from schemanav.retrieval import SearchBackend, SearchHit, create_backend, fit_budget
 from schemanav.schema import describe_violations
 from schemanav.settings import Settings
@@ -86,6 +87,7 @@ def run_search(question: str, settings: Settings, on_event: Events | None = None
     backend = prepare_backend(settings.backend, fmt, settings, loaded.corpus, events)
     depth = settings.k or (len(loaded.corpus) if settings.budget else DEFAULT_K)
     hits = fit_budget(backend.search(question, depth), settings.budget)
+    hits = with_paths(hits, loaded.corpus, settings.max_paths)
     empty_reason = None
     if not hits:
         empty_reason = EMPTY_QUESTION if not _has_words(question) else "no hits"

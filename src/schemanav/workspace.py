@@ -20,7 +20,7 @@ from schemanav.corpus import Argument, Corpus, CorpusEntry, Format, build_corpus
 from schemanav.schema import LoadedSchema, load_schema, parse_header
 from schemanav.settings import Settings
 
-CORPUS_CACHE_VERSION = 1
+CORPUS_CACHE_VERSION = 2
 BUNDLED_SCHEMA_LABEL = "moviedb (bundled)"
 
 
@@ -86,6 +86,9 @@ def _write_corpus_cache(
         "schema_sha256": digest,
         "roots": [corpus.query_root, corpus.mutation_root, corpus.subscription_root],
         "possible_types": corpus.possible_types,
+        "type_descriptions": corpus.type_descriptions,
+        "enum_values": corpus.enum_values,
+        "input_fields": corpus.input_fields,
         "violations": list(violations),
         "entries": [
             [
@@ -131,6 +134,9 @@ def _read_corpus_cache(path: Path, digest: str) -> CorpusLoad | None:
             mutation_root=mutation_root,
             subscription_root=subscription_root,
             possible_types={k: tuple(v) for k, v in payload["possible_types"].items()},
+            type_descriptions=dict(payload["type_descriptions"]),
+            enum_values={k: tuple(v) for k, v in payload["enum_values"].items()},
+            input_fields={k: tuple(v) for k, v in payload["input_fields"].items()},
         )
         token_cache: dict[Format, list[int]] = {}
         for fmt in Format:

@@ -83,7 +83,7 @@ class FakeModel:
 class FakeOllamaOptions:
     """Behaviour switches; tests may change them while the server runs."""
 
-    dims: int = 64
+    dims: int = 256
     wrong_count: bool = False  # answer /api/embed with one vector too few
     inconsistent_dims: bool = False  # alternate vector sizes within and across calls
     embed_delay: float = 0.0  # seconds to wait before answering /api/embed
@@ -200,6 +200,7 @@ def hashed_embedding(text: str, dims: int) -> list[float]:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as separate writes
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean
@@ -432,7 +433,9 @@ def serve_ollama(
     server = _Server(state)
     host, port = server.server_address[:2]
     state.url = f"http://{host!s}:{port}"
-    thread = threading.Thread(target=server.serve_forever, name="fake-ollama", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-ollama", daemon=True
+    )
     thread.start()
     try:
         yield state

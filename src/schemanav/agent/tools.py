@@ -173,9 +173,9 @@ class SchemaTools:
         return ToolResult(True, "\n".join(lines))
 
     def _hit_lines(self, hit: SearchHit) -> str:
-        # Most renderings start with the coordinate already; repeating it would only cost tokens.
-        head = hit.text if hit.coordinate in hit.text else f"{hit.coordinate}\n{hit.text}"
-        lines = [f"{hit.rank}. {head}"]
+        # Most renderings contain the coordinate already, and the order is the rank: repeating
+        # either would only cost tokens.
+        lines = [hit.text if hit.coordinate in hit.text else f"{hit.coordinate}: {hit.text}"]
         for path in hit.paths_to_root[: self.max_paths]:
             lines.append("   from the root: " + " > ".join(path))
         return "\n".join(lines)
@@ -321,7 +321,7 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
         except json.JSONDecodeError as err:
             return ToolResult(
                 False,
-                f"the arguments of {name} are not valid JSON ({err.msg} at character "
+                f"the arguments of {name} are not valid JSON ({err.msg}, character "
                 f"{err.pos}); send a JSON object such as {example}",
             )
     if not isinstance(arguments, Mapping):

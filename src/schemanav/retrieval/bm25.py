@@ -108,7 +108,6 @@ class BM25Backend:
         ]
         searcher = self._index.searcher()
         result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
-        texts = self._corpus.texts(self.fmt)
         tokens = self._corpus.token_counts(self.fmt)
         hits = []
         for rank, (score, address) in enumerate(result.hits, start=1):
@@ -116,7 +115,7 @@ class BM25Backend:
             hits.append(
                 SearchHit(
                     coordinate=self._corpus.coordinates[position],
-                    text=texts[position],
+                    text=self._corpus.entries[position].render(self.fmt),
                     score=float(score),
                     rank=rank,
                     tokens=tokens[position],

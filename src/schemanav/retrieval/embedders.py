@@ -34,6 +34,8 @@ DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 LOCAL_DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _BUNDLED_MINILM_NAMES = {LOCAL_DEFAULT_MODEL, f"sentence-transformers/{LOCAL_DEFAULT_MODEL}"}
 
+_DOCUMENT_PROMPT_NAMES = ("document", "passage", "corpus")
+
 _T = TypeVar("_T")
 
 
@@ -401,10 +403,14 @@ class SentenceTransformerEmbedder:
 
     @property
     def document_prompt_name(self) -> str | None:
+        # sentence-transformers fills in an empty "document" prompt for models that declare
+        # none, so a non-empty "passage" or "corpus" prompt must win over it.
         prompts = self._prompts()
-        for candidate in ("document", "passage"):
-            if candidate in prompts:
-                return candidate
+        declared = [name for name in _DOCUMENT_PROMPT_NAMES if name in prompts]
+        non_empty = [name for name in declared if prompts[name]]
+        for candidates in (non_empty, declared):
+            if candidates:
+                return candidates[0]
         return None
 
     @property

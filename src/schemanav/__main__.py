@@ -1,0 +1,3 @@
+from schemanav.cli import main
+
+main()

@@ -1,0 +1,331 @@
+"""The agent loop, driven by hand so that every model call is visible and counted.
+
+Each call sends the whole conversation (Ollama keeps no state between calls), runs the tool
+calls the model asks for, appends their results and goes again, until the model answers
+without a tool call or `max_calls` is reached. What it cost lands in a `Receipt`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from schemanav.agent.chat import ChatReply, OllamaChat
+from schemanav.agent.prompts import (
+    NAVIGATE_SYSTEM_PROMPT,
+    inline_system_prompt,
+    tool_definitions,
+)
+from schemanav.agent.receipt import (
+    Mode,
+    Receipt,
+    Stopped,
+    ToolCallRecord,
+    TruncationWarning,
+)
+from schemanav.agent.tools import SchemaTools
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.errors import InputError, SchemanavError
+from schemanav.events import Events, SilentEvents
+from schemanav.schema import describe_violations
+from schemanav.search import parse_format, prepare_backend
+from schemanav.tokens import ENCODING_NAME, count_tokens
+from schemanav.workspace import headers_from, open_corpus, open_schema, schema_source
+
+if TYPE_CHECKING:
+    from schemanav.schema import LoadedSchema
+    from schemanav.settings import Settings
+
+# Ollama evaluates at most about half of num_ctx and drops the front of a longer prompt. Its
+# prompt_eval_count is the prompt's length after that cut (a KV-cache hit does not lower it).
+# Our sent-token count is o200k_base, an estimate of the model's own tokenizer that cannot see
+# the chat template, so only a clear shortfall counts as truncation.
+TRUNCATION_RATIO = 0.85
+FALLBACK_NUM_CTX = 4096
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    """A finished run: its receipt, and the whole conversation for `--transcript`."""
+
+    receipt: Receipt
+    transcript: dict[str, Any] = field(repr=False)
+
+
+def run_agent(
+    task: str, settings: Settings, *, inline: bool = False, events: Events | None = None
+) -> AgentRun:
+    """Run one task against the configured schema, model and endpoint.
+
+    Raises `SchemanavError` when nothing could start (bad input, Ollama unreachable, model
+    missing); a failure after the first call ends the run with `stopped="error"` instead,
+    so that what was spent still gets its receipt.
+    """
+    events = events or SilentEvents()
+    if not task.strip():
+        raise InputError("the task is empty: say what the agent should find out")
+    fmt = parse_format(settings.format)
+    loaded = open_schema(settings)
+    if loaded.violations:
+        events.warning(describe_violations(loaded.violations))
+    corpus = _corpus_for(settings, loaded)
+    chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
+    try:
+        num_ctx = _context_window(chat, settings, events)
+        backend = None
+        if not inline:
+            backend = prepare_backend(settings.backend, fmt, settings, corpus, events)
+        tools = SchemaTools(
+            loaded.schema,
+            backend=backend,
+            corpus_size=len(corpus),
+            search_budget=settings.budget,
+            search_k=settings.k,
+            max_paths=settings.max_paths,
+            endpoint=settings.endpoint,
+            headers=headers_from(settings),
+            allow_mutations=settings.allow_mutations,
+            response_token_cap=settings.response_token_cap,
+            timeout=settings.timeout,
+        )
+        loop = _Loop(
+            task=task,
+            chat=chat,
+            tools=tools,
+            mode="inline" if inline else "navigate",
+            num_ctx=num_ctx,
+            max_calls=settings.max_calls,
+            events=events,
+            whole_corpus_tokens=corpus.total_tokens(Format.DOT_PLUS_GLOSS),
+            schema_sdl=loaded.sdl if inline else None,
+        )
+        return loop.run()
+    finally:
+        chat.close()
+
+
+def _corpus_for(settings: Settings, loaded: LoadedSchema) -> Corpus:
+    """The corpus of the schema just loaded; file sources reuse the on-disk corpus cache."""
+    if schema_source(settings).startswith(("http://", "https://")):
+        return build_corpus(loaded.schema)  # open_corpus would introspect a second time
+    return open_corpus(settings).corpus
+
+
+def _context_window(chat: OllamaChat, settings: Settings, events: Events) -> int:
+    """num_ctx: the setting, else the model's context length as Ollama reports it."""
+    reported = chat.context_length()  # also fails early when the model is missing
+    if settings.num_ctx is not None:
+        events.note(f"model {chat.model} at {chat.host}, num_ctx {settings.num_ctx:,} (set)")
+        return settings.num_ctx
+    if reported is None:
+        events.warning(
+            f"Ollama reports no context length for {chat.model}; using num_ctx "
+            f"{FALLBACK_NUM_CTX:,} (set --num-ctx to the model's real window)"
+        )
+        return FALLBACK_NUM_CTX
+    events.note(f"model {chat.model} at {chat.host}, num_ctx {reported:,} (the model's length)")
+    return reported
+
+
+class _Conversation:
+    """The messages as sent, their token estimates, and the transcript (which also keeps the
+    model's thinking and unparsed arguments, neither of which is sent back)."""
+
+    def __init__(self, tools: list[Any]) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.transcript: list[dict[str, Any]] = []
+        self._tokens: list[int] = []
+        self._tools_tokens = count_tokens(json.dumps(tools, ensure_ascii=False))
+
+    @property
+    def sent_tokens(self) -> int:
+        """o200k_base tokens of everything the next call sends: tool definitions and messages."""
+        return self._tools_tokens + sum(self._tokens)
+
+    def add(self, message: dict[str, Any], transcript: dict[str, Any] | None = None) -> None:
+        self.sent.append(message)
+        self.transcript.append(transcript or message)
+        text = str(message.get("content") or "")
+        for call in message.get("tool_calls", ()):
+            function = call["function"]
+            text += "\n" + function["name"] + json.dumps(function["arguments"], ensure_ascii=False)
+        self._tokens.append(count_tokens(text))
+
+    def add_reply(self, reply: ChatReply) -> None:
+        sent_calls = [
+            {"function": {"name": c.name, "arguments": {} if c.arguments_unparsed else c.arguments}}
+            for c in reply.tool_calls
+        ]
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        recorded: dict[str, Any] = dict(message)
+        if reply.thinking:
+            recorded["thinking"] = reply.thinking
+        if sent_calls:
+            message["tool_calls"] = sent_calls
+            recorded["tool_calls"] = [
+                {"function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls
+            ]
+        self.add(message, recorded)
+
+
+class _Loop:
+    def __init__(
+        self,
+        *,
+        task: str,
+        chat: OllamaChat,
+        tools: SchemaTools,
+        mode: Mode,
+        num_ctx: int,
+        max_calls: int,
+        events: Events,
+        whole_corpus_tokens: int,
+        schema_sdl: str | None,
+    ) -> None:
+        self.task = task
+        self.chat = chat
+        self.tools = tools
+        self.mode: Mode = mode
+        self.num_ctx = num_ctx
+        self.max_calls = max_calls
+        self.events = events
+        self.whole_corpus_tokens = whole_corpus_tokens
+        self.schema_sdl = schema_sdl
+        self.definitions = tool_definitions(inline=schema_sdl is not None)
+        self.warnings: list[TruncationWarning] = []
+        self.records: list[ToolCallRecord] = []
+        self.calls: list[dict[str, Any]] = []
+
+    def run(self) -> AgentRun:
+        conversation = _Conversation(self.definitions)
+        schema_tokens = 0
+        if self.schema_sdl is None:
+            conversation.add({"role": "system", "content": NAVIGATE_SYSTEM_PROMPT})
+        else:
+            schema_tokens = count_tokens(self.schema_sdl)
+            self._warn_schema_over_half(schema_tokens)
+            conversation.add({"role": "system", "content": inline_system_prompt(self.schema_sdl)})
+        conversation.add({"role": "user", "content": self.task})
+
+        prompt_tokens = completion_tokens = 0
+        answer: str | None = None
+        stopped: Stopped = "max_calls"
+        error: str | None = None
+        for number in range(1, self.max_calls + 1):
+            sent = conversation.sent_tokens
+            try:
+                reply = self.chat.chat(conversation.sent, self.definitions, self.num_ctx)
+            except SchemanavError as err:
+                stopped, error = "error", err.message
+                break
+            prompt_tokens += reply.prompt_eval_count or 0
+            completion_tokens += reply.eval_count or 0
+            self.calls.append(
+                {
+                    "call": number,
+                    "sent_tokens": sent,
+                    "prompt_eval_count": reply.prompt_eval_count,
+                    "eval_count": reply.eval_count,
+                    "tool_calls": len(reply.tool_calls),
+                }
+            )
+            self._check_truncation(number, sent, reply.prompt_eval_count)
+            conversation.add_reply(reply)
+            if not reply.tool_calls:
+                stopped, answer = "answered", self.tools.redact(reply.content)
+                break
+            if number == self.max_calls:
+                wanted = ", ".join(call.name for call in reply.tool_calls)
+                self.events.warning(
+                    f"stopped after {number} model calls (--max-calls {self.max_calls}) "
+                    f"without an answer; the model still asked for {wanted}"
+                )
+                break
+            for request in reply.tool_calls:
+                result = self.tools.call(request.name, request.arguments)
+                tokens = count_tokens(result.text)
+                conversation.add(
+                    {"role": "tool", "tool_name": request.name, "content": result.text}
+                )
+                self.records.append(
+                    ToolCallRecord(request.name, request.arguments, tokens, result.ok)
+                )
+                status = "" if result.ok else ", error"
+                self.events.note(
+                    f"call {number}: {request.name} {_short(request.arguments)} "
+                    f"→ {tokens:,} tokens{status}"
+                )
+
+        receipt = Receipt(
+            task=self.task,
+            model=self.chat.model,
+            mode=self.mode,
+            num_ctx=self.num_ctx,
+            model_calls=len(self.calls),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            tool_payload_tokens=sum(record.payload_tokens for record in self.records),
+            whole_corpus_tokens=self.whole_corpus_tokens,
+            schema_in_prompt_tokens=schema_tokens,
+            tool_calls=tuple(self.records),
+            answer=answer,
+            stopped=stopped,
+            truncation_warnings=tuple(self.warnings),
+            error=error,
+        )
+        transcript = {
+            "task": self.task,
+            "model": self.chat.model,
+            "mode": self.mode,
+            "num_ctx": self.num_ctx,
+            "encoding": ENCODING_NAME,
+            "tools": self.definitions,
+            "messages": conversation.transcript,
+            "calls": self.calls,
+            "stopped": stopped,
+        }
+        return AgentRun(receipt, transcript)
+
+    def _warn_schema_over_half(self, schema_tokens: int) -> None:
+        half = self.num_ctx // 2
+        if schema_tokens <= half:
+            return
+        self.warnings.append(TruncationWarning(0, schema_tokens, None))
+        self.events.warning(
+            f"the schema alone is about {schema_tokens:,} tokens ({ENCODING_NAME} estimate), "
+            f"more than half of num_ctx {self.num_ctx:,}: Ollama will silently drop the front "
+            "of the prompt, system message first. Raise --num-ctx, or navigate instead of "
+            "inlining (drop --inline)."
+        )
+
+    def _check_truncation(self, number: int, sent: int, evaluated: int | None) -> None:
+        cut = evaluated is not None and evaluated < TRUNCATION_RATIO * sent
+        over_half = sent > self.num_ctx // 2
+        if not (cut or over_half):
+            return
+        self.warnings.append(TruncationWarning(number, sent, evaluated))
+        seen = "did not report" if evaluated is None else f"evaluated {evaluated:,}"
+        remedy = (
+            "navigate instead of inlining (drop --inline)"
+            if self.mode == "inline"
+            else "lower --budget"
+        )
+        what = (
+            "the front of the conversation (system message first) was probably dropped"
+            if cut
+            else "the prompt exceeds half the context window, where Ollama starts dropping "
+            "its front without an error"
+        )
+        self.events.warning(
+            f"call {number}: sent about {sent:,} tokens ({ENCODING_NAME} estimate), Ollama "
+            f"{seen}, num_ctx {self.num_ctx:,}: {what}. Raise --num-ctx, or {remedy}."
+        )
+
+
+def _short(arguments: Any, limit: int = 80) -> str:
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    if isinstance(arguments, Mapping) and len(arguments) == 1:
+        text = json.dumps(next(iter(arguments.values())), ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

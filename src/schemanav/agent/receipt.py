@@ -1,0 +1,89 @@
+"""The context receipt: what one agent run cost, call by call, in tokens.
+
+Prompt and completion tokens are the provider's own counts (its tokenizer, summed over calls,
+and the whole conversation is resent on every call); tool payloads and the schema figures
+are o200k_base counts of the texts themselves, like everywhere else in schemanav.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Mode = Literal["navigate", "inline"]
+Stopped = Literal["answered", "max_calls", "error"]
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One executed tool call: its arguments as the model sent them (an object, or the raw
+    text when it was not JSON) and the tokens its result injected."""
+
+    name: str
+    arguments: Any
+    payload_tokens: int
+    ok: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "arguments": self.arguments,
+            "payload_tokens": self.payload_tokens,
+            "ok": self.ok,
+        }
+
+
+@dataclass(frozen=True)
+class TruncationWarning:
+    """A call whose prompt Ollama may have cut. `call` is 1-based; 0 means before the first
+    call (inline mode, schema alone over half the window), when nothing was evaluated yet."""
+
+    call: int
+    sent_tokens: int
+    evaluated_tokens: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "call": self.call,
+            "sent_tokens": self.sent_tokens,
+            "evaluated_tokens": self.evaluated_tokens,
+        }
+
+
+@dataclass(frozen=True)
+class Receipt:
+    task: str
+    model: str
+    mode: Mode
+    num_ctx: int
+    model_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    tool_payload_tokens: int
+    whole_corpus_tokens: int
+    schema_in_prompt_tokens: int
+    tool_calls: tuple[ToolCallRecord, ...]
+    answer: str | None
+    stopped: Stopped
+    truncation_warnings: tuple[TruncationWarning, ...] = ()
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of `--receipt-json` (plus `num_ctx` and, on failure, `error`)."""
+        return {
+            "task": self.task,
+            "model": self.model,
+            "mode": self.mode,
+            "num_ctx": self.num_ctx,
+            "model_calls": self.model_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tool_payload_tokens": self.tool_payload_tokens,
+            "whole_corpus_tokens": self.whole_corpus_tokens,
+            "schema_in_prompt_tokens": self.schema_in_prompt_tokens,
+            "tool_calls": [call.as_dict() for call in self.tool_calls],
+            "answer": self.answer,
+            "stopped": self.stopped,
+            "truncation_warnings": [w.as_dict() for w in self.truncation_warnings],
+            "error": self.error,
+        }

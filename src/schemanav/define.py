@@ -1,0 +1,223 @@
+"""`__definitions` from the semantic-introspection RFC, as a library call.
+
+Coordinates in (`Type`, `Type.field`, `Type.field(arg:)`, `Enum.VALUE`, `@directive`,
+`@directive(arg:)`), their definitions out in the same order: as SDL cut down to the named
+element, or as the records the standard introspection query returns for it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from graphql import GraphQLSchema
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One coordinate's definition; `error` is set (and the rest empty) when it is unknown."""
+
+    coordinate: str
+    kind: str | None
+    sdl: str | None
+    record: dict[str, Any] | None
+    error: str | None = None
+    did_you_mean: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.error:
+            return {
+                "coordinate": self.coordinate,
+                "error": self.error,
+                "did_you_mean": list(self.did_you_mean),
+            }
+        return {"coordinate": self.coordinate, "kind": self.kind, "definition": self.record}
+
+
+def define(schema: GraphQLSchema, coordinates: list[str]) -> list[Definition]:
+    return [define_one(schema, coordinate.strip()) for coordinate in coordinates]
+
+
+def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
+    from graphql import GraphQLError, GraphQLSyntaxError, resolve_schema_coordinate
+
+    try:
+        resolved: Any = resolve_schema_coordinate(schema, coordinate)
+    except GraphQLSyntaxError:
+        return _unknown(
+            schema,
+            coordinate,
+            "not a schema coordinate (write Type, Type.field, Type.field(arg:), "
+            "Enum.VALUE or @directive)",
+        )
+    except (GraphQLError, TypeError):
+        resolved = None
+    if resolved is None:
+        return _unknown(schema, coordinate, "no such element in the schema")
+    kind = resolved.kind
+    sdl = _sdl(resolved)
+    record = _record(schema, resolved)
+    return Definition(coordinate=coordinate, kind=kind, sdl=sdl, record=record)
+
+
+def _unknown(schema: GraphQLSchema, coordinate: str, error: str) -> Definition:
+    return Definition(
+        coordinate=coordinate,
+        kind=None,
+        sdl=None,
+        record=None,
+        error=error,
+        did_you_mean=tuple(closest_coordinates(schema, coordinate)),
+    )
+
+
+def closest_coordinates(schema: GraphQLSchema, coordinate: str, limit: int = 3) -> list[str]:
+    """Existing coordinates that look most like `coordinate` (for "did you mean")."""
+    return difflib.get_close_matches(coordinate, _all_coordinates(schema), n=limit, cutoff=0.6)
+
+
+@lru_cache(maxsize=4)
+def _all_coordinates(schema: GraphQLSchema) -> list[str]:
+    names: list[str] = []
+    for type_name, graphql_type in schema.type_map.items():
+        if type_name.startswith("__"):
+            continue
+        names.append(type_name)
+        for member in (
+            getattr(graphql_type, "fields", None) or getattr(graphql_type, "values", None) or {}
+        ):
+            names.append(f"{type_name}.{member}")
+    names.extend(f"@{directive.name}" for directive in schema.directives)
+    return names
+
+
+def _sdl(resolved: Any) -> str:
+    """The element printed as SDL, inside its type or directive but without its siblings."""
+    from graphql import (
+        GraphQLArgument,
+        GraphQLDirective,
+        GraphQLEnumType,
+        GraphQLField,
+        GraphQLInputObjectType,
+        GraphQLInterfaceType,
+        GraphQLObjectType,
+        print_directive,
+        print_type,
+    )
+
+    kind = resolved.kind
+    if kind == "NamedType":
+        return str(print_type(resolved.type))
+    if kind == "Directive":
+        return str(print_directive(resolved.directive))
+    if kind == "DirectiveArgument":
+        directive = resolved.directive
+        only: dict[str, GraphQLArgument] = {
+            name: arg for name, arg in directive.args.items() if arg is resolved.directive_argument
+        }
+        return str(
+            print_directive(
+                GraphQLDirective(
+                    name=directive.name,
+                    locations=directive.locations,
+                    args=only,
+                    is_repeatable=directive.is_repeatable,
+                    description=directive.description,
+                )
+            )
+        )
+    owner = resolved.type
+    if kind == "EnumValue":
+        values = {
+            name: value for name, value in owner.values.items() if value is resolved.enum_value
+        }
+        return str(print_type(GraphQLEnumType(owner.name, values, description=None)))
+    if kind == "InputField":
+        fields = {
+            name: value for name, value in owner.fields.items() if value is resolved.input_field
+        }
+        return str(print_type(GraphQLInputObjectType(owner.name, fields, description=None)))
+    field = resolved.field
+    if kind == "FieldArgument":
+        args = {name: arg for name, arg in field.args.items() if arg is resolved.field_argument}
+        field = GraphQLField(
+            field.type,
+            args=args,
+            description=field.description,
+            deprecation_reason=field.deprecation_reason,
+        )
+    cls = GraphQLInterfaceType if isinstance(owner, GraphQLInterfaceType) else GraphQLObjectType
+    name = _member_name(owner.fields, resolved.field)
+    return str(print_type(cls(owner.name, {name: field}, description=None)))
+
+
+@lru_cache(maxsize=1)
+def _fragments() -> dict[str, str]:
+    """The standard introspection query's fragments (FullType, InputValue, TypeRef) by name."""
+    import re
+
+    from graphql import get_introspection_query
+
+    text = get_introspection_query(descriptions=True, input_value_deprecation=True)
+    parts = re.split(r"(?=\bfragment \w+ on )", text[text.index("fragment ") :])
+    return {part.split()[1]: part for part in parts if part.strip()}
+
+
+def _introspect(schema: GraphQLSchema, operation: str, variables: dict[str, Any]) -> Any:
+    from graphql import graphql_sync
+
+    fragments = _fragments()
+    used = ["InputValue", "TypeRef"] if "FullType" not in operation else list(fragments)
+    document = "\n".join([operation, *(fragments[name] for name in used)])
+    result = graphql_sync(schema, document, variable_values=variables)
+    if result.errors:
+        raise RuntimeError(f"introspection failed: {result.errors[0].message}")
+    return result.data
+
+
+def _record(schema: GraphQLSchema, resolved: Any) -> dict[str, Any]:
+    """The introspection record of the element (what `__type` / `__schema` would answer)."""
+    kind = resolved.kind
+    if kind in ("Directive", "DirectiveArgument"):
+        data = _introspect(
+            schema,
+            "query { __schema { directives { name description isRepeatable locations "
+            "args(includeDeprecated: true) { ...InputValue } } } }",
+            {},
+        )
+        record = next(
+            d for d in data["__schema"]["directives"] if d["name"] == resolved.directive.name
+        )
+        if kind == "DirectiveArgument":
+            arg_name = _member_name(resolved.directive.args, resolved.directive_argument)
+            return dict(next(a for a in record["args"] if a["name"] == arg_name))
+        return dict(record)
+    data = _introspect(
+        schema,
+        "query ($name: String!) { __type(name: $name) { ...FullType } }",
+        {"name": resolved.type.name},
+    )
+    type_record: dict[str, Any] = data["__type"]
+    if kind == "NamedType":
+        return type_record
+    if kind == "EnumValue":
+        return _member(type_record["enumValues"], resolved.type.values, resolved.enum_value)
+    if kind == "InputField":
+        return _member(type_record["inputFields"], resolved.type.fields, resolved.input_field)
+    field_record = _member(type_record["fields"], resolved.type.fields, resolved.field)
+    if kind == "FieldArgument":
+        return _member(field_record["args"], resolved.field.args, resolved.field_argument)
+    return field_record
+
+
+def _member_name(members: dict[str, Any], target: Any) -> str:
+    """The key under which `target` sits (graphql-core's resolved elements carry no name)."""
+    return next(name for name, member in members.items() if member is target)
+
+
+def _member(records: list[dict[str, Any]], members: dict[str, Any], target: Any) -> dict[str, Any]:
+    name = _member_name(members, target)
+    return dict(next(record for record in records if record["name"] == name))

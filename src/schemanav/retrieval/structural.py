@@ -1,0 +1,266 @@
+"""Structure-aware retrieval: the schema is a graph, not a bag of sentences.
+
+Three mechanisms, each following from how GraphQL schemas are built rather than from any
+one schema's names:
+
+1. BM25F over the parts of a field: its name, its owner type, its return type and its
+   description, each with its own weight, so "pull request author" can match a field named
+   `author` on `PullRequest` that returns `Actor`, even though no single text says it all.
+2. Closeness to the root: fields of types an agent reaches in few hops from the query root
+   are what operations are made of; a field's score is divided by (1 + λ · cost to reach its
+   owner type).
+3. Paths as hits: an agent cannot use a field it cannot reach, so each hit is preceded by
+   the fields that lead to it from the root (chosen per question: hops through relevant
+   fields are cheaper). Those path fields are ranked hits with their own token cost, counted
+   in every depth and budget metric.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from schemanav.graph import SchemaGraph
+from schemanav.retrieval.base import SearchHit, register_backend
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from schemanav.corpus import Corpus, CorpusEntry, Format
+    from schemanav.settings import Settings
+
+    FloatArray = npt.NDArray[np.float64]
+
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+@dataclass(frozen=True)
+class StructuralParams:
+    """The knobs, with the values chosen in benchmarks/structural-experiments.md."""
+
+    name_weight: float = 3.0
+    owner_weight: float = 1.5
+    return_weight: float = 1.0
+    description_weight: float = 0.5
+    arguments_weight: float = 0.3
+    return_detail_weight: float = 0.3
+    name_b: float = 0.5
+    owner_b: float = 0.5
+    return_b: float = 0.5
+    description_b: float = 0.75
+    arguments_b: float = 0.75
+    return_detail_b: float = 0.75
+    k1: float = 1.2
+    root_closeness: float = 0.3
+    abstract_penalty: float = 1.0
+    other_root_cost: float = 3.0
+    path_relevance: float = 0.5
+    expand_paths: bool = True
+
+
+class _Stemmer:
+    """camelCase-aware words, lower-cased and stemmed with tantivy's English stemmer."""
+
+    def __init__(self) -> None:
+        import tantivy
+
+        self._analyzer = (
+            tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+            .filter(tantivy.Filter.remove_long(40))
+            .filter(tantivy.Filter.lowercase())
+            .filter(tantivy.Filter.stemmer("english"))
+            .build()
+        )
+        self._memo: dict[str, list[str]] = {}
+
+    def __call__(self, text: str | None) -> list[str]:
+        if not text:
+            return []
+        words = self._memo.get(text)
+        if words is None:
+            words = list(self._analyzer.analyze(" ".join(_WORDS.findall(text))))
+            self._memo[text] = words
+        return words
+
+
+def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
+    """Argument names, and the fields of input-object arguments (`filter: {minRating}`)."""
+    words: list[str] = []
+    for argument in entry.arguments:
+        words.append(argument.name)
+        words.extend(corpus.input_fields.get(argument.type.strip("[]!"), ()))
+    return " ".join(words)
+
+
+def _return_detail_words(entry: CorpusEntry, corpus: Corpus) -> str:
+    """What the return type says of itself: its description and, for an enum, its values."""
+    target = entry.named_return_type
+    values = " ".join(corpus.enum_values.get(target, ())).replace("_", " ").lower()
+    return f"{corpus.type_descriptions.get(target, '')} {values}"
+
+
+class _FieldIndex:
+    """BM25F postings over the four parts of every corpus entry."""
+
+    PARTS = ("name", "owner", "return", "description", "arguments", "return_detail")
+
+    def __init__(self, corpus: Corpus, stem: _Stemmer) -> None:
+        import numpy as np
+
+        entries = corpus.entries
+        texts: dict[str, list[list[str]]] = {
+            "name": [stem(e.field) for e in entries],
+            "owner": [stem(e.owner) for e in entries],
+            "return": [stem(e.named_return_type) for e in entries],
+            "description": [stem(e.description) for e in entries],
+            "arguments": [stem(_argument_words(e, corpus)) for e in entries],
+            "return_detail": [stem(_return_detail_words(e, corpus)) for e in entries],
+        }
+        self.size = len(entries)
+        self.lengths = {p: np.array([len(ws) for ws in texts[p]], dtype=float) for p in texts}
+        self.average = {p: max(float(self.lengths[p].mean()), 1e-9) for p in texts}
+        counts: dict[str, dict[str, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+        documents: dict[str, set[int]] = defaultdict(set)
+        for part, lists in texts.items():
+            for position, words in enumerate(lists):
+                for word in words:
+                    by_doc = counts[word][part]
+                    by_doc[position] = by_doc.get(position, 0) + 1
+                    documents[word].add(position)
+        self.postings: dict[str, dict[str, tuple[Any, Any]]] = {
+            word: {
+                part: (
+                    np.fromiter(by_doc.keys(), dtype=np.int64, count=len(by_doc)),
+                    np.fromiter(by_doc.values(), dtype=float, count=len(by_doc)),
+                )
+                for part, by_doc in parts.items()
+            }
+            for word, parts in counts.items()
+        }
+        n = self.size
+        self.idf = {
+            word: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for word, docs in documents.items()
+        }
+
+    def score(self, terms: list[str], params: StructuralParams) -> FloatArray:
+        """BM25F: per term, idf · t̃f / (k1 + t̃f), t̃f = Σ_part w · tf / (1 − b + b · len/avg)."""
+        import numpy as np
+
+        weights = {
+            "name": (params.name_weight, params.name_b),
+            "owner": (params.owner_weight, params.owner_b),
+            "return": (params.return_weight, params.return_b),
+            "description": (params.description_weight, params.description_b),
+            "arguments": (params.arguments_weight, params.arguments_b),
+            "return_detail": (params.return_detail_weight, params.return_detail_b),
+        }
+        scores = np.zeros(self.size)
+        for term in terms:
+            parts = self.postings.get(term)
+            if not parts:
+                continue
+            pseudo_tf = np.zeros(self.size)
+            for part, (positions, frequencies) in parts.items():
+                weight, b = weights[part]
+                if not weight:
+                    continue
+                norm = 1 - b + b * self.lengths[part][positions] / self.average[part]
+                pseudo_tf[positions] += weight * frequencies / norm
+            scores += self.idf[term] * pseudo_tf / (params.k1 + pseudo_tf)
+        return scores
+
+
+class StructuralBackend:
+    """BM25F + closeness to the root + paths as hits (see the module docstring)."""
+
+    def __init__(
+        self,
+        fmt: Format,
+        *,
+        params: StructuralParams | None = None,
+        max_paths: int = 3,
+        label: str = "structural",
+    ) -> None:
+        self.fmt = fmt
+        self.params = params or StructuralParams()
+        self.max_paths = max_paths
+        self._label = label
+        self._stem: _Stemmer | None = None
+        self._corpus: Corpus | None = None
+        self._fields: _FieldIndex | None = None
+        self._graph: SchemaGraph | None = None
+        self._closeness: FloatArray | None = None
+
+    @property
+    def name(self) -> str:
+        return self._label
+
+    def index(self, corpus: Corpus) -> None:
+        import numpy as np
+
+        self._stem = _Stemmer()
+        self._corpus = corpus
+        self._fields = _FieldIndex(corpus, self._stem)
+        self._graph = SchemaGraph(
+            corpus,
+            abstract_penalty=self.params.abstract_penalty,
+            other_root_cost=self.params.other_root_cost,
+        )
+        costs = np.array(self._graph.owner_costs())
+        self._closeness = 1.0 / (1.0 + self.params.root_closeness * costs)
+
+    def lexical_scores(self, query: str) -> FloatArray:
+        """BM25F scores of every entry, before closeness and paths (for fusion)."""
+        assert self._fields is not None and self._stem is not None
+        return self._fields.score(self._stem(query), self.params)
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        if self._corpus is None or self._closeness is None:
+            raise RuntimeError("index(corpus) must be called before search()")
+        return self.rank(self.lexical_scores(query) * self._closeness, k)
+
+    def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
+        """Hits from per-entry scores: best entries first, each after its path from the root."""
+        import numpy as np
+
+        assert self._corpus is not None and self._graph is not None
+        if k < 1 or not scores.size or float(scores.max()) <= 0.0:
+            return []
+        order = np.argsort(-scores, kind="stable")
+        routes = None
+        if self.params.expand_paths or self.max_paths:
+            relevance = self.params.path_relevance * scores / float(scores.max())
+            routes = self._graph.shortest_paths(field_cost=list(1.0 - relevance))
+        # A path field enters the list with the score of the field it leads to, so scores
+        # never increase down the list.
+        ranked: dict[int, float] = {}
+        for position in order:
+            if scores[position] <= 0.0 or len(ranked) >= k:
+                break
+            chain: list[int] = []
+            if self.params.expand_paths and routes is not None:
+                chain = self._graph.chain_to(self._corpus.entries[position].owner, routes)
+            for entry in [*chain, int(position)]:
+                ranked.setdefault(entry, float(scores[position]))
+        tokens = self._corpus.token_counts(self.fmt)
+        return [
+            SearchHit(
+                coordinate=self._corpus.coordinates[entry],
+                text=self._corpus.entries[entry].render(self.fmt),
+                score=score,
+                rank=rank,
+                tokens=tokens[entry],
+                paths_to_root=self._graph.paths_to_root(entry, self.max_paths, routes),
+            )
+            for rank, (entry, score) in enumerate(list(ranked.items())[:k], start=1)
+        ]
+
+
+@register_backend("structural")
+def _structural_factory(fmt: Format, settings: Settings) -> StructuralBackend:
+    return StructuralBackend(fmt, max_paths=settings.max_paths)

@@ -1,0 +1,189 @@
+"""The agent's tools on their own: what searchSchema shows, what introspectType prints, how
+executeGraphql validates (on the GitHub schema too), and that secrets are redacted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from schemanav.agent.tools import VALIDATION_HINT, Redactor, SchemaTools
+from schemanav.corpus import Format, build_corpus
+from schemanav.retrieval import SearchHit, create_backend
+from schemanav.schema import LoadedSchema, load_schema
+from schemanav.settings import load_settings
+
+SDL_PATH = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
+GITHUB_SDL = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "schema.graphql"
+PR_OPERATION = (
+    'query { repository(owner: "o", name: "n") { pullRequests(first: 5, states: OPEN) '
+    "{ edges { node { title author { login } } } } } }"
+)
+
+
+@pytest.fixture(scope="module")
+def moviedb() -> LoadedSchema:
+    return load_schema(str(SDL_PATH))
+
+
+@pytest.fixture(scope="module")
+def github() -> LoadedSchema:
+    if not GITHUB_SDL.is_file():
+        pytest.skip(f"the GitHub schema is not at {GITHUB_SDL} (fetched by scripts/fetch_wg)")
+    return load_schema(str(GITHUB_SDL))
+
+
+class RankedHits:
+    """A backend answering with fixed hits, to pin down how searchSchema lays them out."""
+
+    name = "fixed"
+
+    def __init__(self, hits: list[SearchHit]) -> None:
+        self.hits = hits
+        self.asked: list[tuple[str, int]] = []
+
+    def index(self, corpus: object) -> None:
+        pass
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        self.asked.append((query, k))
+        return self.hits[:k]
+
+
+def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
+    moviedb: LoadedSchema,
+) -> None:
+    hits = [
+        SearchHit(
+            "Movie.directors",
+            "Movie.directors - the directors of a movie",
+            2.0,
+            1,
+            40,
+            (("Query.movie", "Movie.directors"), ("Query.movies", "Movie.directors"), ("x",)),
+        ),
+        SearchHit("Person.name", "name: String!  # on type Person", 1.5, 2, 50),
+        SearchHit("Person.id", "Person.id - the id of a person", 1.0, 3, 30),
+    ]
+    backend = RankedHits(hits)
+    tools = SchemaTools(
+        moviedb.schema, backend=backend, corpus_size=44, search_budget=100, max_paths=2
+    )
+    result = tools.call("searchSchema", {"query": "who directed"})
+    assert result.ok
+    assert backend.asked == [("who directed", 44)]  # deep enough to fill any budget
+    assert result.text.splitlines() == [
+        "2 hits (90 of 100 budget tokens), best first:",
+        "Movie.directors - the directors of a movie",
+        "   from the root: Query.movie > Movie.directors",
+        "   from the root: Query.movies > Movie.directors",
+        "Person.name: name: String!  # on type Person",
+    ]
+
+
+def test_search_with_the_real_backend_stays_within_the_budget(
+    moviedb: LoadedSchema, tmp_path: Path
+) -> None:
+    settings = load_settings(cache_dir=str(tmp_path))
+    corpus = build_corpus(moviedb.schema)
+    backend = create_backend("bm25", Format.DOT_PLUS_GLOSS, settings)
+    backend.index(corpus)
+    tools = SchemaTools(moviedb.schema, backend=backend, corpus_size=len(corpus), search_budget=40)
+    lines = tools.search_schema("review score").text.splitlines()
+    shown = lines[1:]
+    texts = dict(
+        zip(
+            corpus.texts(Format.DOT_PLUS_GLOSS),
+            corpus.token_counts(Format.DOT_PLUS_GLOSS),
+            strict=True,
+        )
+    )
+    assert shown and all(text in texts for text in shown)
+    assert sum(texts[text] for text in shown) <= 40
+    assert "Review.score - the score of a review" in shown
+    nothing = tools.search_schema("!!!")
+    assert nothing.ok and nothing.text.startswith("no field matches '!!!'")
+
+
+def test_introspect_prints_the_full_definition(moviedb: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+    query = tools.introspect_type("Query").text
+    assert '"""The largest number of movies to return."""\n    first: Int = 20' in query
+    assert "movie(\n" in query and "id: ID!" in query
+    assert tools.introspect_type("Movie").text.startswith(
+        '"""A feature film in the catalog."""\ntype Movie implements Node {'
+    )
+    assert (
+        "union SearchResult = Movie | Person | Studio" in tools.introspect_type("SearchResult").text
+    )
+    assert "\n  DRAMA\n" in tools.introspect_type("Genre").text
+    assert tools.introspect_type("MovieFilter").text.startswith('"""')
+    assert "input MovieFilter {" in tools.introspect_type("[MovieFilter!]!").text
+    assert "type Movie implements Node" in tools.introspect_type("Movie.title").text
+
+
+def test_unknown_type_lists_the_closest_names(moviedb: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+    typo = tools.introspect_type("Moive")
+    assert not typo.ok
+    assert typo.text.startswith("unknown type 'Moive'; the closest type names are: Movie")
+    assert tools.introspect_type("movie").text.endswith("are: Movie")
+    far = tools.introspect_type("Xylophone")
+    assert not far.ok and "searchSchema" in far.text
+
+
+def test_variables_are_checked_against_their_declared_types(moviedb: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+    query = "query M($id: ID!) { movie(id: $id) { title } }"
+    assert tools.execute_graphql(query, {"id": "movie-1"}).ok
+    missing = tools.execute_graphql(query, {})
+    assert not missing.ok
+    assert "- Variable '$id'" in missing.text and "'ID!'" in missing.text
+    assert missing.text.endswith(f"Hint: {VALIDATION_HINT}.")
+    as_text = tools.call("executeGraphql", {"query": query, "variables": '{"id": "movie-2"}'})
+    assert as_text.ok
+    syntax = tools.execute_graphql("{ movies { title }", None)
+    assert not syntax.ok and syntax.text.startswith("syntax error at line 1, column 19:")
+    two = tools.execute_graphql("query A { movies { title } } query B { movies { id } }", None)
+    assert two.text == "send exactly one operation per call (this document has 2)"
+
+
+def test_the_github_pull_request_operation_validates(github: LoadedSchema) -> None:
+    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+    result = tools.execute_graphql(PR_OPERATION, None)
+    assert result.ok, result.text
+    assert "validates against the schema" in result.text
+
+
+def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github: LoadedSchema) -> None:
+    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+    result = tools.execute_graphql(PR_OPERATION.replace("title", "titel"), None)
+    assert not result.ok
+    lines = result.text.splitlines()
+    assert lines[0] == "invalid operation (1 error):"
+    assert lines[1].startswith("- Cannot query field 'titel' on type 'PullRequest'. Did you mean")
+    assert "'title'" in lines[1]
+    assert lines[2] == f"Hint: {VALIDATION_HINT}."
+    assert len(result.text) < 300
+
+
+def test_github_introspection_shows_deprecations(github: LoadedSchema) -> None:
+    from graphql import GraphQLObjectType
+
+    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+    deprecated = next(
+        (name, field_name)
+        for name, graphql_type in github.schema.type_map.items()
+        if isinstance(graphql_type, GraphQLObjectType)
+        for field_name, field in graphql_type.fields.items()
+        if field.deprecation_reason
+    )
+    text = tools.introspect_type(deprecated[0]).text
+    assert "@deprecated(reason:" in text
+
+
+def test_redactor_hides_whole_values_and_bare_credentials() -> None:
+    redact = Redactor({"Authorization": "Bearer abcd1234efgh", "X-Debug": "1"})
+    assert redact("Bearer abcd1234efgh and abcd1234efgh, 1 2 3") == (
+        "[redacted] and [redacted], 1 2 3"
+    )

@@ -1,0 +1,211 @@
+"""One behavioural suite, run over every registered backend and every rendering format.
+
+Whatever a backend does inside, bench and the agent rely on the same promises: at most k
+hits, ranks 1..n, best first, token costs of exactly the text shown, coordinates from the
+corpus, and no exception for any question a user can type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from graphql import build_schema
+
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.retrieval import SearchBackend, SearchHit, backend_names, create_backend
+from schemanav.settings import Settings
+from schemanav.tokens import count_tokens
+from servers.ollama_server import FakeOllama, serve_ollama
+
+SDL = """
+type Query {
+  "Look up one movie by its id."
+  movie(id: ID!): Movie
+  "People whose name matches."
+  searchPeople(name: String!): [Person!]!
+}
+
+type Movie {
+  title: String!
+  "Release date of the movie in cinemas."
+  releaseDate: String
+  "Running time in minutes."
+  runtimeMinutes: Int
+  director: Person
+  reviews(first: Int = 10): [Review!]!
+}
+
+type Person {
+  name: String!
+  "The day this person was born."
+  birthDate: String
+  filmography: [Movie!]!
+}
+
+type Review {
+  "Score from one to ten."
+  rating: Int!
+  body: String
+  author: Person
+}
+"""
+
+# Words of the coordinate and of its gloss, so it is an obvious match in every rendering.
+OBVIOUS_QUESTION = "Movie releaseDate: the release date of a movie"
+OBVIOUS_TARGET = "Movie.releaseDate"
+
+WORDLESS_QUESTIONS = ["", "   ", "\t\n", "?!", "()", "--", '"', "*", "\\", "[]{}", "…"]
+
+HOSTILE_QUESTIONS = [
+    '"unbalanced quote',
+    "title:movie",
+    "field:(release date",
+    "release) date]",
+    "movie AND NOT title",
+    "title OR OR name",
+    "NOT",
+    "movie*",
+    "*movie?",
+    "date~2",
+    "movie^3 rating",
+    "back\\slash\\",
+    "C:\\path\\to",
+    "[[{unbalanced",
+    "+required -excluded",
+    "🎬 movie release 🍿",
+    "emoji only 🎬🎬🎬",
+    "ünïcödé naïve café",
+    "電影 上映日期",
+    "x" * 2000,
+    "release\x00date",
+    "'single' `back` ticks",
+    "a/b/c && |pipe| ; drop",
+]
+
+
+@dataclass(frozen=True)
+class Indexed:
+    registered_as: str
+    backend: SearchBackend
+    fmt: Format
+
+
+def all_backends() -> list[str]:
+    return backend_names()
+
+
+@pytest.fixture(scope="module")
+def fake_ollama() -> Iterator[FakeOllama]:
+    with serve_ollama() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return build_corpus(build_schema(SDL))
+
+
+@pytest.fixture(
+    scope="module",
+    params=[(name, fmt) for name in all_backends() for fmt in Format],
+    ids=lambda param: f"{param[0]}-{param[1].value}",
+)
+def indexed(
+    request: pytest.FixtureRequest,
+    fake_ollama: FakeOllama,
+    corpus: Corpus,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Indexed:
+    name, fmt = request.param
+    settings = Settings(
+        cache_dir=tmp_path_factory.mktemp("cache"),
+        ollama_host=fake_ollama.url,
+        # The fake embedder is a bag of words, not instruction-tuned: an instruction would
+        # only add noise words shared by every question.
+        query_prefix="",
+    )
+    backend = create_backend(name, fmt, settings)
+    backend.index(corpus)
+    return Indexed(name, backend, fmt)
+
+
+def check_invariants(hits: list[SearchHit], k: int, corpus: Corpus, fmt: Format) -> None:
+    entries = {entry.coordinate: entry for entry in corpus.entries}
+    assert len(hits) <= k
+    assert [hit.rank for hit in hits] == list(range(1, len(hits) + 1))
+    scores = [hit.score for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    coordinates = [hit.coordinate for hit in hits]
+    assert len(set(coordinates)) == len(coordinates)
+    for hit in hits:
+        assert hit.coordinate in entries
+        assert hit.text == entries[hit.coordinate].render(fmt)
+        assert hit.tokens == count_tokens(hit.text)
+
+
+def test_backend_names_match_the_registry(indexed: Indexed) -> None:
+    backend = indexed.backend
+    assert isinstance(backend, SearchBackend)
+    assert backend.name.split(":")[0] == indexed.registered_as
+
+
+@pytest.mark.parametrize("k", [1, 3, 10, 1000])
+def test_hits_keep_every_promise(indexed: Indexed, corpus: Corpus, k: int) -> None:
+    backend, fmt = indexed.backend, indexed.fmt
+    hits = backend.search(OBVIOUS_QUESTION, k)
+    assert hits, "an obvious question must find something"
+    check_invariants(hits, k, corpus, fmt)
+
+
+def test_an_obvious_question_ranks_its_target_first(
+    indexed: Indexed,
+) -> None:
+    """First, or right after the fields that lead to it from the root (structural backends
+    rank a hit's path before it, and the path fields carry the hit's score)."""
+    hits = indexed.backend.search(OBVIOUS_QUESTION, 5)
+    leading = [hit.coordinate for hit in hits if hit.score == hits[0].score]
+    assert leading[-1] == OBVIOUS_TARGET
+    assert all(c.split(".")[0] in ("Query", "Movie") for c in leading[:-1])
+
+
+@pytest.mark.parametrize("question", WORDLESS_QUESTIONS)
+def test_a_question_without_words_returns_nothing(indexed: Indexed, question: str) -> None:
+    backend = indexed.backend
+    assert backend.search(question, 5) == []
+
+
+@pytest.mark.parametrize("question", HOSTILE_QUESTIONS)
+def test_hostile_questions_never_raise(indexed: Indexed, corpus: Corpus, question: str) -> None:
+    backend, fmt = indexed.backend, indexed.fmt
+    check_invariants(backend.search(question, 5), 5, corpus, fmt)
+
+
+def test_searching_twice_gives_the_same_ranking(
+    indexed: Indexed,
+) -> None:
+    backend = indexed.backend
+    assert backend.search("who directed the movie", 5) == backend.search(
+        "who directed the movie", 5
+    )
+
+
+def test_index_cache_does_not_change_results(
+    indexed: Indexed,
+    corpus: Corpus,
+    fake_ollama: FakeOllama,
+    tmp_path: Path,
+) -> None:
+    """A second backend over the same corpus (served from any on-disk cache) agrees."""
+    name, fmt = indexed.registered_as, indexed.fmt
+    settings = Settings(cache_dir=tmp_path, ollama_host=fake_ollama.url, query_prefix="")
+    first = create_backend(name, fmt, settings)
+    first.index(corpus)
+    second = create_backend(name, fmt, settings)
+    second.index(corpus)
+    question = "how long does the movie run in minutes"
+    assert [(h.coordinate, h.rank) for h in first.search(question, 5)] == [
+        (h.coordinate, h.rank) for h in second.search(question, 5)
+    ]

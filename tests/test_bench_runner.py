@@ -1,0 +1,234 @@
+"""The bench runner: one ranked list per question and combination, scored as the metrics say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from schemanav.bench.runner import list_depth, parse_formats, run_bench, split_list
+from schemanav.corpus import Corpus, Format
+from schemanav.errors import InputError
+from schemanav.retrieval import BACKENDS, SearchHit
+from schemanav.settings import Settings, load_settings
+
+SCHEMA = """
+type Query { movie(id: ID!): Movie  movies: [Movie!]! }
+type Movie { id: ID!  title: String!  year: Int }
+"""
+
+# The fixed rankings the scripted backend returns, per question.
+RANKINGS = {
+    "title of a movie": ["Query.movie", "Movie.title", "Movie.id"],
+    "year and id": ["Movie.id", "Query.movies", "Movie.year"],
+    "nothing matches": [],
+}
+QUESTIONS = (
+    "title of a movie\tMovie.title\n"
+    "# a comment line\n"
+    "year and id\tMovie.year,Movie.id\n"
+    "nothing matches\tQuery.movies\n"
+)
+
+
+class ScriptedBackend:
+    """Returns RANKINGS[question][:k] and records every call, to check how bench asks."""
+
+    calls: ClassVar[list[tuple[str, str, int]]] = []
+
+    def __init__(self, fmt: Format) -> None:
+        self.fmt = fmt
+        self._corpus: Corpus | None = None
+
+    @property
+    def name(self) -> str:
+        return "scripted"
+
+    def index(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        assert self._corpus is not None
+        ScriptedBackend.calls.append((self.fmt.value, query, k))
+        position = {c: i for i, c in enumerate(self._corpus.coordinates)}
+        texts = self._corpus.texts(self.fmt)
+        tokens = self._corpus.token_counts(self.fmt)
+        return [
+            SearchHit(c, texts[position[c]], 1.0 / rank, rank, tokens[position[c]])
+            for rank, c in enumerate(RANKINGS[query][:k], start=1)
+        ]
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self.progress_calls: list[tuple[str, int, int]] = []
+
+    def warning(self, message: str) -> None:
+        self.warnings.append(message)
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+    def progress(self, description: str, done: int, total: int) -> None:
+        self.progress_calls.append((description, done, total))
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> None:
+    ScriptedBackend.calls = []
+    monkeypatch.setitem(BACKENDS, "scripted", lambda fmt, settings: ScriptedBackend(fmt))
+
+
+def _settings(tmp_path: Path, questions: str = QUESTIONS, **flags: object) -> Settings:
+    schema = tmp_path / "schema.graphqls"
+    schema.write_text(SCHEMA)
+    bench_file = tmp_path / "questions.tsv"
+    bench_file.write_text(questions)
+    return load_settings(
+        schema=str(schema), bench_file=str(bench_file), cache_dir=tmp_path / "cache", **flags
+    )
+
+
+def test_list_depth_covers_the_deepest_cutoff_and_the_largest_budget() -> None:
+    assert list_depth([3] * 1000, [1, 5, 50], [10]) == 100  # the floor
+    assert list_depth([3] * 1000, [1, 500], [10]) == 500  # the deepest k
+    # 251 one-token entries are the fewest whose cost exceeds 250: the walk must see one
+    # that does not fit, or recall at that budget could be cut short.
+    assert list_depth([1] * 1000, [1], [125, 250]) == 251
+    # the cheapest entries decide, whatever their order in the corpus
+    assert list_depth([50] * 300 + [1] * 200, [1], [249]) == 201  # 200 × 1 + 50 > 249
+    # a corpus too small to exceed the budget: fetch everything there is (at least the floor)
+    assert list_depth([1, 1, 1], [1], [2000]) == 100
+    assert list_depth([1] * 150, [1], [2000]) == 150
+
+
+def test_comma_lists_are_split_and_formats_parsed() -> None:
+    assert split_list(" bm25, embedding-local ,,bm25") == ["bm25", "embedding-local"]
+    assert parse_formats("raw,dot-plus-gloss,RAW") == [Format.RAW, Format.DOT_PLUS_GLOSS]
+    with pytest.raises(InputError, match="unknown format 'PDF'"):
+        parse_formats("RAW,PDF")
+    with pytest.raises(InputError, match="--format is empty"):
+        parse_formats(" , ")
+
+
+def test_scores_each_question_from_one_ranked_list(tmp_path: Path, scripted: None) -> None:
+    settings = _settings(tmp_path, ks="1,5", budgets="1,100000")
+    events = Recorder()
+    report = run_bench(settings, ["scripted"], [Format.RAW, Format.SDL], events)
+
+    # one search per question and format, all at the same depth
+    depth = 100  # the floor: the tiny corpus never exceeds a 100,000-token budget
+    assert sorted(ScriptedBackend.calls) == sorted(
+        (fmt, question, depth) for fmt in ("RAW", "SDL") for question in RANKINGS
+    )
+    assert [(row.backend, row.format) for row in report.rows] == [
+        ("scripted", "RAW"),
+        ("scripted", "SDL"),
+    ]
+    assert report.question_count == 3
+    assert report.target_count == 4
+    assert report.ks == (1, 5)
+    assert report.budgets == (1, 100000)
+
+    row = report.rows[0]
+    # hand-worked: ranks 2, 1 and none; recall@1 = (0 + 1/2 + 0) / 3; recall@5 = (1 + 1 + 0) / 3
+    assert row.summary.recall == pytest.approx({1: 0.5 / 3, 5: 2 / 3})
+    assert row.summary.mrr == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+    assert (row.summary.rank_p50, row.summary.rank_p95) == (1, 2)
+    assert row.summary.questions_without_hit == 1
+    # no entry fits in one token; everything fits in 100,000
+    assert row.summary.budget_recall == pytest.approx({1: 0.0, 100000: 2 / 3})
+    assert [run.result.first_hit_rank for run in row.questions] == [2, 1, None]
+    assert row.questions[0].top_coordinates == ("Query.movie", "Movie.title", "Movie.id")
+    assert row.list_depth == depth
+    assert row.seconds >= 0
+
+    # a progress bar per combination, from 0 to every question
+    for label in ("scripted · RAW (1/2)", "scripted · SDL (2/2)"):
+        mine = [
+            (done, total)
+            for description, done, total in events.progress_calls
+            if description == label
+        ]
+        assert mine[0] == (0, 3)
+        assert mine[-1] == (3, 3)
+    assert events.warnings == []
+
+
+def test_top_coordinates_stop_at_the_deepest_cutoff(tmp_path: Path, scripted: None) -> None:
+    report = run_bench(_settings(tmp_path, ks="2"), ["scripted"], [Format.RAW])
+    assert report.rows[0].questions[0].top_coordinates == ("Query.movie", "Movie.title")
+    payload = report.as_dict()
+    assert payload["rows"][0]["per_question"][0]["top_coordinates"] == [
+        "Query.movie",
+        "Movie.title",
+    ]
+
+
+def test_tokens_at_50_sum_the_costs_of_the_hits(tmp_path: Path, scripted: None) -> None:
+    settings = _settings(tmp_path)
+    report = run_bench(settings, ["scripted"], [Format.GLOSS])
+    from schemanav.tokens import count_tokens
+    from schemanav.workspace import open_corpus
+
+    corpus = open_corpus(settings).corpus
+    cost = dict(zip(corpus.coordinates, corpus.texts(Format.GLOSS), strict=True))
+    expected = [sum(count_tokens(cost[c]) for c in ranking) for ranking in RANKINGS.values()]
+    assert [run.result.tokens_at_depth for run in report.rows[0].questions] == expected
+    assert report.rows[0].summary.mean_tokens_at_depth == pytest.approx(sum(expected) / 3)
+
+
+def test_rows_are_the_product_of_backends_and_formats(tmp_path: Path, scripted: None) -> None:
+    report = run_bench(_settings(tmp_path), ["bm25", "scripted"], [Format.RAW, Format.GLOSS])
+    assert [(row.backend, row.format) for row in report.rows] == [
+        ("bm25", "RAW"),
+        ("bm25", "GLOSS"),
+        ("scripted", "RAW"),
+        ("scripted", "GLOSS"),
+    ]
+
+
+def test_defaults_come_from_settings(tmp_path: Path) -> None:
+    report = run_bench(_settings(tmp_path, format="gloss"))
+    assert [(row.backend, row.format) for row in report.rows] == [("bm25", "GLOSS")]
+    assert report.ks == (1, 5, 10, 20, 50)
+    assert report.budgets == (125, 250, 500, 1000, 2000)
+
+
+def test_unknown_coordinates_warn_and_count_as_misses(tmp_path: Path, scripted: None) -> None:
+    questions = "title of a movie\tMovie.title,Movie.rating,Studio.name\n"
+    events = Recorder()
+    report = run_bench(_settings(tmp_path, questions), ["scripted"], [Format.RAW], events)
+    assert report.unknown_coordinates == ("Movie.rating", "Studio.name")
+    assert len(events.warnings) == 1
+    assert "Movie.rating, Studio.name" in events.warnings[0]
+    assert report.rows[0].summary.recall[50] == pytest.approx(1 / 3)
+
+
+def test_strict_refuses_unknown_coordinates(tmp_path: Path, scripted: None) -> None:
+    settings = _settings(tmp_path, "q\tMovie.rating\n", strict=True)
+    with pytest.raises(InputError, match=r"Movie\.rating.*--strict"):
+        run_bench(settings, ["scripted"], [Format.RAW])
+    assert ScriptedBackend.calls == []
+
+
+def test_an_unknown_backend_is_refused_before_anything_runs(tmp_path: Path, scripted: None) -> None:
+    with pytest.raises(InputError, match=r"unknown backend 'nope'.*bm25"):
+        run_bench(_settings(tmp_path), ["scripted", "nope"], [Format.RAW])
+    assert ScriptedBackend.calls == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ({"ks": "0,5"}, "--ks values must be at least 1"),
+        ({"budgets": "0"}, "--budgets values must be at least 1"),
+        ({"ks": ","}, "--ks is empty"),
+    ],
+)
+def test_bad_cutoffs_are_refused(tmp_path: Path, flags: dict[str, str], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        run_bench(_settings(tmp_path, **flags))

