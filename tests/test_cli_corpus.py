@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from graphql import build_schema, introspection_from_schema
-from servers.graphql_server import serve_moviedb
 from typer.testing import CliRunner, Result
 
 from schemanav.cli import app
@@ -22,6 +21,7 @@ from schemanav.corpus import Format, build_corpus
 from schemanav.schema import load_schema
 from schemanav.tokens import count_tokens
 from schemanav.workspace import bundled_path
+from servers.graphql_server import serve_moviedb
 
 MOVIEDB = bundled_path("moviedb.graphqls")
 MOVIEDB_SDL = MOVIEDB.read_text(encoding="utf-8")

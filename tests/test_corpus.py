@@ -238,7 +238,7 @@ def test_named_return_type_unwraps_lists_and_non_null(moviedb: Corpus) -> None:
 def test_format_parse_accepts_cli_spellings() -> None:
     assert Format.parse("dot-plus-gloss") is Format.DOT_PLUS_GLOSS
     assert Format.parse(" sdl ") is Format.SDL
-    with pytest.raises(ValueError, match="unknown format 'xml'.*RAW, DOT_PLUS_GLOSS, GLOSS, SDL"):
+    with pytest.raises(ValueError, match=r"unknown format 'xml'.*RAW, DOT_PLUS_GLOSS, GLOSS, SDL"):
         Format.parse("xml")
 
 

@@ -153,6 +153,21 @@ def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -
     assert [hit.rank for hit in hits] == [1, 2, 3, 4, 5]
 
 
+def test_similarities_cover_every_entry_in_corpus_order(tmp_path: Path) -> None:
+    corpus = movie_corpus()
+    with serve_ollama() as ollama:
+        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""))
+        backend.index(corpus)
+        cosines = backend.similarities(QUESTION)
+        hits = backend.search(QUESTION, len(corpus))
+
+    assert cosines.shape == (len(corpus),)
+    by_coordinate = dict(zip(corpus.coordinates, cosines.tolist(), strict=True))
+    for hit in hits:
+        assert hit.score == pytest.approx(by_coordinate[hit.coordinate])
+    assert corpus.coordinates[int(cosines.argmax())] == hits[0].coordinate
+
+
 def test_questions_without_words_make_no_request(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def assert_walkable(corpus: Corpus, path: tuple[str, ...]) -> None:
     by_coordinate = {entry.coordinate: entry for entry in corpus.entries}
     first = by_coordinate[path[0]]
     assert first.owner in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
-    for before, after in zip(path, path[1:], strict=False):
+    for before, after in itertools.pairwise(path):
         target = by_coordinate[before].named_return_type
         owner = by_coordinate[after].owner
         assert owner == target or owner in corpus.possible_types.get(target, ()), (before, after)
@@ -142,8 +143,8 @@ def test_define_prints_sdl_in_the_order_given() -> None:
     ]
     assert order == sorted(order)
     assert (
-        'type Movie {\n  """Average review rating from 1 to 10, null while unreviewed."""\n  rating: Float\n}'
-        in out
+        'type Movie {\n  """Average review rating from 1 to 10, null while unreviewed."""\n'
+        "  rating: Float\n}" in out
     )
     assert "enum Genre {" in out and "COMEDY" in out and "DRAMA" not in out
     assert "filter: MovieFilter" in out and "first: Int" not in out

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from graphql import build_schema, introspection_from_schema, parse, validate
-from servers.graphql_server import serve_moviedb
 
 from schemanav.corpus import Format, build_corpus
 from schemanav.errors import InputError
 from schemanav.schema import LoadedSchema, describe_violations, load_schema, parse_header
 from schemanav.workspace import bundled_path
+from servers.graphql_server import serve_moviedb
 
 MOVIEDB = bundled_path("moviedb.graphqls")
 MOVIEDB_SDL = MOVIEDB.read_text(encoding="utf-8")

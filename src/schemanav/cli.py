@@ -157,7 +157,7 @@ def search(
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
     backend: Annotated[
-        str | None, typer.Option("--backend", help="Retrieval backend [default: bm25]")
+        str | None, typer.Option("--backend", help="Retrieval backend [default: structural]")
     ] = None,
     fmt: Annotated[
         str | None,
@@ -189,6 +189,8 @@ def search(
         )
         result = run_search(question, settings, on_event=_Reporter())
         if as_json:
+            if not result.hits:
+                _stderr().print(result.empty_reason or "no hits", markup=False)
             _print_json(result.as_dict())
             return
         _render_search(result)
@@ -262,7 +264,7 @@ def bench(
     ] = None,
     backend: Annotated[
         str | None,
-        typer.Option("--backend", help="Backend(s), comma-separated [default: bm25]"),
+        typer.Option("--backend", help="Backend(s), comma-separated [default: structural]"),
     ] = None,
     fmt: Annotated[
         str | None,
@@ -356,7 +358,7 @@ def agent(
         str | None, typer.Option("--model", help="Ollama chat model [default: qwen3:8b]")
     ] = None,
     backend: Annotated[
-        str | None, typer.Option("--backend", help="Backend of searchSchema [default: bm25]")
+        str | None, typer.Option("--backend", help="Backend of searchSchema [default: structural]")
     ] = None,
     fmt: Annotated[
         str | None,

@@ -67,7 +67,7 @@ with warnings.catch_warnings():
         cache_dir: Path = Field(default_factory=default_cache_dir)
 
         # retrieval
-        backend: str = "bm25"
+        backend: str = "structural"
         format: str = "DOT_PLUS_GLOSS"
         k: int | None = Field(
             default=None, ge=1, description="hits; default 10, or all that fit --budget"

@@ -60,7 +60,7 @@ def register_backend(name: str) -> Callable[[BackendFactory], BackendFactory]:
 
 def _load_builtin_backends() -> None:
     # Importing the modules registers their factories; heavy libraries load lazily inside.
-    from schemanav.retrieval import bm25, embedding, structural  # noqa: F401
+    from schemanav.retrieval import bm25, embedding, hybrid, structural  # noqa: F401
 
 
 def backend_names() -> list[str]:

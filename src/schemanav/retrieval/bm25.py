@@ -7,6 +7,8 @@ become one disjunction of term queries, which is what a parsed bag-of-words quer
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -108,6 +110,7 @@ class BM25Backend:
         ]
         searcher = self._index.searcher()
         result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
+        texts = self._corpus.texts(self.fmt)  # rendered once per corpus, for the cache key
         tokens = self._corpus.token_counts(self.fmt)
         hits = []
         for rank, (score, address) in enumerate(result.hits, start=1):
@@ -115,7 +118,7 @@ class BM25Backend:
             hits.append(
                 SearchHit(
                     coordinate=self._corpus.coordinates[position],
-                    text=self._corpus.entries[position].render(self.fmt),
+                    text=texts[position],
                     score=float(score),
                     rank=rank,
                     tokens=tokens[position],
@@ -154,11 +157,15 @@ class BM25Backend:
 
     def _build_cached(self, final: Path) -> Any:
         """Build in a temporary directory beside the target, then rename it into place."""
-        final.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=final.parent))
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".building-", dir=final.parent))
+        except OSError:
+            return self._build(None)  # an unusable cache directory only costs speed
         try:
             self._build(staging)
-            (staging / "COMPLETE").write_text(str(len(self._corpus or ())))
+            marker = {"documents": len(self._corpus or ()), "files": _file_digests(staging)}
+            (staging / "COMPLETE").write_text(json.dumps(marker))
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
             os.replace(staging, final)
@@ -172,10 +179,12 @@ class BM25Backend:
     def _open_cached(self, path: Path, documents: int) -> Any:
         import tantivy
 
-        marker = path / "COMPLETE"
         try:
-            if marker.read_text() != str(documents):
+            marker = json.loads((path / "COMPLETE").read_text())
+            if not isinstance(marker, dict) or marker.get("documents") != documents:
                 return None
+            if marker.get("files") != _file_digests(path):
+                return None  # a damaged segment: tantivy would fail (or panic) mid-search
             index = tantivy.Index.open(str(path))
             index.register_tokenizer(self._analyzer_name, _analyzer(self.tokenizer))
             if index.searcher().num_docs != documents:
@@ -183,6 +192,15 @@ class BM25Backend:
             return index
         except (OSError, ValueError):
             return None
+
+
+def _file_digests(directory: Path) -> dict[str, str]:
+    """SHA-256 of each index file: tantivy opens a garbled segment without complaint."""
+    return {
+        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.iterdir())
+        if path.is_file() and not path.name.startswith(".") and path.name != "COMPLETE"
+    }
 
 
 @register_backend("bm25")

@@ -131,6 +131,35 @@ class EmbeddingBackend:
             raise RuntimeError("index(corpus) must be called before search()")
         if k < 1 or not any(ch.isalnum() for ch in query) or not len(self._corpus):
             return []
+        scores = self.similarities(query)
+        # A stable sort on the negated scores keeps schema order among ties.
+        order = np.argsort(-scores, kind="stable")[:k]
+        texts = self._corpus.texts(self.fmt)
+        tokens = self._corpus.token_counts(self.fmt)
+        coordinates = self._corpus.coordinates
+        return [
+            SearchHit(
+                coordinate=coordinates[position],
+                text=texts[position],
+                score=float(scores[position]),
+                rank=rank,
+                tokens=tokens[position],
+            )
+            for rank, position in enumerate((int(p) for p in order), start=1)
+        ]
+
+    def similarities(self, query: str) -> NDArray[np.float64]:
+        """The cosine of the question with every corpus entry, in corpus order.
+
+        For callers that fuse rankings (hybrid). Any text is embedded as given, so check
+        for words first if an empty question should mean no results.
+        """
+        import numpy as np
+
+        if self._corpus is None or self._matrix is None:
+            raise RuntimeError("index(corpus) must be called before similarities()")
+        if not len(self._corpus):
+            return np.zeros(0, dtype=np.float64)
         query_vector = self.embedder.embed_query(query)
         if query_vector.shape[-1] != self._matrix.shape[1] and self.cache_hit:
             # The model changed behind an unchanged name and digest: rebuild from scratch.
@@ -149,22 +178,9 @@ class EmbeddingBackend:
                 f"{self.name} embedded the question with {query_vector.shape[-1]} dimensions "
                 f"but the corpus with {self._matrix.shape[1]}: check the embedding model"
             )
-        scores = self._matrix @ _normalised(query_vector.reshape(1, -1))[0]
-        # A stable sort on the negated scores keeps schema order among ties.
-        order = np.argsort(-scores, kind="stable")[:k]
-        texts = self._corpus.texts(self.fmt)
-        tokens = self._corpus.token_counts(self.fmt)
-        coordinates = self._corpus.coordinates
-        return [
-            SearchHit(
-                coordinate=coordinates[position],
-                text=texts[position],
-                score=float(scores[position]),
-                rank=rank,
-                tokens=tokens[position],
-            )
-            for rank, position in enumerate((int(p) for p in order), start=1)
-        ]
+        unit_query = _normalised(query_vector.reshape(1, -1))[0]
+        scores: NDArray[np.float64] = (self._matrix @ unit_query).astype(np.float64)
+        return scores
 
     # -- vector cache ---------------------------------------------------------------
 
@@ -243,3 +259,6 @@ def _local_factory(fmt: Format, settings: Settings) -> EmbeddingBackend:
         kind="embedding-local",
         cache_dir=settings.cache_dir,
     )
+
+
+__all__ = ["EmbeddingBackend", "ProgressCallback"]

@@ -9,7 +9,12 @@ one schema's names:
 2. Closeness to the root: fields of types an agent reaches in few hops from the query root
    are what operations are made of; a field's score is divided by (1 + λ · cost to reach its
    owner type).
-3. Paths as hits: an agent cannot use a field it cannot reach, so each hit is preceded by
+3. Sibling evidence: a question about pull requests wants a pull request's `number` and
+   `title` too, though it names neither. Each field receives a share of the best score among
+   its owner type's fields, in proportion to how generic its name is (how many types have a
+   field of that name: `name`, `title`, `state` are shared descriptors, `mergeQueueEntry`
+   is not).
+4. Paths as hits: an agent cannot use a field it cannot reach, so each hit is preceded by
    the fields that lead to it from the root (chosen per question: hops through relevant
    fields are cheaper). Those path fields are ranked hits with their own token cost, counted
    in every depth and budget metric.
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +64,7 @@ class StructuralParams:
     abstract_penalty: float = 1.0
     other_root_cost: float = 3.0
     path_relevance: float = 0.5
+    sibling_evidence: float = 0.2
     expand_paths: bool = True
 
 
@@ -195,6 +201,8 @@ class StructuralBackend:
         self._fields: _FieldIndex | None = None
         self._graph: SchemaGraph | None = None
         self._closeness: FloatArray | None = None
+        self._owner_of: Any = None
+        self._name_commonness: FloatArray | None = None
 
     @property
     def name(self) -> str:
@@ -213,16 +221,37 @@ class StructuralBackend:
         )
         costs = np.array(self._graph.owner_costs())
         self._closeness = 1.0 / (1.0 + self.params.root_closeness * costs)
+        owners: dict[str, int] = {}
+        self._owner_of = np.array([owners.setdefault(e.owner, len(owners)) for e in corpus.entries])
+        sharing = Counter(entry.field for entry in corpus.entries)
+        most = math.log(1 + max(sharing.values(), default=1))
+        self._name_commonness = np.array(
+            [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries]
+        )
 
     def lexical_scores(self, query: str) -> FloatArray:
         """BM25F scores of every entry, before closeness and paths (for fusion)."""
         assert self._fields is not None and self._stem is not None
         return self._fields.score(self._stem(query), self.params)
 
-    def search(self, query: str, k: int) -> list[SearchHit]:
-        if self._corpus is None or self._closeness is None:
+    def search_scores(self, query: str) -> FloatArray:
+        """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
+        import numpy as np
+
+        if self._corpus is None or self._closeness is None or self._name_commonness is None:
             raise RuntimeError("index(corpus) must be called before search()")
-        return self.rank(self.lexical_scores(query) * self._closeness, k)
+        scores = self.lexical_scores(query) * self._closeness
+        best = float(scores.max()) if scores.size else 0.0
+        if best <= 0.0 or not self.params.sibling_evidence:
+            return scores
+        owner_best = np.zeros(int(self._owner_of.max()) + 1)
+        np.maximum.at(owner_best, self._owner_of, scores)
+        share = self.params.sibling_evidence * owner_best[self._owner_of] * self._name_commonness
+        result: FloatArray = scores + share
+        return result
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        return self.rank(self.search_scores(query), k)
 
     def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
         """Hits from per-entry scores: best entries first, each after its path from the root."""

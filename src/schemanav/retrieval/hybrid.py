@@ -1,0 +1,111 @@
+"""Hybrid retrieval: the structural backend's lexical evidence fused with embeddings.
+
+Lexical matching misses paraphrase ("who directed this film" vs `Movie.directors`);
+embeddings miss exact schema vocabulary and know nothing of the graph. Reciprocal rank
+fusion (Cormack et al., 2009) combines the two rankings without calibrating their scores:
+
+    fused(d) = Σ_r 1 / (c + rank_r(d)),   c = 60
+
+where each ranking only counts the entries it actually matched (BM25F > 0 for the lexical
+side, every entry for the cosine side). The fused scores then go through the structural
+backend's own ranking: closeness to the root was already applied to the lexical side, and
+paths from the root are placed before each hit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from schemanav.retrieval.base import SearchHit, register_backend
+from schemanav.retrieval.embedders import OllamaEmbedder, SentenceTransformerEmbedder
+from schemanav.retrieval.embedding import EmbeddingBackend, ProgressCallback
+from schemanav.retrieval.structural import StructuralBackend
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from schemanav.corpus import Corpus, Format
+    from schemanav.settings import Settings
+
+RRF_CONSTANT = 60.0
+
+
+def reciprocal_rank_fusion(
+    *rankings: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]],
+    constant: float = RRF_CONSTANT,
+) -> npt.NDArray[np.float64]:
+    """Σ over rankings of 1 / (constant + rank), for the entries each ranking matched.
+
+    Each ranking is (scores, matched): higher scores rank first (rank 1 is the best);
+    entries outside `matched` get nothing from that ranking.
+    """
+    import numpy as np
+
+    fused = np.zeros(rankings[0][0].shape[0]) if rankings else np.zeros(0)
+    for scores, matched in rankings:
+        order = np.argsort(-scores, kind="stable")
+        ranks = np.empty_like(order)
+        ranks[order] = np.arange(1, order.size + 1)
+        fused += np.where(matched, 1.0 / (constant + ranks), 0.0)
+    return fused
+
+
+class HybridBackend:
+    """Structural lexical scores ⊕ embedding cosines (RRF), ranked with paths from the root."""
+
+    def __init__(
+        self, structural: StructuralBackend, embedding: EmbeddingBackend, *, kind: str = "hybrid"
+    ) -> None:
+        self.structural = structural
+        self.embedding = embedding
+        self.kind = kind
+        self.warnings = embedding.warnings
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}:{self.embedding.embedder.name}"
+
+    def describe(self) -> str:
+        return self.embedding.describe()
+
+    def set_progress(self, progress: ProgressCallback | None) -> None:
+        self.embedding.set_progress(progress)
+
+    def index(self, corpus: Corpus) -> None:
+        self.structural.index(corpus)
+        self.embedding.index(corpus)
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        if k < 1 or not any(ch.isalnum() for ch in query):
+            return []
+        lexical = self.structural.search_scores(query)
+        cosine = self.embedding.similarities(query)
+        fused = reciprocal_rank_fusion((lexical, lexical > 0), (cosine, cosine > -2.0))
+        return self.structural.rank(fused, k)
+
+
+def _hybrid(
+    fmt: Format, settings: Settings, embedding: EmbeddingBackend, kind: str
+) -> HybridBackend:
+    structural = StructuralBackend(fmt, max_paths=settings.max_paths)
+    return HybridBackend(structural, embedding, kind=kind)
+
+
+@register_backend("hybrid")
+def _hybrid_ollama_factory(fmt: Format, settings: Settings) -> HybridBackend:
+    embedding = EmbeddingBackend(
+        OllamaEmbedder.from_settings(settings), fmt, kind="embedding", cache_dir=settings.cache_dir
+    )
+    return _hybrid(fmt, settings, embedding, "hybrid")
+
+
+@register_backend("hybrid-local")
+def _hybrid_local_factory(fmt: Format, settings: Settings) -> HybridBackend:
+    embedding = EmbeddingBackend(
+        SentenceTransformerEmbedder.from_settings(settings),
+        fmt,
+        kind="embedding-local",
+        cache_dir=settings.cache_dir,
+    )
+    return _hybrid(fmt, settings, embedding, "hybrid-local")

@@ -1,0 +1,216 @@
+"""The tantivy BM25 backend: tokenizers, question analysis, and its on-disk index cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.errors import InputError
+from schemanav.retrieval.bm25 import TOKENIZERS, BM25Backend
+from schemanav.schema import load_schema
+from schemanav.workspace import bundled_path
+
+
+@pytest.fixture(scope="module")
+def moviedb() -> Corpus:
+    return build_corpus(load_schema(str(bundled_path("moviedb.graphqls"))).schema)
+
+
+def ranking(backend: BM25Backend, question: str, k: int = 10) -> list[str]:
+    return [hit.coordinate for hit in backend.search(question, k)]
+
+
+def indexed(corpus: Corpus, fmt: Format, tokenizer: str, cache: Path | None = None) -> BM25Backend:
+    backend = BM25Backend(fmt, tokenizer=tokenizer, cache_dir=cache)
+    backend.index(corpus)
+    return backend
+
+
+def test_tokenizer_names() -> None:
+    assert list(TOKENIZERS) == ["default", "en_stem", "camel_stem"]
+
+
+def test_unknown_tokenizer() -> None:
+    with pytest.raises(InputError, match=r"unknown BM25 tokenizer 'simple'.*default, en_stem"):
+        BM25Backend(Format.RAW, tokenizer="simple")
+
+
+def test_search_before_index_is_a_programming_error() -> None:
+    with pytest.raises(RuntimeError, match="index"):
+        BM25Backend(Format.RAW).search("rating", 5)
+
+
+@pytest.mark.parametrize(
+    ("tokenizer", "question", "terms"),
+    [
+        ("default", "Movie.releaseYear ratings", ["movie", "releaseyear", "ratings"]),
+        ("en_stem", "Movie.releaseYear ratings", ["movi", "releaseyear", "rate"]),
+        ("camel_stem", "Movie.releaseYear ratings", ["movi", "releas", "year", "rate"]),
+        ("camel_stem", "HTMLUrl sha256Sum", ["html", "url", "sha", "256", "sum"]),
+        ("default", 'title:"x" AND (y OR z~2)*', ["title", "x", "and", "y", "or", "z", "2"]),
+        ("en_stem", "?!… ()[]{}", []),
+        ("default", "", []),
+        ("default", "🎬 ⭐", []),
+    ],
+)
+def test_query_terms(tokenizer: str, question: str, terms: list[str]) -> None:
+    assert BM25Backend(Format.RAW, tokenizer=tokenizer).query_terms(question) == terms
+
+
+@pytest.mark.parametrize("tokenizer", list(TOKENIZERS))
+def test_raw_coordinates_are_split_on_the_dot(moviedb: Corpus, tokenizer: str) -> None:
+    backend = indexed(moviedb, Format.RAW, tokenizer)
+    assert ranking(backend, "rating") == ["Movie.rating"]
+    assert ranking(backend, "Movie.rating")[0] == "Movie.rating"
+
+
+def test_hits_carry_rendered_text_and_tokens(moviedb: Corpus) -> None:
+    backend = indexed(moviedb, Format.SDL, "en_stem")
+    hits = backend.search("average review rating", 3)
+    assert [hit.rank for hit in hits] == [1, 2, 3]
+    top = hits[0]
+    assert top.coordinate == "Movie.rating"
+    position = moviedb.coordinates.index("Movie.rating")
+    assert top.text == moviedb.texts(Format.SDL)[position]
+    assert top.tokens == moviedb.token_counts(Format.SDL)[position]
+    assert backend.search("average review rating", 0) == []
+
+
+def test_names_say_which_tokenizer() -> None:
+    assert BM25Backend(Format.RAW, tokenizer="en_stem").name == "bm25"
+    assert BM25Backend(Format.RAW, tokenizer="default").name == "bm25:default"
+    assert BM25Backend(Format.RAW, tokenizer="camel_stem").name == "bm25:camel_stem"
+
+
+# --- the index cache -----------------------------------------------------------------------
+
+
+def index_dir(cache: Path) -> Path:
+    found = [path for path in (cache / "bm25").iterdir() if not path.name.startswith(".")]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def segment_files(directory: Path) -> set[str]:
+    return {path.name for path in directory.iterdir() if not path.name.startswith(".")}
+
+
+QUESTION = "average rating of a movie review"
+
+
+def test_index_is_cached_and_reused(moviedb: Corpus, tmp_path: Path) -> None:
+    first = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    expected = ranking(first, QUESTION)
+    directory = index_dir(tmp_path)
+    assert (directory / "COMPLETE").is_file()
+    inode, files = directory.stat().st_ino, segment_files(directory)
+
+    second = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    assert ranking(second, QUESTION) == expected
+    # Opened in place: a rebuild would rename a fresh directory (and segments) into place.
+    assert directory.stat().st_ino == inode
+    assert segment_files(directory) == files
+
+
+def test_cache_entries_are_per_format_and_tokenizer(moviedb: Corpus, tmp_path: Path) -> None:
+    indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    indexed(moviedb, Format.GLOSS, "default", tmp_path)
+    indexed(moviedb, Format.RAW, "en_stem", tmp_path)
+    assert len([p for p in (tmp_path / "bm25").iterdir() if not p.name.startswith(".")]) == 3
+
+
+def flip_bytes(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for position in range(len(data) // 2):
+        data[position] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def damage_meta(directory: Path) -> None:
+    (directory / "meta.json").write_bytes(b"\x00 not json")
+
+
+def delete_meta(directory: Path) -> None:
+    (directory / "meta.json").unlink()
+
+
+def delete_marker(directory: Path) -> None:
+    (directory / "COMPLETE").unlink()
+
+
+def wrong_marker(directory: Path) -> None:
+    (directory / "COMPLETE").write_text("3")
+
+
+def truncate_segments(directory: Path) -> None:
+    for path in directory.iterdir():
+        if path.suffix in (".idx", ".term", ".store", ".fast", ".fieldnorm"):
+            path.write_bytes(b"")
+
+
+def garble(suffix: str):  # type: ignore[no-untyped-def]
+    def damage(directory: Path) -> None:
+        for path in directory.glob(f"*.{suffix}"):
+            flip_bytes(path)
+
+    damage.__name__ = f"garble_{suffix}"
+    return damage
+
+
+DAMAGES = [
+    damage_meta,
+    delete_meta,
+    delete_marker,
+    wrong_marker,
+    truncate_segments,
+    garble("term"),
+    garble("store"),
+    garble("idx"),
+    garble("fieldnorm"),
+]
+
+
+@pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
+def test_damaged_index_is_rebuilt(moviedb: Corpus, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    expected = ranking(indexed(moviedb, Format.GLOSS, "en_stem", tmp_path), QUESTION)
+    directory = index_dir(tmp_path)
+    before = segment_files(directory)
+    damage(directory)
+
+    backend = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    assert ranking(backend, QUESTION) == expected
+    assert ranking(backend, "rating", 44)[0] == "Movie.rating"
+    # Rebuilt: a complete index with new segments, and the next run opens it as is.
+    rebuilt = index_dir(tmp_path)
+    assert (rebuilt / "COMPLETE").is_file()
+    assert segment_files(rebuilt) != before
+    after = segment_files(rebuilt)
+    assert ranking(indexed(moviedb, Format.GLOSS, "en_stem", tmp_path), QUESTION) == expected
+    assert segment_files(index_dir(tmp_path)) == after
+
+
+def test_unwritable_cache_falls_back_to_memory(moviedb: Corpus, tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache directory should be")
+    backend = indexed(moviedb, Format.RAW, "en_stem", blocker)
+    assert ranking(backend, "rating") == ["Movie.rating"]
+    assert blocker.read_text() == "a file where the cache directory should be"
+
+
+def test_no_cache_dir_builds_in_memory(moviedb: Corpus, tmp_path: Path) -> None:
+    backend = indexed(moviedb, Format.RAW, "en_stem", None)
+    assert ranking(backend, "rating") == ["Movie.rating"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_leftover_staging_directories_do_not_matter(moviedb: Corpus, tmp_path: Path) -> None:
+    # A run killed mid-build leaves a `.building-*` directory; the next run ignores it.
+    staging = tmp_path / "bm25" / ".building-killed"
+    staging.mkdir(parents=True)
+    (staging / "meta.json").write_text("{")
+    backend = indexed(moviedb, Format.RAW, "en_stem", tmp_path)
+    assert ranking(backend, "rating") == ["Movie.rating"]
+    assert os.path.isdir(staging)

@@ -1,0 +1,241 @@
+"""Settings precedence: flag > SCHEMANAV_ environment variable > ./schemanav.toml > default.
+
+Checked both on `load_settings` and end to end through `schemanav search`, where the value
+in force shows up in the JSON (number of hits, format, backend name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from schemanav.cli import app
+from schemanav.errors import InputError
+from schemanav.settings import Settings, default_cache_dir, load_settings
+
+UserError = Callable[..., str]
+
+
+@pytest.fixture(autouse=True)
+def isolated(cache_dir: Path, workdir: Path) -> None:
+    """A fresh cache, no SCHEMANAV_ variables and an empty working directory."""
+
+
+def write_config(workdir: Path, text: str) -> None:
+    (workdir / "schemanav.toml").write_text(text, encoding="utf-8")
+
+
+# --- load_settings -------------------------------------------------------------------------
+
+
+def test_defaults(cache_dir: Path) -> None:
+    settings = load_settings()
+    assert settings.k is None
+    assert settings.format == "DOT_PLUS_GLOSS"
+    assert settings.backend == "bm25"
+    assert settings.bm25_tokenizer == "en_stem"
+    assert settings.ks == [1, 5, 10, 20, 50]
+    assert settings.budgets == [125, 250, 500, 1000, 2000]
+    assert settings.cache_dir == cache_dir
+
+
+def test_default_cache_dir_without_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCHEMANAV_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert load_settings().cache_dir == default_cache_dir()
+
+
+@pytest.mark.parametrize(
+    ("file", "env", "flag", "expected"),
+    [
+        (None, None, None, None),
+        (2, None, None, 2),
+        (2, 3, None, 3),
+        (2, 3, 4, 4),
+        (None, 3, None, 3),
+        (2, None, 4, 4),
+        (None, None, 4, 4),
+    ],
+)
+def test_precedence_of_k(
+    workdir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    file: int | None,
+    env: int | None,
+    flag: int | None,
+    expected: int | None,
+) -> None:
+    if file is not None:
+        write_config(workdir, f"k = {file}\n")
+    if env is not None:
+        monkeypatch.setenv("SCHEMANAV_K", str(env))
+    assert load_settings(k=flag).k == expected
+
+
+@pytest.mark.parametrize(
+    ("file", "env", "flag", "expected"),
+    [
+        (None, None, None, "DOT_PLUS_GLOSS"),
+        ("RAW", None, None, "RAW"),
+        ("RAW", "SDL", None, "SDL"),
+        ("RAW", "SDL", "GLOSS", "GLOSS"),
+    ],
+)
+def test_precedence_of_format(
+    workdir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    file: str | None,
+    env: str | None,
+    flag: str | None,
+    expected: str,
+) -> None:
+    if file is not None:
+        write_config(workdir, f'format = "{file}"\n')
+    if env is not None:
+        monkeypatch.setenv("SCHEMANAV_FORMAT", env)
+    assert load_settings(format=flag).format == expected
+
+
+def test_list_settings_from_env_file_and_flag(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCHEMANAV_BUDGETS", "1,2")
+    monkeypatch.setenv("SCHEMANAV_KS", "[3, 7]")
+    settings = load_settings()
+    assert settings.budgets == [1, 2]
+    assert settings.ks == [3, 7]
+    assert load_settings(budgets="7, 8 ,9").budgets == [7, 8, 9]
+    monkeypatch.delenv("SCHEMANAV_BUDGETS")
+    write_config(workdir, "budgets = [5, 6]\n")
+    assert load_settings().budgets == [5, 6]
+
+
+def test_env_names_are_prefixed_and_case_insensitive(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("schemanav_bm25_tokenizer", "default")
+    monkeypatch.setenv("K", "7")  # not ours: no prefix
+    settings = load_settings()
+    assert settings.bm25_tokenizer == "default"
+    assert settings.k is None
+
+
+def test_unknown_key_in_file_is_named(workdir: Path) -> None:
+    write_config(workdir, 'k = 3\ncolour = "red"\n')
+    with pytest.raises(InputError) as caught:
+        load_settings()
+    assert caught.value.exit_code == 2
+    assert "'colour'" in caught.value.message
+    assert "schemanav.toml" in caught.value.message
+
+
+def test_invalid_values_are_refused(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHEMANAV_K", "0")
+    with pytest.raises(InputError, match="invalid setting k"):
+        load_settings()
+    monkeypatch.setenv("SCHEMANAV_K", "many")
+    with pytest.raises(InputError, match="invalid setting k"):
+        load_settings()
+
+
+def test_malformed_toml_is_an_input_error(workdir: Path) -> None:
+    write_config(workdir, "k = = 3\n")
+    with pytest.raises(InputError, match=r"cannot read schemanav\.toml"):
+        load_settings()
+
+
+def test_file_is_read_from_the_working_directory_only(workdir: Path, tmp_path: Path) -> None:
+    write_config(tmp_path, "k = 9\n")  # the parent of the working directory
+    assert load_settings().k is None
+
+
+def test_every_setting_has_a_default() -> None:
+    settings = Settings()
+    for name in Settings.model_fields:
+        assert hasattr(settings, name)
+
+
+# --- through the CLI -----------------------------------------------------------------------
+
+
+def search_json(runner: CliRunner, *args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["search", "movie", "--json", *args])
+    assert result.exit_code == 0, result.stderr
+    payload: dict[str, Any] = json.loads(result.stdout)
+    return payload
+
+
+def test_cli_precedence_of_k(
+    runner: CliRunner, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(search_json(runner)["hits"]) == 10  # the default
+    write_config(workdir, "k = 2\n")
+    assert len(search_json(runner)["hits"]) == 2
+    monkeypatch.setenv("SCHEMANAV_K", "3")
+    assert len(search_json(runner)["hits"]) == 3
+    assert len(search_json(runner, "--k", "4")["hits"]) == 4
+
+
+def test_cli_precedence_of_format(
+    runner: CliRunner, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def first_text(*args: str) -> tuple[str, str]:
+        payload = search_json(runner, "--k", "1", *args)
+        return payload["format"], payload["hits"][0]["text"]
+
+    assert first_text()[0] == "DOT_PLUS_GLOSS"
+    write_config(workdir, 'format = "RAW"\n')
+    fmt, text = first_text()
+    assert fmt == "RAW"
+    assert " " not in text
+    monkeypatch.setenv("SCHEMANAV_FORMAT", "SDL")
+    fmt, text = first_text()
+    assert fmt == "SDL"
+    assert "  # on type " in text
+    fmt, text = first_text("--format", "GLOSS")
+    assert fmt == "GLOSS"
+    assert text.startswith("GraphQL field ")
+
+
+def test_cli_precedence_of_backend(
+    runner: CliRunner, workdir: Path, monkeypatch: pytest.MonkeyPatch, user_error: UserError
+) -> None:
+    write_config(workdir, 'backend = "from-file"\n')
+    user_error(runner.invoke(app, ["search", "movie"]), "unknown backend 'from-file'")
+    monkeypatch.setenv("SCHEMANAV_BACKEND", "from-env")
+    user_error(runner.invoke(app, ["search", "movie"]), "unknown backend 'from-env'")
+    assert search_json(runner, "--backend", "bm25")["backend"] == "bm25"
+
+
+def test_cli_precedence_of_tokenizer(
+    runner: CliRunner, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config(workdir, 'bm25_tokenizer = "default"\n')
+    assert search_json(runner)["backend"] == "bm25:default"
+    monkeypatch.setenv("SCHEMANAV_BM25_TOKENIZER", "camel_stem")
+    assert search_json(runner)["backend"] == "bm25:camel_stem"
+    assert search_json(runner, "--tokenizer", "en_stem")["backend"] == "bm25"
+
+
+def test_cli_unknown_key_in_file(runner: CliRunner, workdir: Path, user_error: UserError) -> None:
+    write_config(workdir, "colour = 'red'\n")
+    user_error(runner.invoke(app, ["corpus"]), "unknown setting 'colour'")
+    user_error(runner.invoke(app, ["search", "movie"]), "unknown setting 'colour'")
+
+
+def test_cli_invalid_env_value(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, user_error: UserError
+) -> None:
+    monkeypatch.setenv("SCHEMANAV_K", "0")
+    user_error(runner.invoke(app, ["search", "movie"]), "invalid setting k")
+
+
+def test_cli_schema_from_env(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, user_error: UserError
+) -> None:
+    missing = tmp_path / "from-env.graphql"
+    monkeypatch.setenv("SCHEMANAV_SCHEMA", str(missing))
+    user_error(runner.invoke(app, ["corpus"]), str(missing))
