@@ -159,7 +159,7 @@ def test_no_arguments_prints_the_movie_db_tables() -> None:
 
     # the table shows the same figures the JSON reports
     row = _json()["rows"][0]
-    assert (row["backend"], row["format"]) == ("bm25", "DOT_PLUS_GLOSS")
+    assert (row["backend"], row["format"]) == ("structural", "DOT_PLUS_GLOSS")
     line = next(line for line in out.splitlines() if "DOT_PLUS_GLOSS" in line)
     figures = re.findall(r"\d+\.\d{3}", line)
     assert figures[:6] == [f"{row['recall'][k]:.3f}" for k in ("1", "5", "10", "20", "50")] + [
@@ -208,7 +208,7 @@ def test_backends_times_formats_give_one_row_each(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_tokenizer_flag_reaches_bm25() -> None:
-    payload = _json("--tokenizer", "camel_stem")
+    payload = _json("--backend", "bm25", "--tokenizer", "camel_stem")
     assert payload["rows"][0]["backend"] == "bm25:camel_stem"
 
 
@@ -274,7 +274,7 @@ def test_unknown_coordinates_warn_and_strict_refuses(
         (["--format", "DOT_PLUS_GLOSS,PDF"], "unknown format 'PDF'"),
         (["--ks", "0"], "--ks values must be at least 1"),
         (["--budgets", "many"], "invalid setting budgets"),
-        (["--tokenizer", "klingon"], "unknown BM25 tokenizer"),
+        (["--backend", "bm25", "--tokenizer", "klingon"], "unknown BM25 tokenizer"),
     ],
 )
 def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
@@ -291,13 +291,15 @@ def test_markdown_holds_both_tables(tmp_path: Path) -> None:
     text = target.read_text(encoding="utf-8")
     assert "| backend | format | R@1 | R@5 | R@10 | R@20 | R@50 | MRR |" in text
     assert "| backend | format | 125 tok | 250 tok | 500 tok | 1,000 tok | 2,000 tok |" in text
-    assert text.count("| bm25 | RAW |") == 2
-    assert text.count("| bm25 | DOT_PLUS_GLOSS |") == 2
+    assert text.count("| structural | RAW |") == 2
+    assert text.count("| structural | DOT_PLUS_GLOSS |") == 2
     assert "o200k_base" in text
     assert f"wrote {target}" in result.stderr
     # the figures agree with the terminal table
     terminal_line = next(line for line in result.stdout.splitlines() if " RAW " in line)
-    markdown_line = next(line for line in text.splitlines() if line.startswith("| bm25 | RAW |"))
+    markdown_line = next(
+        line for line in text.splitlines() if line.startswith("| structural | RAW |")
+    )
     assert re.findall(r"\d+\.\d{3}", terminal_line) == re.findall(r"\d+\.\d{3}", markdown_line)
 
 
@@ -312,7 +314,7 @@ def test_plot_draws_two_svg_charts(tmp_path: Path) -> None:
     for chart in charts:
         svg = chart.read_text(encoding="utf-8")
         assert "<svg" in svg
-        assert "bm25 · RAW" in svg and "bm25 · GLOSS" in svg  # one legend entry per row
+        assert "structural · RAW" in svg and "structural · GLOSS" in svg  # one legend entry per row
 
 
 def test_plot_without_matplotlib_says_what_to_install(

@@ -193,7 +193,7 @@ def test_rows_are_the_product_of_backends_and_formats(tmp_path: Path, scripted: 
 
 def test_defaults_come_from_settings(tmp_path: Path) -> None:
     report = run_bench(_settings(tmp_path, format="gloss"))
-    assert [(row.backend, row.format) for row in report.rows] == [("bm25", "GLOSS")]
+    assert [(row.backend, row.format) for row in report.rows] == [("structural", "GLOSS")]
     assert report.ks == (1, 5, 10, 20, 50)
     assert report.budgets == (125, 250, 500, 1000, 2000)
 

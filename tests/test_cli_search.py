@@ -27,8 +27,10 @@ TOP_KEYS = {"query", "backend", "format", "encoding", "hits", "total_tokens"}
 
 
 @pytest.fixture(autouse=True)
-def isolated(cache_dir: Path, workdir: Path) -> None:
-    """A fresh cache, no SCHEMANAV_ variables and no schemanav.toml."""
+def isolated(cache_dir: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh cache, no schemanav.toml, and BM25 (what these tests are about) whatever
+    the default backend is."""
+    monkeypatch.setenv("SCHEMANAV_BACKEND", "bm25")
 
 
 @pytest.fixture(scope="module")
