@@ -12,6 +12,7 @@ from schemanav.corpus import Format, build_corpus
 from schemanav.retrieval import SearchHit, create_backend
 from schemanav.schema import LoadedSchema, load_schema
 from schemanav.settings import load_settings
+from schemanav.tokens import count_tokens
 
 SDL_PATH = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
 GITHUB_SDL = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "schema.graphql"
@@ -65,20 +66,28 @@ def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
         SearchHit("Person.name", "name: String!  # on type Person", 1.5, 2, 50),
         SearchHit("Person.id", "Person.id - the id of a person", 1.0, 3, 30),
     ]
+    blocks = [
+        "Movie.directors - the directors of a movie\n"
+        "   from the root: Query.movie > Movie.directors\n"
+        "   from the root: Query.movies > Movie.directors",
+        "Person.name: name: String!  # on type Person",
+        "Person.id - the id of a person",
+    ]
+    # The budget covers each hit's whole block, its paths from the root included: exactly
+    # the first two blocks fit, the third would exceed it by one token.
+    budget = count_tokens(blocks[0]) + count_tokens(blocks[1]) + count_tokens(blocks[2]) - 1
     backend = RankedHits(hits)
     tools = SchemaTools(
-        moviedb.schema, backend=backend, corpus_size=44, search_budget=100, max_paths=2
+        moviedb.schema, backend=backend, corpus_size=44, search_budget=budget, max_paths=2
     )
     result = tools.call("searchSchema", {"query": "who directed"})
     assert result.ok
-    assert backend.asked == [("who directed", 44)]  # deep enough to fill any budget
-    assert result.text.splitlines() == [
-        "2 hits (90 of 100 budget tokens), best first:",
-        "Movie.directors - the directors of a movie",
-        "   from the root: Query.movie > Movie.directors",
-        "   from the root: Query.movies > Movie.directors",
-        "Person.name: name: String!  # on type Person",
-    ]
+    assert backend.asked == [("who directed", min(44, budget))]  # deep enough for any budget
+    spent = count_tokens(blocks[0]) + count_tokens(blocks[1])
+    assert result.text == "\n".join(
+        [f"2 hits ({spent} of {budget} budget tokens), best first:", blocks[0], blocks[1]]
+    )
+    assert count_tokens(result.text) > spent  # the header line is not part of the budget
 
 
 def test_search_with_the_real_backend_stays_within_the_budget(

@@ -65,6 +65,7 @@ class SchemaGraph:
             if root
         ]
         self.static = self.shortest_paths()
+        self._ways_cache: dict[str, list[list[int]]] = {}
 
     def root_costs(self) -> dict[str, float]:
         """Start costs: the query root is free; mutation and subscription roots cost more.
@@ -122,35 +123,47 @@ class SchemaGraph:
 
         Alternatives differ in their last hop into the owner type: the cheapest way in
         through each incoming field, so a user sees distinct routes rather than one route
-        with small detours.
+        with small detours. `preferred` (a question's own routes) goes first when given.
+        A field of a root type is its own path.
         """
         if limit < 1:
             return ()
-        coordinates = self.corpus.coordinates
-        entry = self.corpus.entries[coordinate_entry]
-        owner = entry.owner
-        candidates: list[tuple[float, list[int]]] = []
-        if preferred is not None and owner in preferred.cost:
-            candidates.append((-1.0, self.chain_to(owner, preferred)))
+        owner = self.corpus.entries[coordinate_entry].owner
+        chains: list[list[int]] = []
         if owner in self.roots:
-            candidates.append((0.0, []))
-        for edge in self.incoming.get(owner, ()):
-            if edge.source not in self.static.cost or edge.source == owner:
-                continue
-            cost = self.static.cost[edge.source] + 1.0 + edge.extra_cost
-            chain = self.chain_to(edge.source)
-            if owner in {self.corpus.entries[i].owner for i in chain}:
-                continue  # a route through the owner itself is a cycle
-            candidates.append((cost, [*chain, edge.entry]))
-        candidates.sort(key=lambda item: (item[0], len(item[1])))
+            chains.append([])
+        else:
+            if preferred is not None and owner in preferred.cost:
+                chains.append(self.chain_to(owner, preferred))
+            chains.extend(self._ways_into(owner))
+        coordinates = self.corpus.coordinates
         paths: list[Path] = []
-        for _, chain in candidates:
+        for chain in chains:
             path = tuple(coordinates[i] for i in [*chain, coordinate_entry])
             if path not in paths:
                 paths.append(path)
             if len(paths) == limit:
                 break
         return tuple(paths)
+
+    def _ways_into(self, type_name: str) -> list[list[int]]:
+        """Cheapest route through each field that leads into `type_name`, cheapest first."""
+        cached = self._ways_cache.get(type_name)
+        if cached is not None:
+            return cached
+        candidates: list[tuple[float, list[int]]] = []
+        for edge in self.incoming.get(type_name, ()):
+            if edge.source not in self.static.cost or edge.source == type_name:
+                continue
+            chain = self.chain_to(edge.source)
+            if type_name in {self.corpus.entries[i].owner for i in chain}:
+                continue  # a route through the type itself is a cycle
+            cost = self.static.cost[edge.source] + 1.0 + edge.extra_cost
+            candidates.append((cost, [*chain, edge.entry]))
+        candidates.sort(key=lambda item: (item[0], len(item[1])))
+        ways = [chain for _, chain in candidates]
+        self._ways_cache[type_name] = ways
+        return ways
 
 
 def with_paths(hits: Sequence[SearchHit], corpus: Corpus, limit: int) -> list[SearchHit]:

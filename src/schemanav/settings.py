@@ -74,7 +74,7 @@ with warnings.catch_warnings():
         )
         budget: int | None = Field(default=None, ge=1)
         bm25_tokenizer: str = "en_stem"
-        max_paths: int = Field(default=3, ge=0, description="paths to root shown per hit")
+        max_paths: int = Field(default=2, ge=0, description="paths to root shown per hit")
 
         # embeddings
         ollama_host: str | None = None

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from schemanav.agent.prompts import EXECUTE_GRAPHQL, INTROSPECT_TYPE, SEARCH_SCHEMA
-from schemanav.retrieval import fit_budget
 from schemanav.tokens import ENCODING_NAME, count_tokens, encoding
 
 if TYPE_CHECKING:
@@ -99,7 +98,7 @@ class SchemaTools:
         corpus_size: int,
         search_budget: int | None = None,
         search_k: int | None = None,
-        max_paths: int = 3,
+        max_paths: int = 2,
         endpoint: str | None = None,
         headers: Mapping[str, str] | None = None,
         allow_mutations: bool = False,
@@ -149,17 +148,32 @@ class SchemaTools:
     # searchSchema ---------------------------------------------------------------------------
 
     def search_schema(self, query: str) -> ToolResult:
-        """Hits of the configured backend, best first, as many as fit the token budget."""
+        """Hits of the configured backend, best first, as many as fit the token budget.
+
+        The budget covers everything a hit injects, its path from the root included, so the
+        dial caps the tool's payload and not only the hit texts.
+        """
+        from schemanav.bench.metrics import fit_prefix
+
         if self.backend is None:
             return ToolResult(False, f"{SEARCH_SCHEMA} is not offered in this run")
-        depth = self.search_k or self.corpus_size
+        # Every hit costs at least one token, so the budget bounds the depth worth fetching.
+        depth = min(self.search_k or self.corpus_size, self.search_budget)
         ranked = self.backend.search(query, depth)
-        hits = fit_budget(ranked, self.search_budget)
-        if not hits:
+        blocks: list[str] = []
+        costs: list[int] = []
+        for hit in ranked:
+            block = self._hit_lines(hit)
+            costs.append(count_tokens(block))
+            blocks.append(block)
+            if sum(costs) > self.search_budget:
+                break
+        shown = fit_prefix(costs, self.search_budget)
+        if not shown:
             if ranked:
                 return ToolResult(
                     True,
-                    f"the best hit ({ranked[0].tokens} tokens) does not fit the search budget "
+                    f"the best hit ({costs[0]} tokens) does not fit the search budget "
                     f"of {self.search_budget} tokens; nothing to show",
                 )
             return ToolResult(
@@ -167,17 +181,18 @@ class SchemaTools:
                 f"no field matches {query!r}; try other words for the thing you are "
                 "looking for (plain words, not GraphQL syntax)",
             )
-        spent = sum(hit.tokens for hit in hits)
-        lines = [f"{len(hits)} hits ({spent} of {self.search_budget} budget tokens), best first:"]
-        lines.extend(self._hit_lines(hit) for hit in hits)
+        spent = sum(costs[:shown])
+        lines = [f"{shown} hits ({spent} of {self.search_budget} budget tokens), best first:"]
+        lines.extend(blocks[:shown])
         return ToolResult(True, "\n".join(lines))
 
     def _hit_lines(self, hit: SearchHit) -> str:
         # Most renderings contain the coordinate already, and the order is the rank: repeating
-        # either would only cost tokens.
+        # either would only cost tokens. A root field is its own path: no line for it.
         lines = [hit.text if hit.coordinate in hit.text else f"{hit.coordinate}: {hit.text}"]
         for path in hit.paths_to_root[: self.max_paths]:
-            lines.append("   from the root: " + " > ".join(path))
+            if len(path) > 1:
+                lines.append("   from the root: " + " > ".join(path))
         return "\n".join(lines)
 
     # introspectType -------------------------------------------------------------------------

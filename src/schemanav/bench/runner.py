@@ -206,6 +206,7 @@ def run_bench(
     bench_path = Path(settings.bench_file) if settings.bench_file else None
     queries = load_labelled(bench_path or bundled_path(BUNDLED_BENCH_FILE))
     loaded = open_corpus(settings)
+    no_paths = settings.model_copy(update={"max_paths": 0})
     if loaded.violations:
         events.warning(describe_violations(loaded.violations))
     corpus = loaded.corpus
@@ -216,7 +217,8 @@ def run_bench(
     combinations = [(name, fmt) for name in backend_list for fmt in format_list]
     for number, (name, fmt) in enumerate(combinations, start=1):
         started = time.perf_counter()
-        backend = prepare_backend(name, fmt, settings, corpus, events)
+        # Metrics read coordinates only: skip computing paths to root for every hit.
+        backend = prepare_backend(name, fmt, no_paths, corpus, events)
         depth = list_depth(corpus.token_counts(fmt), ks, budgets)
         label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
         runs = _score_questions(backend, queries, depth, ks, budgets, label, events)

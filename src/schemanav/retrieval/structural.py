@@ -189,7 +189,7 @@ class StructuralBackend:
         fmt: Format,
         *,
         params: StructuralParams | None = None,
-        max_paths: int = 3,
+        max_paths: int = 2,
         label: str = "structural",
     ) -> None:
         self.fmt = fmt
