@@ -23,10 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from schemanav.tokens import count_tokens  # noqa: E402
 from servers.graphql_server import serve_moviedb  # noqa: E402
 from servers.ollama_server import serve_ollama  # noqa: E402
-
-from schemanav.tokens import count_tokens  # noqa: E402
 
 TASK = "Who directed Paper Moons?"
 QUERY = '{ movies(filter: {titleContains: "Paper Moons"}) { title directors { name } } }'
