@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from schemanav.errors import InputError
 
@@ -48,10 +48,13 @@ BackendFactory = Callable[["Format", "Settings"], SearchBackend]
 BACKENDS: dict[str, BackendFactory] = {}
 
 
-def register_backend(name: str) -> Callable[[BackendFactory], BackendFactory]:
+FactoryT = TypeVar("FactoryT", bound=BackendFactory)
+
+
+def register_backend(name: str) -> Callable[[FactoryT], FactoryT]:
     """Register a factory under `name` (the value users pass to --backend)."""
 
-    def decorator(factory: BackendFactory) -> BackendFactory:
+    def decorator(factory: FactoryT) -> FactoryT:
         BACKENDS[name] = factory
         return factory
 

@@ -96,6 +96,31 @@ def _batches(items: Sequence[_T], size: int) -> list[Sequence[_T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
+def _embed_in_batches(
+    texts: Sequence[str],
+    batch_size: int,
+    embed_batch: Callable[[list[str]], FloatMatrix],
+    dimensions: int | None,
+    progress: ProgressCallback | None,
+) -> FloatMatrix:
+    """Embed `texts` batch by batch, reporting `(done, total)` from (0, total) on."""
+    import numpy as np
+
+    total = len(texts)
+    if progress is not None:
+        progress(0, total)
+    blocks: list[FloatMatrix] = []
+    done = 0
+    for batch in _batches(texts, batch_size):
+        blocks.append(embed_batch(list(batch)))
+        done += len(batch)
+        if progress is not None:
+            progress(done, total)
+    if not blocks:
+        return np.zeros((0, dimensions or 0), dtype=np.float32)
+    return np.concatenate(blocks, axis=0)
+
+
 # --------------------------------------------------------------------------------------
 # Ollama
 
@@ -200,21 +225,13 @@ class OllamaEmbedder:
     def embed_documents(
         self, texts: Sequence[str], progress: ProgressCallback | None = None
     ) -> FloatMatrix:
-        import numpy as np
-
-        total = len(texts)
-        if progress is not None:
-            progress(0, total)
-        blocks: list[FloatMatrix] = []
-        done = 0
-        for batch in _batches(texts, self.batch_size):
-            blocks.append(self._embed([self._document_prefix + text for text in batch]))
-            done += len(batch)
-            if progress is not None:
-                progress(done, total)
-        if not blocks:
-            return np.zeros((0, self._dimensions or 0), dtype=np.float32)
-        return np.concatenate(blocks, axis=0)
+        return _embed_in_batches(
+            texts,
+            self.batch_size,
+            lambda batch: self._embed([self._document_prefix + text for text in batch]),
+            self._dimensions,
+            progress,
+        )
 
     def embed_query(self, text: str) -> FloatVector:
         vector: FloatVector = self._embed([self._query_prefix + text])[0]
@@ -455,21 +472,13 @@ class SentenceTransformerEmbedder:
     def embed_documents(
         self, texts: Sequence[str], progress: ProgressCallback | None = None
     ) -> FloatMatrix:
-        import numpy as np
-
-        total = len(texts)
-        if progress is not None:
-            progress(0, total)
-        blocks: list[FloatMatrix] = []
-        done = 0
-        for batch in _batches(texts, self.batch_size):
-            blocks.append(self._encode(list(batch), self.document_prompt_name))
-            done += len(batch)
-            if progress is not None:
-                progress(done, total)
-        if not blocks:
-            return np.zeros((0, self._dimensions or 0), dtype=np.float32)
-        return np.concatenate(blocks, axis=0)
+        return _embed_in_batches(
+            texts,
+            self.batch_size,
+            lambda batch: self._encode(batch, self.document_prompt_name),
+            self._dimensions,
+            progress,
+        )
 
     def embed_query(self, text: str) -> FloatVector:
         vector: FloatVector = self._encode([text], self.query_prompt_name)[0]

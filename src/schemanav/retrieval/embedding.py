@@ -242,7 +242,7 @@ class EmbeddingBackend:
 
 
 @register_backend("embedding")
-def _ollama_factory(fmt: Format, settings: Settings) -> EmbeddingBackend:
+def ollama_embedding_backend(fmt: Format, settings: Settings) -> EmbeddingBackend:
     return EmbeddingBackend(
         OllamaEmbedder.from_settings(settings),
         fmt,
@@ -252,7 +252,7 @@ def _ollama_factory(fmt: Format, settings: Settings) -> EmbeddingBackend:
 
 
 @register_backend("embedding-local")
-def _local_factory(fmt: Format, settings: Settings) -> EmbeddingBackend:
+def local_embedding_backend(fmt: Format, settings: Settings) -> EmbeddingBackend:
     return EmbeddingBackend(
         SentenceTransformerEmbedder.from_settings(settings),
         fmt,

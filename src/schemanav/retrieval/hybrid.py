@@ -17,8 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from schemanav.retrieval.base import SearchHit, register_backend
-from schemanav.retrieval.embedders import OllamaEmbedder, SentenceTransformerEmbedder
-from schemanav.retrieval.embedding import EmbeddingBackend, ProgressCallback
+from schemanav.retrieval.embedding import (
+    EmbeddingBackend,
+    ProgressCallback,
+    local_embedding_backend,
+    ollama_embedding_backend,
+)
 from schemanav.retrieval.structural import StructuralBackend
 
 if TYPE_CHECKING:
@@ -85,27 +89,16 @@ class HybridBackend:
         return self.structural.rank(fused, k)
 
 
-def _hybrid(
-    fmt: Format, settings: Settings, embedding: EmbeddingBackend, kind: str
-) -> HybridBackend:
+def _hybrid(fmt: Format, settings: Settings, embedding: EmbeddingBackend) -> HybridBackend:
     structural = StructuralBackend(fmt, max_paths=settings.max_paths)
-    return HybridBackend(structural, embedding, kind=kind)
+    return HybridBackend(structural, embedding, kind=embedding.kind.replace("embedding", "hybrid"))
 
 
 @register_backend("hybrid")
 def _hybrid_ollama_factory(fmt: Format, settings: Settings) -> HybridBackend:
-    embedding = EmbeddingBackend(
-        OllamaEmbedder.from_settings(settings), fmt, kind="embedding", cache_dir=settings.cache_dir
-    )
-    return _hybrid(fmt, settings, embedding, "hybrid")
+    return _hybrid(fmt, settings, ollama_embedding_backend(fmt, settings))
 
 
 @register_backend("hybrid-local")
 def _hybrid_local_factory(fmt: Format, settings: Settings) -> HybridBackend:
-    embedding = EmbeddingBackend(
-        SentenceTransformerEmbedder.from_settings(settings),
-        fmt,
-        kind="embedding-local",
-        cache_dir=settings.cache_dir,
-    )
-    return _hybrid(fmt, settings, embedding, "hybrid-local")
+    return _hybrid(fmt, settings, local_embedding_backend(fmt, settings))
