@@ -122,15 +122,26 @@ def test_cache_entries_are_per_format_and_tokenizer(moviedb: Corpus, tmp_path: P
     assert len([p for p in (tmp_path / "bm25").iterdir() if not p.name.startswith(".")]) == 3
 
 
+def replace_bytes(path: Path, data: bytes) -> None:
+    """Damage a file the way another process would: a new file renamed over the old one.
+
+    Writing in place would truncate a file this very process still has memory-mapped (the
+    first index is still open), and reading that mapping then dies with SIGBUS.
+    """
+    fresh = path.with_name(path.name + ".damaged")
+    fresh.write_bytes(data)
+    os.replace(fresh, path)
+
+
 def flip_bytes(path: Path) -> None:
     data = bytearray(path.read_bytes())
     for position in range(len(data) // 2):
         data[position] ^= 0x5A
-    path.write_bytes(bytes(data))
+    replace_bytes(path, bytes(data))
 
 
 def damage_meta(directory: Path) -> None:
-    (directory / "meta.json").write_bytes(b"\x00 not json")
+    replace_bytes(directory / "meta.json", b"\x00 not json")
 
 
 def delete_meta(directory: Path) -> None:
@@ -148,7 +159,7 @@ def wrong_marker(directory: Path) -> None:
 def truncate_segments(directory: Path) -> None:
     for path in directory.iterdir():
         if path.suffix in (".idx", ".term", ".store", ".fast", ".fieldnorm"):
-            path.write_bytes(b"")
+            replace_bytes(path, b"")
 
 
 def garble(suffix: str):  # type: ignore[no-untyped-def]
