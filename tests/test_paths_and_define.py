@@ -192,3 +192,18 @@ def test_define_on_github(github: Corpus) -> None:
     assert result.exit_code == 0, result.output
     assert "email: String!" in result.stdout
     assert "owner: String!" in result.stdout and "followRenames" not in result.stdout
+
+
+def test_search_table_shows_how_each_hit_is_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
+    result = CliRunner().invoke(app, ["search", "studio founded year", "--k", "5"])
+    assert result.exit_code == 0, result.output
+    rows = {
+        cells[2]: cells[5]
+        for line in result.stdout.splitlines()
+        if len(cells := [c.strip() for c in line.split("│")]) == 7
+    }
+    assert rows["Studio.foundedYear"] == "Query.search"
+    assert rows["Query.search"] == "(root field)"

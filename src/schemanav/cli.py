@@ -233,13 +233,17 @@ def _render_search(result: Any) -> None:
         title=f"{result.backend} · {result.format} · tokens in {result.encoding}",
         title_justify="left",
     )
-    table.add_column("rank", justify="right")
-    table.add_column("coordinate")
-    table.add_column("score", justify="right")
-    table.add_column("tokens", justify="right")
-    table.add_column("path from the root")
+    # Coordinates are never elided; a long path from the root wraps instead.
+    widest = max(len(hit.coordinate) for hit in result.hits)
+    table.add_column("rank", justify="right", no_wrap=True)
+    table.add_column("coordinate", no_wrap=True, min_width=widest)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("tokens", justify="right", no_wrap=True)
+    table.add_column("via (path from the root)", overflow="fold")
     for hit in result.hits:
-        path = " → ".join(hit.paths_to_root[0]) if hit.paths_to_root else ""
+        path = ""
+        if hit.paths_to_root:
+            path = " → ".join(hit.paths_to_root[0][:-1]) or "(root field)"
         table.add_row(str(hit.rank), hit.coordinate, f"{hit.score:.3f}", str(hit.tokens), path)
     out.print(table)
     budget = f" (budget {result.budget:,})" if result.budget else ""
