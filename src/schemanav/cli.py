@@ -50,17 +50,65 @@ TimeoutOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
+# Retrieval options shared by search, bench and agent (each also SCHEMANAV_<NAME> and a key
+# of schemanav.toml; the defaults live in schemanav.settings).
+CacheDirOption = Annotated[
+    str | None,
+    typer.Option("--cache-dir", help="Corpus, index and vector caches [default: user cache dir]"),
+]
+TokenizerOption = Annotated[
+    str | None,
+    typer.Option("--tokenizer", help="BM25 tokenizer: default, en_stem, camel_stem [en_stem]"),
+]
+MaxPathsOption = Annotated[
+    int | None, typer.Option("--max-paths", help="Paths to root shown per hit [default: 2]")
+]
+OllamaHostOption = Annotated[
+    str | None,
+    typer.Option("--ollama-host", help="Ollama URL [default: $OLLAMA_HOST or 127.0.0.1:11434]"),
+]
+EmbeddingModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--embedding-model", help="Ollama embedding model [default: qwen3-graphql-embedder]"
+    ),
+]
+EmbeddingBatchOption = Annotated[
+    int | None,
+    typer.Option("--embedding-batch-size", help="Texts per /api/embed call [default: 32]"),
+]
+EmbeddingTimeoutOption = Annotated[
+    float | None,
+    typer.Option("--embedding-timeout", help="Seconds per embedding request [default: 120]"),
+]
+QueryPrefixOption = Annotated[
+    str | None,
+    typer.Option(
+        "--query-prefix", help="Prepended to questions [default: the Qwen3-Embedding instruction]"
+    ),
+]
+DocumentPrefixOption = Annotated[
+    str | None,
+    typer.Option("--document-prefix", help="Prepended to corpus entries [default: none]"),
+]
+LocalModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--local-model", help="sentence-transformers model or path [default: all-MiniLM-L6-v2]"
+    ),
+]
+
 
 def _stderr() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def _stdout() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 @contextmanager
@@ -168,9 +216,16 @@ def search(
         int | None,
         typer.Option("--budget", help="Keep hits until the next would exceed this many tokens."),
     ] = None,
-    tokenizer: Annotated[
-        str | None, typer.Option("--tokenizer", help="BM25 tokenizer [default: en_stem]")
-    ] = None,
+    tokenizer: TokenizerOption = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    ollama_host: OllamaHostOption = None,
+    embedding_model: EmbeddingModelOption = None,
+    embedding_batch_size: EmbeddingBatchOption = None,
+    embedding_timeout: EmbeddingTimeoutOption = None,
+    query_prefix: QueryPrefixOption = None,
+    document_prefix: DocumentPrefixOption = None,
+    local_model: LocalModelOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Ask one question; print the ranked coordinates with the token cost of every hit."""
@@ -186,6 +241,15 @@ def search(
             k=k,
             budget=budget,
             bm25_tokenizer=tokenizer,
+            cache_dir=cache_dir,
+            max_paths=max_paths,
+            ollama_host=ollama_host,
+            embedding_model=embedding_model,
+            embedding_batch_size=embedding_batch_size,
+            embedding_timeout=embedding_timeout,
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+            local_model=local_model,
         )
         result = run_search(question, settings, on_event=_Reporter())
         if as_json:
@@ -283,9 +347,16 @@ def bench(
         str | None,
         typer.Option("--budgets", help="Token budgets [default: 125,250,500,1000,2000]"),
     ] = None,
-    tokenizer: Annotated[
-        str | None, typer.Option("--tokenizer", help="BM25 tokenizer [default: en_stem]")
-    ] = None,
+    tokenizer: TokenizerOption = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    ollama_host: OllamaHostOption = None,
+    embedding_model: EmbeddingModelOption = None,
+    embedding_batch_size: EmbeddingBatchOption = None,
+    embedding_timeout: EmbeddingTimeoutOption = None,
+    query_prefix: QueryPrefixOption = None,
+    document_prefix: DocumentPrefixOption = None,
+    local_model: LocalModelOption = None,
     strict: Annotated[
         bool,
         typer.Option("--strict", help="Refuse expected coordinates the schema does not have."),
@@ -322,6 +393,15 @@ def bench(
             budgets=budgets,
             bm25_tokenizer=tokenizer,
             strict=strict or None,
+            cache_dir=cache_dir,
+            max_paths=max_paths,
+            ollama_host=ollama_host,
+            embedding_model=embedding_model,
+            embedding_batch_size=embedding_batch_size,
+            embedding_timeout=embedding_timeout,
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+            local_model=local_model,
         )
         reporter = _Reporter()
         report = run_bench(
@@ -398,9 +478,19 @@ def agent(
         int | None,
         typer.Option("--response-token-cap", help="Tokens of an endpoint response [default: 2000]"),
     ] = None,
-    ollama_host: Annotated[
-        str | None,
-        typer.Option("--ollama-host", help="Ollama URL [default: $OLLAMA_HOST or 127.0.0.1:11434]"),
+    tokenizer: TokenizerOption = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    ollama_host: OllamaHostOption = None,
+    embedding_model: EmbeddingModelOption = None,
+    embedding_batch_size: EmbeddingBatchOption = None,
+    embedding_timeout: EmbeddingTimeoutOption = None,
+    query_prefix: QueryPrefixOption = None,
+    document_prefix: DocumentPrefixOption = None,
+    local_model: LocalModelOption = None,
+    chat_timeout: Annotated[
+        float | None,
+        typer.Option("--chat-timeout", help="Seconds per model call [default: 600]"),
     ] = None,
     transcript: Annotated[
         str | None,
@@ -434,7 +524,17 @@ def agent(
             endpoint=endpoint,
             allow_mutations=allow_mutations or None,
             response_token_cap=response_token_cap,
+            bm25_tokenizer=tokenizer,
+            chat_timeout=chat_timeout,
+            cache_dir=cache_dir,
+            max_paths=max_paths,
             ollama_host=ollama_host,
+            embedding_model=embedding_model,
+            embedding_batch_size=embedding_batch_size,
+            embedding_timeout=embedding_timeout,
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+            local_model=local_model,
         )
         run = run_agent(task, settings, inline=inline, events=_Reporter())
         if transcript is not None:

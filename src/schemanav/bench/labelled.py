@@ -26,11 +26,21 @@ class LabelledQuery:
     expected_coordinates: tuple[str, ...]
 
 
+SHOWN_PROBLEMS = 10
+
+
 class LabelledFileError(InputError):
-    """A labelled file with problems; `problems` holds one `file:line: what` per problem."""
+    """A labelled file with problems; `problems` holds one `file:line: what` per problem.
+
+    The message lists every problem, up to `SHOWN_PROBLEMS` of them and then how many more:
+    a file that is not a labelled TSV at all should not flood the terminal.
+    """
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
+        shown = "; ".join(problems[:SHOWN_PROBLEMS])
+        if len(problems) > SHOWN_PROBLEMS:
+            shown += f"; … and {len(problems) - SHOWN_PROBLEMS} more problems"
+        super().__init__(shown)
         self.problems = list(problems)
 
 

@@ -1,0 +1,52 @@
+"""Cross-cutting CLI promises: every setting is a flag somewhere, and output is printed as is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from schemanav.cli import app
+from schemanav.settings import Settings
+
+# Settings whose flag is named differently from the field.
+FLAG_NAMES = {"bm25_tokenizer": "--tokenizer"}
+
+
+def all_flags() -> set[str]:
+    command = typer.main.get_command(app)
+    flags: set[str] = set()
+    for sub in command.commands.values():  # type: ignore[attr-defined]
+        for param in sub.params:
+            flags.update(param.opts)
+    return flags
+
+
+def test_every_setting_is_a_command_line_flag() -> None:
+    flags = all_flags()
+    missing = [
+        name
+        for name in Settings.model_fields
+        if FLAG_NAMES.get(name, "--" + name.replace("_", "-")) not in flags
+    ]
+    assert missing == []
+
+
+def test_messages_are_printed_verbatim_not_as_rich_emoji_or_markup(tmp_path: Path) -> None:
+    # ":100:" is a Rich emoji code and "[bold]" markup: an error must show the path as typed.
+    missing = tmp_path / "v:100:[bold]schema.graphql"
+    result = CliRunner().invoke(app, ["corpus", "--schema", str(missing)])
+    assert result.exit_code == 2
+    assert str(missing) in result.stderr
+
+
+def test_a_file_full_of_problems_is_summarised_on_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.tsv"
+    bad.write_text("".join(f"line {n} without a tab\n" for n in range(1, 26)))
+    result = CliRunner().invoke(app, ["bench", "--bench-file", str(bad)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].count(f"{bad}:") == 10
+    assert lines[0].endswith("… and 15 more problems")
