@@ -50,3 +50,11 @@ def test_a_file_full_of_problems_is_summarised_on_one_line(tmp_path: Path) -> No
     assert len(lines) == 1
     assert lines[0].count(f"{bad}:") == 10
     assert lines[0].endswith("… and 15 more problems")
+
+
+def test_version_flag_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"schemanav {version('schemanav')}\n"

@@ -29,6 +29,28 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"schemanav {version('schemanav')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool | None,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = None,
+) -> None:
+    """Measure how well, and how cheaply, an agent can navigate a GraphQL schema.
+    Token counts are o200k_base."""
+
+
 SchemaOption = Annotated[
     str | None,
     typer.Option(
