@@ -67,16 +67,16 @@ def _chart(
 
 def write_plots(report: BenchReport, directory: Path, image_format: str = "svg") -> list[Path]:
     """Draw both charts into `directory` (created if needed); return the files written."""
-    subtitle = (
-        f"{report.schema} · {report.question_count:,} questions, {report.target_count:,} targets"
-    )
+    # Two title lines: what is plotted, then on which schema (a long path would run off).
+    schema = report.schema if "://" in report.schema else Path(report.schema).name
+    subtitle = f"\n{schema} · {report.question_count:,} questions, {report.target_count:,} targets"
     charts = {
         RECALL_BY_DEPTH: _chart(
             report,
             report.ks,
             [[row.summary.recall[k] for k in report.ks] for row in report.rows],
             "depth k (hits read, best first)",
-            f"Recall@k · {subtitle}",
+            f"Recall@k{subtitle}",
             image_format,
         ),
         RECALL_BY_BUDGET: _chart(
@@ -84,7 +84,7 @@ def write_plots(report: BenchReport, directory: Path, image_format: str = "svg")
             report.budgets,
             [[row.summary.budget_recall[b] for b in report.budgets] for row in report.rows],
             f"token budget ({report.encoding})",
-            f"Recall within a token budget · {subtitle}",
+            f"Recall within a token budget{subtitle}",
             image_format,
         ),
     }
