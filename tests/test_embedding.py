@@ -493,9 +493,13 @@ def test_local_prompts_come_from_the_model_configuration(tmp_path: Path) -> None
     assert embedder.name == "minilm-with-prompts"
     assert (embedder.query_prompt_name, embedder.document_prompt_name) == ("query", "passage")
     assert (embedder.query_prefix, embedder.document_prefix) == ("query: ", "passage: ")
-    assert '"query: "' in embedder.describe()
+    assert "query prompt 'query' = \"query: \" (declared by the model)" in embedder.describe()
 
     plain = SentenceTransformerEmbedder(str(bundled))
+    assert plain.describe().endswith(
+        "query prompt none (the model declares none), "
+        "document prompt none (the model declares none)"
+    )
     question = "release date of a movie"
     with_prompt = embedder.embed_query(question)
     np.testing.assert_allclose(with_prompt, plain.embed_query("query: " + question), atol=1e-5)

@@ -446,15 +446,16 @@ class SentenceTransformerEmbedder:
 
     def describe(self) -> str:
         def prompt(name: str | None, text: str) -> str:
-            if name is None:
-                return "none declared"
-            return f"{name!r} = {json.dumps(text)}"
+            # sentence-transformers fills in empty `query`/`document` prompts for models
+            # that declare none: an empty prompt is no prompt.
+            if name is None or not text:
+                return "none (the model declares none)"
+            return f"{name!r} = {json.dumps(text)} (declared by the model)"
 
         return (
             f"sentence-transformers model {self.location}; "
             f"query prompt {prompt(self.query_prompt_name, self.query_prefix)}, "
-            f"document prompt {prompt(self.document_prompt_name, self.document_prefix)} "
-            "(declared by the model)"
+            f"document prompt {prompt(self.document_prompt_name, self.document_prefix)}"
         )
 
     def cache_identity(self) -> str:
