@@ -19,39 +19,9 @@ from schemanav.retrieval import SearchBackend, SearchHit, backend_names, create_
 from schemanav.settings import Settings
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama
+from tiny_schema import TINY_MOVIE_SDL
 
-SDL = """
-type Query {
-  "Look up one movie by its id."
-  movie(id: ID!): Movie
-  "People whose name matches."
-  searchPeople(name: String!): [Person!]!
-}
-
-type Movie {
-  title: String!
-  "Release date of the movie in cinemas."
-  releaseDate: String
-  "Running time in minutes."
-  runtimeMinutes: Int
-  director: Person
-  reviews(first: Int = 10): [Review!]!
-}
-
-type Person {
-  name: String!
-  "The day this person was born."
-  birthDate: String
-  filmography: [Movie!]!
-}
-
-type Review {
-  "Score from one to ten."
-  rating: Int!
-  body: String
-  author: Person
-}
-"""
+SDL = TINY_MOVIE_SDL
 
 # Words of the coordinate and of its gloss, so it is an obvious match in every rendering.
 OBVIOUS_QUESTION = "Movie releaseDate: the release date of a movie"

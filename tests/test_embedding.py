@@ -27,45 +27,16 @@ from schemanav.retrieval.embedding import EmbeddingBackend
 from schemanav.settings import DEFAULT_QUERY_PREFIX, Settings
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeModel, hashed_embedding, serve_ollama
+from tiny_schema import TINY_MOVIE_SDL
 
-MOVIE_SDL = """
-type Query {
-  "Look up one movie by its id."
-  movie(id: ID!): Movie
-  "People whose name matches."
-  searchPeople(name: String!): [Person!]!
-}
-
-type Movie {
-  title: String!
-  "Release date of the movie in cinemas."
-  releaseDate: String
-  "Running time in minutes."
-  runtimeMinutes: Int
-  director: Person
-  reviews: [Review!]!
-}
-
-type Person {
-  name: String!
-  "The day this person was born."
-  birthDate: String
-  filmography: [Movie!]!
-}
-
-type Review {
-  "Score from one to ten."
-  rating: Int!
-  body: String
-  author: Person
-}
-"""
+MOVIE_SDL = TINY_MOVIE_SDL
 
 QUESTION = "Movie releaseDate: the release date of a movie"
 
 
 def movie_corpus(extra_field: str = "") -> Corpus:
-    sdl = MOVIE_SDL.replace("  reviews: [Review!]!", f"  reviews: [Review!]!\n{extra_field}")
+    sdl = MOVIE_SDL.replace("  runtimeMinutes: Int", f"  runtimeMinutes: Int\n{extra_field}")
+    assert not extra_field or sdl != MOVIE_SDL
     return build_corpus(build_schema(sdl))
 
 
