@@ -207,3 +207,35 @@ def test_search_table_shows_how_each_hit_is_reached(
     }
     assert rows["Studio.foundedYear"] == "Query.search"
     assert rows["Query.search"] == "(root field)"
+
+
+def test_every_prepared_backend_gives_paths_to_the_agent_tool(
+    moviedb: Corpus, tmp_path: Path
+) -> None:
+    # BM25 fills no paths itself; prepare_backend adds them, so searchSchema shows them.
+    from schemanav.agent.tools import SchemaTools
+    from schemanav.corpus import Format
+    from schemanav.events import SilentEvents
+    from schemanav.search import prepare_backend
+    from schemanav.settings import Settings
+
+    loaded = load_schema(str(MOVIEDB))
+    settings = Settings(cache_dir=tmp_path, max_paths=1)
+    backend = prepare_backend("bm25", Format.DOT_PLUS_GLOSS, settings, moviedb, SilentEvents())
+    hits = backend.search("studio founded year", 5)
+    studio = next(h for h in hits if h.coordinate == "Studio.foundedYear")
+    assert studio.paths_to_root == (("Query.search", "Studio.foundedYear"),)
+    tools = SchemaTools(loaded.schema, backend=backend, corpus_size=len(moviedb), max_paths=1)
+    text = tools.search_schema("studio founded year").text
+    assert "   from the root: Query.search > Studio.foundedYear" in text.splitlines()
+
+
+def test_no_paths_are_computed_when_the_cap_is_zero(moviedb: Corpus, tmp_path: Path) -> None:
+    from schemanav.corpus import Format
+    from schemanav.events import SilentEvents
+    from schemanav.search import prepare_backend
+    from schemanav.settings import Settings
+
+    settings = Settings(cache_dir=tmp_path, max_paths=0)
+    backend = prepare_backend("bm25", Format.DOT_PLUS_GLOSS, settings, moviedb, SilentEvents())
+    assert all(hit.paths_to_root == () for hit in backend.search("studio founded year", 5))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from schemanav.corpus import Corpus
-from schemanav.retrieval.base import SearchHit
+from schemanav.retrieval.base import SearchBackend, SearchHit
 
 Path = tuple[str, ...]
 NO_PATH_COST = 20.0
@@ -166,15 +166,42 @@ class SchemaGraph:
         return ways
 
 
-def with_paths(hits: Sequence[SearchHit], corpus: Corpus, limit: int) -> list[SearchHit]:
-    """Hits with `paths_to_root` filled in (those a backend already filled are kept)."""
-    if limit < 1 or all(hit.paths_to_root for hit in hits):
-        return list(hits)
-    graph = SchemaGraph(corpus)
-    position = {coordinate: i for i, coordinate in enumerate(corpus.coordinates)}
-    return [
-        hit
-        if hit.paths_to_root or hit.coordinate not in position
-        else replace(hit, paths_to_root=graph.paths_to_root(position[hit.coordinate], limit))
-        for hit in hits
-    ]
+class BackendWithPaths:
+    """Any backend, its hits carrying `paths_to_root` (paths a backend filled itself are kept).
+
+    One place fills paths for every backend, so `search`, the agent's `searchSchema` and any
+    later consumer show them alike; the graph is built only once a hit needs it.
+    """
+
+    def __init__(self, backend: SearchBackend, limit: int) -> None:
+        self.backend = backend
+        self.limit = limit
+        self._corpus: Corpus | None = None
+        self._graph: SchemaGraph | None = None
+        self._position: dict[str, int] = {}
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    def index(self, corpus: Corpus) -> None:
+        self.backend.index(corpus)
+        self._corpus = corpus
+        self._graph = None
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        hits = self.backend.search(query, k)
+        if self.limit < 1 or self._corpus is None or all(hit.paths_to_root for hit in hits):
+            return hits
+        if self._graph is None:
+            self._graph = SchemaGraph(self._corpus)
+            self._position = {c: i for i, c in enumerate(self._corpus.coordinates)}
+        graph, position = self._graph, self._position
+        return [
+            hit
+            if hit.paths_to_root or hit.coordinate not in position
+            else replace(
+                hit, paths_to_root=graph.paths_to_root(position[hit.coordinate], self.limit)
+            )
+            for hit in hits
+        ]

@@ -8,7 +8,7 @@ from typing import Any
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
-from schemanav.graph import with_paths
+from schemanav.graph import BackendWithPaths
 from schemanav.retrieval import SearchBackend, SearchHit, create_backend, fit_budget
 from schemanav.schema import describe_violations
 from schemanav.settings import Settings
@@ -64,7 +64,10 @@ def parse_format(value: str) -> Format:
 def prepare_backend(
     name: str, fmt: Format, settings: Settings, corpus: Corpus, events: Events
 ) -> SearchBackend:
-    """Create and index a backend, telling the user what it runs with (e.g. prefixes)."""
+    """Create and index a backend, telling the user what it runs with (e.g. prefixes).
+
+    Its hits carry up to `settings.max_paths` paths to root, whichever backend it is.
+    """
     backend = create_backend(name, fmt, settings)
     describe = getattr(backend, "describe", None)
     if callable(describe):
@@ -72,10 +75,11 @@ def prepare_backend(
     set_progress = getattr(backend, "set_progress", None)
     if callable(set_progress):
         set_progress(lambda done, total: events.progress(f"indexing {name}", done, total))
-    backend.index(corpus)
+    with_paths = BackendWithPaths(backend, settings.max_paths)
+    with_paths.index(corpus)
     for message in getattr(backend, "warnings", ()):
         events.warning(message)
-    return backend
+    return with_paths
 
 
 def run_search(question: str, settings: Settings, on_event: Events | None = None) -> SearchResult:
@@ -87,7 +91,6 @@ def run_search(question: str, settings: Settings, on_event: Events | None = None
     backend = prepare_backend(settings.backend, fmt, settings, loaded.corpus, events)
     depth = settings.k or (len(loaded.corpus) if settings.budget else DEFAULT_K)
     hits = fit_budget(backend.search(question, depth), settings.budget)
-    hits = with_paths(hits, loaded.corpus, settings.max_paths)
     empty_reason = None
     if not hits:
         empty_reason = EMPTY_QUESTION if not _has_words(question) else "no hits"
