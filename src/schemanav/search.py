@@ -9,7 +9,13 @@ from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import BackendWithPaths
-from schemanav.retrieval import SearchBackend, SearchHit, create_backend, fit_budget
+from schemanav.retrieval import (
+    SearchBackend,
+    SearchHit,
+    create_backend,
+    fit_budget,
+    has_words,
+)
 from schemanav.schema import describe_violations
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
@@ -93,7 +99,7 @@ def run_search(question: str, settings: Settings, on_event: Events | None = None
     hits = fit_budget(backend.search(question, depth), settings.budget)
     empty_reason = None
     if not hits:
-        empty_reason = EMPTY_QUESTION if not _has_words(question) else "no hits"
+        empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
     return SearchResult(
         query=question,
         backend=backend.name,
@@ -103,7 +109,3 @@ def run_search(question: str, settings: Settings, on_event: Events | None = None
         budget=settings.budget,
         empty_reason=empty_reason,
     )
-
-
-def _has_words(text: str) -> bool:
-    return any(ch.isalnum() for ch in text)

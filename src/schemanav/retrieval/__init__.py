@@ -12,6 +12,7 @@ from schemanav.retrieval.base import (
     backend_names,
     create_backend,
     fit_budget,
+    has_words,
     register_backend,
 )
 
@@ -23,5 +24,6 @@ __all__ = [
     "backend_names",
     "create_backend",
     "fit_budget",
+    "has_words",
     "register_backend",
 ]

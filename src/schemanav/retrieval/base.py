@@ -81,6 +81,11 @@ def create_backend(name: str, fmt: Format, settings: Settings) -> SearchBackend:
     return factory(fmt, settings)
 
 
+def has_words(text: str) -> bool:
+    """Whether a question has anything to search for (a letter or a digit)."""
+    return any(ch.isalnum() for ch in text)
+
+
 def fit_budget(hits: Sequence[SearchHit], budget: int | None) -> list[SearchHit]:
     """Walk the ranked list and keep hits until the next one would exceed `budget` tokens.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemanav.cache import CorruptCacheError, cache_key, read_checked, write_checked
 from schemanav.errors import SchemanavError
-from schemanav.retrieval.base import SearchHit, register_backend
+from schemanav.retrieval.base import SearchHit, has_words, register_backend
 from schemanav.retrieval.embedders import (
     Embedder,
     OllamaEmbedder,
@@ -129,7 +129,7 @@ class EmbeddingBackend:
 
         if self._corpus is None or self._matrix is None:
             raise RuntimeError("index(corpus) must be called before search()")
-        if k < 1 or not any(ch.isalnum() for ch in query) or not len(self._corpus):
+        if k < 1 or not has_words(query) or not len(self._corpus):
             return []
         scores = self.similarities(query)
         # A stable sort on the negated scores keeps schema order among ties.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.base import SearchHit, register_backend
+from schemanav.retrieval.base import SearchHit, has_words, register_backend
 from schemanav.retrieval.embedding import (
     EmbeddingBackend,
     ProgressCallback,
@@ -81,7 +81,7 @@ class HybridBackend:
         self.embedding.index(corpus)
 
     def search(self, query: str, k: int) -> list[SearchHit]:
-        if k < 1 or not any(ch.isalnum() for ch in query):
+        if k < 1 or not has_words(query):
             return []
         lexical = self.structural.search_scores(query)
         cosine = self.embedding.similarities(query)
