@@ -136,6 +136,13 @@ class Corpus:
             cache[fmt] = count_many(self.texts(fmt))
         return cache[fmt]
 
+    def remember_token_counts(self, counts: dict[Format, list[int]]) -> None:
+        """Token counts computed earlier (read back from the corpus cache), one per entry."""
+        for fmt, per_entry in counts.items():
+            if len(per_entry) != len(self.entries):
+                raise ValueError(f"{len(per_entry)} {fmt} token counts for {len(self)} entries")
+        self.__dict__.setdefault("_token_cache", {}).update(counts)
+
     def total_tokens(self, fmt: Format) -> int:
         return sum(self.token_counts(fmt))
 

@@ -138,13 +138,10 @@ def _read_corpus_cache(path: Path, digest: str) -> CorpusLoad | None:
             enum_values={k: tuple(v) for k, v in payload["enum_values"].items()},
             input_fields={k: tuple(v) for k, v in payload["input_fields"].items()},
         )
-        token_cache: dict[Format, list[int]] = {}
-        for fmt in Format:
-            counts = [int(n) for n in payload["tokens"][fmt.value]]
-            if len(counts) != len(entries):
-                return None
-            token_cache[fmt] = counts
-        corpus.__dict__["_token_cache"] = token_cache
+        # A count list of the wrong length raises ValueError: the cache is ignored.
+        corpus.remember_token_counts(
+            {fmt: [int(n) for n in payload["tokens"][fmt.value]] for fmt in Format}
+        )
         return CorpusLoad(corpus, tuple(payload["violations"]), from_cache=True)
     except (OSError, ValueError, KeyError, TypeError):
         return None
