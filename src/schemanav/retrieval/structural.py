@@ -190,12 +190,10 @@ class StructuralBackend:
         *,
         params: StructuralParams | None = None,
         max_paths: int = 2,
-        label: str = "structural",
     ) -> None:
         self.fmt = fmt
         self.params = params or StructuralParams()
         self.max_paths = max_paths
-        self._label = label
         self._stem: _Stemmer | None = None
         self._corpus: Corpus | None = None
         self._fields: _FieldIndex | None = None
@@ -206,7 +204,7 @@ class StructuralBackend:
 
     @property
     def name(self) -> str:
-        return self._label
+        return "structural"
 
     def index(self, corpus: Corpus) -> None:
         import numpy as np
