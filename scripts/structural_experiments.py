@@ -125,8 +125,8 @@ def main() -> int:
         ),
         (
             "Movie DB (26 q)",
-            ROOT / "schemas" / "moviedb.graphqls",
-            ROOT / "benchmarks" / "moviedb-sample.tsv",
+            ROOT / "src" / "schemanav" / "data" / "moviedb.graphqls",
+            ROOT / "src" / "schemanav" / "data" / "moviedb-sample.tsv",
         ),
     ]
     lines = [

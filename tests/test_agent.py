@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from schemanav.agent import AgentRun, run_agent
-from schemanav.agent.tools import VALIDATION_HINT
 from schemanav.corpus import Format, build_corpus
 from schemanav.errors import SchemanavError
-from schemanav.schema import load_schema
+from schemanav.operations import VALIDATION_HINT
+from schemanav.schema import bundled_path, load_schema
 from schemanav.settings import Settings, load_settings
 from schemanav.tokens import count_many, count_tokens
 from servers.graphql_server import CATALOG, serve_moviedb
 from servers.ollama_server import CHAT_MODEL, FakeModel, FakeOllama, serve_ollama
 
-SDL_PATH = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
+SDL_PATH = bundled_path("moviedb.graphqls")
 SECRET = "tok-9f3c1e77a2b54d18"
 AUTH_HEADER = f"Authorization: Bearer {SECRET}"
 CONTEXT_LENGTH = 32768  # deliberately not qwen3's 40960: proves num_ctx came from /api/show

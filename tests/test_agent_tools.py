@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from schemanav.agent.tools import VALIDATION_HINT, Redactor, SchemaTools
+from schemanav.agent.tools import SchemaTools
 from schemanav.corpus import Format, build_corpus
-from schemanav.retrieval import SearchHit, create_backend
+from schemanav.operations import VALIDATION_HINT, Redactor
+from schemanav.retrieval import SearchHit
+from schemanav.retrieval.pipeline import create_backend
 from schemanav.schema import LoadedSchema, load_schema
 from schemanav.settings import load_settings
 from schemanav.tokens import count_tokens
 
-SDL_PATH = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
+SDL_PATH = Path(__file__).resolve().parents[1] / "src" / "schemanav" / "data" / "moviedb.graphqls"
 GITHUB_SDL = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "schema.graphql"
 PR_OPERATION = (
     'query { repository(owner: "o", name: "n") { pullRequests(first: 5, states: OPEN) '

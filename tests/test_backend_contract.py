@@ -15,7 +15,8 @@ import pytest
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, Format, build_corpus
-from schemanav.retrieval import SearchBackend, SearchHit, backend_names, create_backend
+from schemanav.retrieval import SearchBackend, SearchHit
+from schemanav.retrieval.pipeline import backend_names, create_backend
 from schemanav.settings import Settings
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama

@@ -17,8 +17,8 @@ from typer.testing import CliRunner, Result
 from schemanav.bench import load_labelled
 from schemanav.cli import app
 from schemanav.corpus import Format
-from schemanav.retrieval import BACKENDS
-from schemanav.workspace import bundled_path
+from schemanav.retrieval.pipeline import BACKENDS
+from schemanav.schema import bundled_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_WG = REPO_ROOT.parent / "shared" / "wg"

@@ -10,7 +10,8 @@ import pytest
 from schemanav.bench.runner import list_depth, parse_formats, run_bench, split_list
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
-from schemanav.retrieval import BACKENDS, SearchHit
+from schemanav.retrieval import SearchHit
+from schemanav.retrieval.pipeline import BACKENDS
 from schemanav.settings import Settings, load_settings
 
 SCHEMA = """
@@ -171,8 +172,8 @@ def test_top_coordinates_stop_at_the_deepest_cutoff(tmp_path: Path, scripted: No
 def test_tokens_at_50_sum_the_costs_of_the_hits(tmp_path: Path, scripted: None) -> None:
     settings = _settings(tmp_path)
     report = run_bench(settings, ["scripted"], [Format.GLOSS])
+    from schemanav.corpus import open_corpus
     from schemanav.tokens import count_tokens
-    from schemanav.workspace import open_corpus
 
     corpus = open_corpus(settings).corpus
     cost = dict(zip(corpus.coordinates, corpus.texts(Format.GLOSS), strict=True))

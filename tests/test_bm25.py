@@ -10,8 +10,7 @@ import pytest
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.errors import InputError
 from schemanav.retrieval.bm25 import TOKENIZERS, BM25Backend
-from schemanav.schema import load_schema
-from schemanav.workspace import bundled_path
+from schemanav.schema import bundled_path, load_schema
 
 
 @pytest.fixture(scope="module")

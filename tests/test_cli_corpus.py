@@ -18,9 +18,8 @@ from typer.testing import CliRunner, Result
 
 from schemanav.cli import app
 from schemanav.corpus import Format, build_corpus
-from schemanav.schema import load_schema
+from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import count_tokens
-from schemanav.workspace import bundled_path
 from servers.graphql_server import serve_moviedb
 
 MOVIEDB = bundled_path("moviedb.graphqls")

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from schemanav.cache import read_checked
 from schemanav.cli import app
 from schemanav.corpus import Format, build_corpus
-from schemanav.retrieval import backend_names
-from schemanav.schema import load_schema
+from schemanav.retrieval.pipeline import backend_names
+from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import count_tokens
-from schemanav.workspace import bundled_path
 from servers.graphql_server import serve_moviedb
 
 UserError = Callable[..., str]
@@ -341,8 +341,8 @@ def test_github_corpus_cache_is_written_reused_and_repaired(
     assert repaired.exit_code == 0, repaired.stderr
     assert repaired.stdout == cold.stdout
     assert "Traceback" not in repaired.output
-    payload = json.loads(cache_file.read_bytes())
-    assert len(payload["entries"]) == 6640
+    _, data = read_checked(cache_file)
+    assert len(json.loads(data)["entries"]) == 6640
 
     hits = json.loads(cold.stdout)["hits"]
     assert len(hits) == 20

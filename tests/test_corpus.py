@@ -16,9 +16,8 @@ import tiktoken
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, CorpusEntry, Format, build_corpus, humanize
-from schemanav.schema import load_schema
+from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import ENCODING_NAME, O200K_SHA256, count_many, count_tokens
-from schemanav.workspace import bundled_path
 
 MOVIEDB = bundled_path("moviedb.graphqls")
 

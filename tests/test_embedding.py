@@ -17,13 +17,13 @@ from graphql import build_schema
 from schemanav.cache import MAGIC, read_checked
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.errors import SchemanavError
-from schemanav.retrieval import create_backend
 from schemanav.retrieval.embedders import (
     OllamaEmbedder,
     SentenceTransformerEmbedder,
     resolve_local_model,
 )
 from schemanav.retrieval.embedding import EmbeddingBackend
+from schemanav.retrieval.pipeline import create_backend
 from schemanav.settings import DEFAULT_QUERY_PREFIX, Settings
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeModel, hashed_embedding, serve_ollama

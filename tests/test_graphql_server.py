@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
 
 from schemanav.corpus import build_corpus
 from schemanav.errors import InputError
-from schemanav.schema import load_schema
+from schemanav.schema import bundled_path, load_schema
 from servers.graphql_server import CATALOG, serve_moviedb
 
-SDL_PATH = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
+SDL_PATH = bundled_path("moviedb.graphqls")
 
 
 def _post(url: str, query: str, **kwargs: object) -> httpx.Response:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from schemanav.corpus import Corpus, Format, build_corpus
-from schemanav.retrieval import create_backend
 from schemanav.retrieval.hybrid import reciprocal_rank_fusion
-from schemanav.schema import load_schema
+from schemanav.retrieval.pipeline import create_backend
+from schemanav.schema import bundled_path, load_schema
 from schemanav.settings import Settings
 
-MOVIEDB = Path(__file__).resolve().parents[1] / "schemas" / "moviedb.graphqls"
+MOVIEDB = bundled_path("moviedb.graphqls")
 
 
 def test_rrf_against_hand_worked_values() -> None:

@@ -13,6 +13,7 @@ from schemanav.bench.labelled import (
     unknown_coordinates,
 )
 from schemanav.errors import InputError
+from schemanav.schema import bundled_path
 
 
 def _write(tmp_path: Path, text: str, name: str = "questions.tsv") -> Path:
@@ -52,9 +53,7 @@ def test_accepts_a_str_path_a_byte_order_mark_and_underscored_names(tmp_path: Pa
 
 
 def test_the_sample_benchmark_shipped_with_the_repo_loads() -> None:
-    sample = Path(__file__).resolve().parents[1] / "benchmarks" / "moviedb-sample.tsv"
-    if not sample.is_file() or not sample.read_text(encoding="utf-8").strip():
-        pytest.skip("benchmarks/moviedb-sample.tsv is not written yet")
+    sample = bundled_path("moviedb-sample.tsv")
     queries = load_labelled(sample)
     assert queries
     assert all(query.expected_coordinates for query in queries)

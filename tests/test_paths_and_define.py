@@ -12,10 +12,11 @@ from typer.testing import CliRunner
 from schemanav.cli import app
 from schemanav.corpus import Corpus, build_corpus
 from schemanav.graph import SchemaGraph
-from schemanav.schema import load_schema, schema_from_sdl
+from schemanav.schema import bundled_path, load_schema
+from schemanav.schema.loading import schema_from_sdl
 
 REPO = Path(__file__).resolve().parents[1]
-MOVIEDB = REPO / "schemas" / "moviedb.graphqls"
+MOVIEDB = bundled_path("moviedb.graphqls")
 GITHUB = REPO.parent / "shared" / "wg" / "github" / "schema.graphql"
 
 
@@ -216,7 +217,7 @@ def test_every_prepared_backend_gives_paths_to_the_agent_tool(
     from schemanav.agent.tools import SchemaTools
     from schemanav.corpus import Format
     from schemanav.events import SilentEvents
-    from schemanav.search import prepare_backend
+    from schemanav.retrieval.pipeline import prepare_backend
     from schemanav.settings import Settings
 
     loaded = load_schema(str(MOVIEDB))
@@ -233,7 +234,7 @@ def test_every_prepared_backend_gives_paths_to_the_agent_tool(
 def test_no_paths_are_computed_when_the_cap_is_zero(moviedb: Corpus, tmp_path: Path) -> None:
     from schemanav.corpus import Format
     from schemanav.events import SilentEvents
-    from schemanav.search import prepare_backend
+    from schemanav.retrieval.pipeline import prepare_backend
     from schemanav.settings import Settings
 
     settings = Settings(cache_dir=tmp_path, max_paths=0)

@@ -15,8 +15,13 @@ from graphql import build_schema, introspection_from_schema, parse, validate
 
 from schemanav.corpus import Format, build_corpus
 from schemanav.errors import InputError
-from schemanav.schema import LoadedSchema, describe_violations, load_schema, parse_header
-from schemanav.workspace import bundled_path
+from schemanav.schema import (
+    LoadedSchema,
+    bundled_path,
+    describe_violations,
+    load_schema,
+    parse_header,
+)
 from servers.graphql_server import serve_moviedb
 
 MOVIEDB = bundled_path("moviedb.graphqls")

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from schemanav.cli import app
 from schemanav.errors import InputError
-from schemanav.retrieval import backend_names
+from schemanav.retrieval.pipeline import backend_names
 from schemanav.settings import Settings, default_cache_dir, load_settings
 
 UserError = Callable[..., str]

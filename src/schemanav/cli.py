@@ -158,13 +158,6 @@ def _warn(message: str) -> None:
     _stderr().print(f"warning: {message}", markup=False)
 
 
-def _warn_violations(violations: tuple[str, ...]) -> None:
-    from schemanav.schema import describe_violations
-
-    if violations:
-        _warn(describe_violations(violations))
-
-
 def _print_json(payload: object) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
@@ -181,15 +174,13 @@ def corpus(
 ) -> None:
     """Price a schema: coordinates, and tokens of the corpus in each format, of SDL and JSON."""
     with _user_errors():
-        from schemanav.corpus import Format, build_corpus
-        from schemanav.pricing import price_schema
-        from schemanav.workspace import open_schema, schema_label
+        from schemanav.corpus import Format
+        from schemanav.navigator import Navigator
 
         settings = _settings(schema=schema, header=header, timeout=timeout)
-        loaded = open_schema(settings)
-        _warn_violations(loaded.violations)
-        the_corpus = build_corpus(loaded.schema)
-        price = price_schema(schema_label(settings), loaded, the_corpus)
+        navigator = Navigator(settings, _Reporter())
+        price = navigator.price()
+        the_corpus = navigator.corpus
         shown = {fmt.value: the_corpus.texts(fmt)[:show] for fmt in Format} if show else {}
         if as_json:
             payload = price.as_dict()
@@ -252,7 +243,7 @@ def search(
 ) -> None:
     """Ask one question; print the ranked coordinates with the token cost of every hit."""
     with _user_errors():
-        from schemanav.search import run_search
+        from schemanav.navigator import Navigator
 
         settings = _settings(
             schema=schema,
@@ -273,7 +264,7 @@ def search(
             document_prefix=document_prefix,
             local_model=local_model,
         )
-        result = run_search(question, settings, on_event=_Reporter())
+        result = Navigator(settings, _Reporter()).search(question)
         if as_json:
             if not result.hits:
                 _stderr().print(result.empty_reason or "no hits", markup=False)
@@ -655,13 +646,10 @@ def define(
 ) -> None:
     """Print the definitions of schema coordinates, in the order given (RFC __definitions)."""
     with _user_errors():
-        from schemanav.define import define as define_coordinates
-        from schemanav.workspace import open_schema
+        from schemanav.navigator import Navigator
 
         settings = _settings(schema=schema, header=header, timeout=timeout)
-        loaded = open_schema(settings)
-        _warn_violations(loaded.violations)
-        definitions = define_coordinates(loaded.schema, coordinates)
+        definitions = Navigator(settings, _Reporter()).define(coordinates)
         if as_json:
             _print_json([definition.as_dict() for definition in definitions])
         else:

@@ -1,5 +1,7 @@
 """The schema as a graph an agent walks: root types, fields as edges, paths to root.
 
+Pure graph code over a `Corpus`: no retrieval imports, so every backend and front end can use it.
+
 An agent cannot write an operation from a field it found; it needs a way down from the root.
 Edges are fields (owner type → named return type). Passing through an interface or union
 reaches each of its possible types (an inline fragment, no coordinate of its own) but costs
@@ -13,10 +15,9 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from schemanav.corpus import Corpus
-from schemanav.retrieval.base import SearchBackend, SearchHit
+from schemanav.corpus.model import Corpus
 
 Path = tuple[str, ...]
 NO_PATH_COST = 20.0
@@ -164,44 +165,3 @@ class SchemaGraph:
         ways = [chain for _, chain in candidates]
         self._ways_cache[type_name] = ways
         return ways
-
-
-class BackendWithPaths:
-    """Any backend, its hits carrying `paths_to_root` (paths a backend filled itself are kept).
-
-    One place fills paths for every backend, so `search`, the agent's `searchSchema` and any
-    later consumer show them alike; the graph is built only once a hit needs it.
-    """
-
-    def __init__(self, backend: SearchBackend, limit: int) -> None:
-        self.backend = backend
-        self.limit = limit
-        self._corpus: Corpus | None = None
-        self._graph: SchemaGraph | None = None
-        self._position: dict[str, int] = {}
-
-    @property
-    def name(self) -> str:
-        return self.backend.name
-
-    def index(self, corpus: Corpus) -> None:
-        self.backend.index(corpus)
-        self._corpus = corpus
-        self._graph = None
-
-    def search(self, query: str, k: int) -> list[SearchHit]:
-        hits = self.backend.search(query, k)
-        if self.limit < 1 or self._corpus is None or all(hit.paths_to_root for hit in hits):
-            return hits
-        if self._graph is None:
-            self._graph = SchemaGraph(self._corpus)
-            self._position = {c: i for i, c in enumerate(self._corpus.coordinates)}
-        graph, position = self._graph, self._position
-        return [
-            hit
-            if hit.paths_to_root or hit.coordinate not in position
-            else replace(
-                hit, paths_to_root=graph.paths_to_root(position[hit.coordinate], self.limit)
-            )
-            for hit in hits
-        ]

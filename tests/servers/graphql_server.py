@@ -1,7 +1,7 @@
 """A real GraphQL HTTP server over the Movie DB schema, for tests.
 
 Tests of live introspection, agent tool calls and HTTP error handling run against this
-instead of a mocked client: it is the schema in `schemas/moviedb.graphqls` executed by
+instead of a mocked client: it is the bundled Movie DB schema executed by
 graphql-core over a small in-memory catalog, served by the standard library on
 127.0.0.1 with a free port. Each server gets its own copy of the data, so mutations made
 by one test never leak into another.
@@ -23,12 +23,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 from graphql import GraphQLError, GraphQLObjectType, GraphQLSchema, build_schema, graphql_sync
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "moviedb.graphqls"
+from schemanav.schema import bundled_path
+
+SCHEMA_PATH = bundled_path("moviedb.graphqls")
 GRAPHQL_PATH = "/graphql"
 
 Record = dict[str, Any]

@@ -3,12 +3,11 @@ spends is accounted for in a context receipt."""
 
 from schemanav.agent.loop import AgentRun, run_agent
 from schemanav.agent.receipt import Receipt, ToolCallRecord, TruncationWarning
-from schemanav.agent.tools import Redactor, SchemaTools, ToolResult
+from schemanav.agent.tools import SchemaTools, ToolResult
 
 __all__ = [
     "AgentRun",
     "Receipt",
-    "Redactor",
     "SchemaTools",
     "ToolCallRecord",
     "ToolResult",

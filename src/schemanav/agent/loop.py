@@ -26,16 +26,14 @@ from schemanav.agent.receipt import (
     TruncationWarning,
 )
 from schemanav.agent.tools import SchemaTools
-from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.corpus import Format
 from schemanav.errors import InputError, SchemanavError
 from schemanav.events import Events, SilentEvents
-from schemanav.schema import describe_violations
-from schemanav.search import parse_format, prepare_backend
+from schemanav.navigator import Navigator
+from schemanav.retrieval.pipeline import parse_format
 from schemanav.tokens import ENCODING_NAME, count_tokens
-from schemanav.workspace import headers_from, open_corpus, open_schema, schema_source
 
 if TYPE_CHECKING:
-    from schemanav.schema import LoadedSchema
     from schemanav.settings import Settings
 
 # Ollama evaluates at most about half of num_ctx and drops the front of a longer prompt. Its
@@ -66,29 +64,21 @@ def run_agent(
     events = events or SilentEvents()
     if not task.strip():
         raise InputError("the task is empty: say what the agent should find out")
-    fmt = parse_format(settings.format)
-    loaded = open_schema(settings)
-    if loaded.violations:
-        events.warning(describe_violations(loaded.violations))
-    corpus = _corpus_for(settings, loaded)
+    parse_format(settings.format)  # a bad --format fails before anything is loaded
+    navigator = Navigator(settings, events)
+    loaded = navigator.loaded
+    corpus = navigator.corpus
     chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
     try:
         num_ctx = _context_window(chat, settings, events)
-        backend = None
-        if not inline:
-            backend = prepare_backend(settings.backend, fmt, settings, corpus, events)
         tools = SchemaTools(
             loaded.schema,
-            backend=backend,
+            backend=None if inline else navigator.searcher(),
             corpus_size=len(corpus),
+            operations=navigator.operations,
             search_budget=settings.budget,
             search_k=settings.k,
             max_paths=settings.max_paths,
-            endpoint=settings.endpoint,
-            headers=headers_from(settings),
-            allow_mutations=settings.allow_mutations,
-            response_token_cap=settings.response_token_cap,
-            timeout=settings.timeout,
         )
         loop = _Loop(
             task=task,
@@ -104,13 +94,6 @@ def run_agent(
         return loop.run()
     finally:
         chat.close()
-
-
-def _corpus_for(settings: Settings, loaded: LoadedSchema) -> Corpus:
-    """The corpus of the schema just loaded; file sources reuse the on-disk corpus cache."""
-    if schema_source(settings).startswith(("http://", "https://")):
-        return build_corpus(loaded.schema)  # open_corpus would introspect a second time
-    return open_corpus(settings).corpus
 
 
 def _context_window(chat: OllamaChat, settings: Settings, events: Events) -> int:

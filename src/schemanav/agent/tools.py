@@ -10,24 +10,20 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from schemanav.agent.prompts import EXECUTE_GRAPHQL, INTROSPECT_TYPE, SEARCH_SCHEMA
-from schemanav.tokens import ENCODING_NAME, count_tokens, encoding
+from schemanav.operations import OperationRunner
+from schemanav.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from graphql import DocumentNode, GraphQLError, GraphQLSchema
+    from graphql import GraphQLSchema
 
     from schemanav.retrieval import SearchBackend, SearchHit
 
 DEFAULT_SEARCH_BUDGET = 500
-VALIDATION_HINT = "introspect the types named in the errors before retrying"
-MAX_ERROR_MESSAGES = 8
-# A header value shorter than this is not treated as a secret (redacting "1" or "yes" would
-# garble every response); real credentials are far longer.
-MIN_SECRET_LENGTH = 4
 
 
 @dataclass(frozen=True)
@@ -56,34 +52,6 @@ _PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
 }
 
 
-class Redactor:
-    """Replaces header values (and the credential after an auth scheme) with `[redacted]`."""
-
-    def __init__(self, headers: Mapping[str, str]) -> None:
-        secrets: set[str] = set()
-        for value in headers.values():
-            secrets.add(value.strip())
-            # "Bearer abc…": a server may echo the credential without its scheme.
-            secrets.add(value.strip().rsplit(" ", 1)[-1])
-        # Longest first, so that a value is replaced whole before any part of it.
-        self._secrets = sorted(
-            (s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True
-        )
-
-    def __call__(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "[redacted]")
-        return text
-
-
-def cut_to_tokens(text: str, cap: int) -> tuple[str, int]:
-    """The first `cap` o200k_base tokens of `text`, and how many tokens the whole text has."""
-    ids = encoding().encode_ordinary(text)
-    if len(ids) <= cap:
-        return text, len(ids)
-    return encoding().decode(ids[:cap]), len(ids)
-
-
 class SchemaTools:
     """The tools of one run, bound to its schema, backend, endpoint and limits.
 
@@ -96,14 +64,10 @@ class SchemaTools:
         *,
         backend: SearchBackend | None,
         corpus_size: int,
+        operations: OperationRunner | None = None,
         search_budget: int | None = None,
         search_k: int | None = None,
         max_paths: int = 2,
-        endpoint: str | None = None,
-        headers: Mapping[str, str] | None = None,
-        allow_mutations: bool = False,
-        response_token_cap: int = 2000,
-        timeout: float = 30.0,
     ) -> None:
         self.schema = schema
         self.backend = backend
@@ -111,12 +75,8 @@ class SchemaTools:
         self.search_budget = search_budget or DEFAULT_SEARCH_BUDGET
         self.search_k = search_k
         self.max_paths = max_paths
-        self.endpoint = endpoint
-        self._headers = dict(headers or {})
-        self.allow_mutations = allow_mutations
-        self.response_token_cap = response_token_cap
-        self.timeout = timeout
-        self.redact = Redactor(self._headers)
+        self.operations = operations or OperationRunner(schema)
+        self.redact = self.operations.redact
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -153,7 +113,7 @@ class SchemaTools:
         The budget covers everything a hit injects, its path from the root included, so the
         dial caps the tool's payload and not only the hit texts.
         """
-        from schemanav.bench.metrics import fit_prefix
+        from schemanav.retrieval.base import fit_prefix
 
         if self.backend is None:
             return ToolResult(False, f"{SEARCH_SCHEMA} is not offered in this run")
@@ -230,98 +190,8 @@ class SchemaTools:
 
     def execute_graphql(self, query: str, variables: Mapping[str, Any] | None) -> ToolResult:
         """Parse, refuse what must not run, validate, then POST to the endpoint (if any)."""
-        from graphql import GraphQLSyntaxError, OperationDefinitionNode, OperationType, parse
-
-        try:
-            document = parse(query)
-        except GraphQLSyntaxError as err:
-            where = ""
-            if err.locations:
-                where = f" at line {err.locations[0].line}, column {err.locations[0].column}"
-            return ToolResult(False, f"syntax error{where}: {err.message}")
-        operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-        if len(operations) != 1:
-            return ToolResult(
-                False,
-                f"send exactly one operation per call (this document has {len(operations)})",
-            )
-        operation = operations[0]
-        if operation.operation is OperationType.MUTATION and not self.allow_mutations:
-            return ToolResult(
-                False,
-                "mutations are refused in this run (the user did not pass --allow-mutations); "
-                "read data with a query instead",
-            )
-        if operation.operation is OperationType.SUBSCRIPTION:
-            return ToolResult(False, "subscriptions cannot be run here; use a query")
-        problems = self._validate(document, variables)
-        if problems:
-            return ToolResult(False, _compact_errors(problems))
-        if self.endpoint is None:
-            return ToolResult(
-                True,
-                "valid: the operation validates against the schema; it was not executed "
-                "because no endpoint is configured",
-            )
-        return self._post(query, variables)
-
-    def _validate(
-        self, document: DocumentNode, variables: Mapping[str, Any] | None
-    ) -> Sequence[GraphQLError]:
-        from graphql import OperationDefinitionNode, get_variable_values, validate
-
-        errors = validate(self.schema, document)
-        if errors:
-            return errors
-        operation = next(d for d in document.definitions if isinstance(d, OperationDefinitionNode))
-        coerced = get_variable_values(
-            self.schema,
-            operation.variable_definitions or (),
-            dict(variables or {}),
-            max_errors=MAX_ERROR_MESSAGES,
-        )
-        return coerced if isinstance(coerced, list) else []
-
-    def _post(self, query: str, variables: Mapping[str, Any] | None) -> ToolResult:
-        import httpx
-
-        assert self.endpoint is not None
-        body: dict[str, Any] = {"query": query}
-        if variables:
-            body["variables"] = dict(variables)
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        headers.update(self._headers)
-        try:
-            response = httpx.post(self.endpoint, json=body, headers=headers, timeout=self.timeout)
-        except httpx.TimeoutException:
-            return ToolResult(
-                False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"
-            )
-        except httpx.HTTPError as err:
-            return ToolResult(
-                False, f"cannot reach the endpoint ({type(err).__name__}); the query was not run"
-            )
-        text, ok = response.text, response.status_code < 400
-        try:
-            payload = response.json()
-        except ValueError:
-            payload = None
-        if payload is not None:
-            text = json.dumps(payload, ensure_ascii=False)
-            if isinstance(payload, dict) and payload.get("errors"):
-                ok = False
-        if response.status_code >= 400:
-            text = f"the endpoint answered HTTP {response.status_code}: {text}"
-        return ToolResult(ok, self._capped(text))
-
-    def _capped(self, text: str) -> str:
-        kept, total = cut_to_tokens(text, self.response_token_cap)
-        if total <= self.response_token_cap:
-            return text
-        return (
-            f"{kept}\n[response cut to {self.response_token_cap} of {total} tokens "
-            f"({ENCODING_NAME}); select fewer fields or ask for fewer items]"
-        )
+        outcome = self.operations.run(query, variables)
+        return ToolResult(outcome.ok, outcome.text)
 
 
 def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
@@ -365,22 +235,6 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
             return ToolResult(False, f"argument {parameter.name!r} of {name} must be {kind}")
         parsed[parameter.name] = value
     return parsed
-
-
-def _compact_errors(errors: Sequence[GraphQLError]) -> str:
-    """Messages only (no locations, no source excerpts), each once, then the hint."""
-    messages: list[str] = []
-    for error in errors:
-        message = " ".join(error.message.split())
-        if message not in messages:
-            messages.append(message)
-    shown = messages[:MAX_ERROR_MESSAGES]
-    lines = [f"invalid operation ({len(messages)} error{'s' if len(messages) != 1 else ''}):"]
-    lines.extend(f"- {message}" for message in shown)
-    if len(messages) > len(shown):
-        lines.append(f"- … and {len(messages) - len(shown)} more")
-    lines.append(f"Hint: {VALIDATION_HINT}.")
-    return "\n".join(lines)
 
 
 def payload_tokens(result: ToolResult) -> int:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from schemanav.retrieval.base import fit_prefix
+
 Number = TypeVar("Number", int, float)
 
 
@@ -69,24 +71,6 @@ def tokens_at_k(token_counts: Sequence[int], k: int) -> int:
     """What reading the top k costs: tokens@k = Σ token_counts[:k] (k beyond the list = all)."""
     _check_cutoff(k)
     return sum(token_counts[:k])
-
-
-def fit_prefix(token_counts: Sequence[int], budget: int) -> int:
-    """How many leading items fit in `budget` tokens.
-
-    n = max{ m : Σ token_counts[:m] ≤ budget }, walking from the top and stopping at the
-    first item that does not fit (no skipping ahead to cheaper ones), so what an agent is
-    shown is always a prefix of the ranking. A budget below the first item's cost gives 0.
-    Same rule as `schemanav.retrieval.base.fit_budget`.
-    """
-    if budget < 0:
-        raise ValueError(f"token budget must not be negative, got {budget}")
-    spent = 0
-    for fitted, cost in enumerate(token_counts):
-        if spent + cost > budget:
-            return fitted
-        spent += cost
-    return len(token_counts)
 
 
 def budget_recall(

@@ -15,14 +15,13 @@ from typing import Any
 
 from schemanav.bench.labelled import LabelledQuery, load_labelled, unknown_coordinates
 from schemanav.bench.metrics import MetricSummary, QuestionResult, evaluate_question, summarise
-from schemanav.corpus import Format
+from schemanav.corpus import Format, open_corpus
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
 from schemanav.retrieval import SearchBackend
-from schemanav.schema import describe_violations
+from schemanav.schema import bundled_path, describe_violations, schema_label
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
-from schemanav.workspace import bundled_path, open_corpus, schema_label
 
 BUNDLED_BENCH_FILE = "moviedb-sample.tsv"
 BUNDLED_BENCH_LABEL = "moviedb-sample.tsv (bundled)"
@@ -173,7 +172,7 @@ def _warn_unknown(unknown: Sequence[str], strict: bool, events: Events) -> None:
 
 
 def _check_backends(names: Sequence[str]) -> None:
-    from schemanav.retrieval import backend_names
+    from schemanav.retrieval.pipeline import backend_names
 
     if not names:
         raise InputError("--backend is empty: name at least one backend, e.g. --backend bm25")
@@ -194,7 +193,7 @@ def run_bench(
 
     `backends` and `formats` default to the single `settings.backend` and `settings.format`.
     """
-    from schemanav.search import prepare_backend
+    from schemanav.retrieval.pipeline import prepare_backend
 
     events = events or SilentEvents()
     backend_list = list(backends) if backends is not None else [settings.backend]

@@ -1,29 +1,22 @@
-"""Retrieval: a corpus goes in, a question comes out as ranked schema coordinates.
+"""Stage 3 — retrieval: a corpus goes in, a question comes out as ranked schema coordinates.
 
 Every backend satisfies `SearchBackend`, so bench and the agent's tools cannot tell them
-apart; backends are created by name from `BACKENDS`, which also feeds the CLI's choices.
+apart; backends are registered by name (`registry`), the built-in ones in `builtin`, and
+`pipeline.prepare_backend` is how every front end gets a ready one.
 """
 
 from schemanav.retrieval.base import (
-    BACKENDS,
-    BackendFactory,
     SearchBackend,
     SearchHit,
-    backend_names,
-    create_backend,
     fit_budget,
+    fit_prefix,
     has_words,
-    register_backend,
 )
 
 __all__ = [
-    "BACKENDS",
-    "BackendFactory",
     "SearchBackend",
     "SearchHit",
-    "backend_names",
-    "create_backend",
     "fit_budget",
+    "fit_prefix",
     "has_words",
-    "register_backend",
 ]

@@ -1,16 +1,13 @@
-"""The one interface every retrieval backend implements, the hit record, and the registry."""
+"""The one interface every retrieval backend implements, the hit record, the budget rule."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
-
-from schemanav.errors import InputError
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from schemanav.corpus import Corpus, Format
-    from schemanav.settings import Settings
+    from schemanav.corpus import Corpus
 
 
 @dataclass(frozen=True)
@@ -43,62 +40,31 @@ class SearchBackend(Protocol):
         ...
 
 
-BackendFactory = Callable[["Format", "Settings"], SearchBackend]
-
-BACKENDS: dict[str, BackendFactory] = {}
-
-
-FactoryT = TypeVar("FactoryT", bound=BackendFactory)
-
-
-def register_backend(name: str) -> Callable[[FactoryT], FactoryT]:
-    """Register a factory under `name` (the value users pass to --backend)."""
-
-    def decorator(factory: FactoryT) -> FactoryT:
-        BACKENDS[name] = factory
-        return factory
-
-    return decorator
-
-
-def _load_builtin_backends() -> None:
-    # Importing the modules registers their factories; heavy libraries load lazily inside.
-    from schemanav.retrieval import bm25, embedding, hybrid, structural  # noqa: F401
-
-
-def backend_names() -> list[str]:
-    _load_builtin_backends()
-    return list(BACKENDS)
-
-
-def create_backend(name: str, fmt: Format, settings: Settings) -> SearchBackend:
-    """The backend registered as `name`, or a one-line error listing the known names."""
-    _load_builtin_backends()
-    try:
-        factory = BACKENDS[name]
-    except KeyError:
-        raise InputError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}") from None
-    return factory(fmt, settings)
-
-
 def has_words(text: str) -> bool:
     """Whether a question has anything to search for (a letter or a digit)."""
     return any(ch.isalnum() for ch in text)
 
 
-def fit_budget(hits: Sequence[SearchHit], budget: int | None) -> list[SearchHit]:
-    """Walk the ranked list and keep hits until the next one would exceed `budget` tokens.
+def fit_prefix(token_counts: Sequence[int], budget: int) -> int:
+    """How many leading items fit in `budget` tokens.
 
-    The walk stops at the first hit that does not fit (it does not skip ahead to smaller
-    ones), so what an agent sees is always a prefix of the ranking.
+    n = max{ m : Σ token_counts[:m] ≤ budget }, walking from the top and stopping at the
+    first item that does not fit (no skipping ahead to cheaper ones), so what an agent is
+    shown is always a prefix of the ranking. A budget below the first item's cost gives 0.
+    The one budget rule: `fit_budget`, bench and the agent's search tool all use it.
     """
+    if budget < 0:
+        raise ValueError(f"token budget must not be negative, got {budget}")
+    spent = 0
+    for fitted, cost in enumerate(token_counts):
+        if spent + cost > budget:
+            return fitted
+        spent += cost
+    return len(token_counts)
+
+
+def fit_budget(hits: Sequence[SearchHit], budget: int | None) -> list[SearchHit]:
+    """The hits that fit `budget` tokens by `fit_prefix` (all of them when there is no budget)."""
     if budget is None:
         return list(hits)
-    kept: list[SearchHit] = []
-    spent = 0
-    for hit in hits:
-        if spent + hit.tokens > budget:
-            break
-        kept.append(hit)
-        spent += hit.tokens
-    return kept
+    return list(hits[: fit_prefix([hit.tokens for hit in hits], budget)])

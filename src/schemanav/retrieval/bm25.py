@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -18,18 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemanav.errors import InputError
-from schemanav.retrieval.base import SearchHit, register_backend
+from schemanav.retrieval.analyzer import build_analyzer, split_camel
+from schemanav.retrieval.base import SearchHit
+from schemanav.retrieval.registry import register_backend
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
     from schemanav.settings import Settings
 
 INDEX_LAYOUT_VERSION = "1"
-
-# camelCase and PascalCase words split into parts (tantivy's regex tokenizer has no
-# look-ahead, so the split happens on the text before it reaches the analyzer).
-_CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
 
 @dataclass(frozen=True)
 class TokenizerSpec:
@@ -49,19 +45,11 @@ TOKENIZERS: dict[str, TokenizerSpec] = {
 
 def _prepare_text(tokenizer: str, text: str) -> str:
     """The text handed to the analyzer: identifiers split into words for `camel_stem`."""
-    if tokenizer == "camel_stem":
-        return " ".join(_CAMEL_WORDS.findall(text))
-    return text
+    return split_camel(text) if tokenizer == "camel_stem" else text
 
 
 def _analyzer(name: str) -> Any:
-    import tantivy
-
-    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-    builder = builder.filter(tantivy.Filter.remove_long(40)).filter(tantivy.Filter.lowercase())
-    if name in ("en_stem", "camel_stem"):
-        builder = builder.filter(tantivy.Filter.stemmer("english"))
-    return builder.build()
+    return build_analyzer(stem=name in ("en_stem", "camel_stem"))
 
 
 class BM25Backend:

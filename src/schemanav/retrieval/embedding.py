@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from schemanav.cache import CorruptCacheError, cache_key, read_checked, write_checked
 from schemanav.errors import SchemanavError
-from schemanav.retrieval.base import SearchHit, has_words, register_backend
+from schemanav.retrieval.base import SearchHit, has_words
 from schemanav.retrieval.embedders import (
     Embedder,
     OllamaEmbedder,
     ProgressCallback,
     SentenceTransformerEmbedder,
 )
+from schemanav.retrieval.registry import register_backend
 
 if TYPE_CHECKING:
     import numpy as np

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.base import SearchHit, has_words, register_backend
+from schemanav.retrieval.base import SearchHit, has_words
 from schemanav.retrieval.embedding import (
     EmbeddingBackend,
     ProgressCallback,
     local_embedding_backend,
     ollama_embedding_backend,
 )
+from schemanav.retrieval.registry import register_backend
 from schemanav.retrieval.structural import StructuralBackend
 
 if TYPE_CHECKING:

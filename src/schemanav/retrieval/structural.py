@@ -23,13 +23,14 @@ one schema's names:
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from schemanav.graph import SchemaGraph
-from schemanav.retrieval.base import SearchHit, register_backend
+from schemanav.retrieval.analyzer import Stemmer
+from schemanav.retrieval.base import SearchHit
+from schemanav.retrieval.registry import register_backend
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from schemanav.settings import Settings
 
     FloatArray = npt.NDArray[np.float64]
-
-_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
 
 @dataclass(frozen=True)
 class StructuralParams:
@@ -68,31 +66,6 @@ class StructuralParams:
     expand_paths: bool = True
 
 
-class _Stemmer:
-    """camelCase-aware words, lower-cased and stemmed with tantivy's English stemmer."""
-
-    def __init__(self) -> None:
-        import tantivy
-
-        self._analyzer = (
-            tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-            .filter(tantivy.Filter.remove_long(40))
-            .filter(tantivy.Filter.lowercase())
-            .filter(tantivy.Filter.stemmer("english"))
-            .build()
-        )
-        self._memo: dict[str, list[str]] = {}
-
-    def __call__(self, text: str | None) -> list[str]:
-        if not text:
-            return []
-        words = self._memo.get(text)
-        if words is None:
-            words = list(self._analyzer.analyze(" ".join(_WORDS.findall(text))))
-            self._memo[text] = words
-        return words
-
-
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
     """Argument names, and the fields of input-object arguments (`filter: {minRating}`)."""
     words: list[str] = []
@@ -114,7 +87,7 @@ class _FieldIndex:
 
     PARTS = ("name", "owner", "return", "description", "arguments", "return_detail")
 
-    def __init__(self, corpus: Corpus, stem: _Stemmer) -> None:
+    def __init__(self, corpus: Corpus, stem: Stemmer) -> None:
         import numpy as np
 
         entries = corpus.entries
@@ -194,7 +167,7 @@ class StructuralBackend:
         self.fmt = fmt
         self.params = params or StructuralParams()
         self.max_paths = max_paths
-        self._stem: _Stemmer | None = None
+        self._stem: Stemmer | None = None
         self._corpus: Corpus | None = None
         self._fields: _FieldIndex | None = None
         self._graph: SchemaGraph | None = None
@@ -209,7 +182,7 @@ class StructuralBackend:
     def index(self, corpus: Corpus) -> None:
         import numpy as np
 
-        self._stem = _Stemmer()
+        self._stem = Stemmer()
         self._corpus = corpus
         self._fields = _FieldIndex(corpus, self._stem)
         self._graph = SchemaGraph(

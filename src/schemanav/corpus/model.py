@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
@@ -145,6 +145,61 @@ class Corpus:
 
     def total_tokens(self, fmt: Format) -> int:
         return sum(self.token_counts(fmt))
+
+    def to_payload(self) -> dict[str, Any]:
+        """Everything `from_payload` needs, JSON-ready, token counts of every format included."""
+        return {
+            "roots": [self.query_root, self.mutation_root, self.subscription_root],
+            "possible_types": self.possible_types,
+            "type_descriptions": self.type_descriptions,
+            "enum_values": self.enum_values,
+            "input_fields": self.input_fields,
+            "entries": [
+                [
+                    e.owner,
+                    e.field,
+                    e.return_type,
+                    e.description,
+                    [[a.name, a.type, a.description, a.default] for a in e.arguments],
+                    e.owner_is_interface,
+                    e.deprecation,
+                ]
+                for e in self.entries
+            ],
+            "tokens": {fmt.value: self.token_counts(fmt) for fmt in Format},
+        }
+
+    @classmethod
+    def from_payload(cls, payload: Any) -> Corpus:
+        """The corpus `to_payload` described; ValueError, KeyError or TypeError if malformed."""
+        query_root, mutation_root, subscription_root = payload["roots"]
+        entries = tuple(
+            CorpusEntry(
+                owner=str(owner),
+                field=str(field_name),
+                return_type=str(return_type),
+                description=description,
+                arguments=tuple(Argument(*arg) for arg in arguments),
+                owner_is_interface=bool(is_interface),
+                deprecation=deprecation,
+            )
+            for owner, field_name, return_type, description, arguments, is_interface, deprecation
+            in payload["entries"]
+        )
+        corpus = cls(
+            entries=entries,
+            query_root=query_root,
+            mutation_root=mutation_root,
+            subscription_root=subscription_root,
+            possible_types={str(k): tuple(v) for k, v in payload["possible_types"].items()},
+            type_descriptions={str(k): str(v) for k, v in payload["type_descriptions"].items()},
+            enum_values={str(k): tuple(v) for k, v in payload["enum_values"].items()},
+            input_fields={str(k): tuple(v) for k, v in payload["input_fields"].items()},
+        )
+        corpus.remember_token_counts(
+            {fmt: [int(n) for n in payload["tokens"][fmt.value]] for fmt in Format}
+        )
+        return corpus
 
     def content_hash(self, fmt: Format) -> str:
         """A digest of the rendered texts, so caches built on them notice any change."""

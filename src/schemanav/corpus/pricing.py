@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from schemanav.corpus import Corpus, Format
-from schemanav.schema import LoadedSchema
+from schemanav.corpus.model import Corpus, Format
+from schemanav.schema.loading import LoadedSchema
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
 

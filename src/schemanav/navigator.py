@@ -1,0 +1,200 @@
+"""The library facade: one schema, opened once, and everything a front end asks of it.
+
+The CLI, the agent's tools and the servers call a `Navigator` and nothing else below it, so what
+each of them serves is exactly what `bench` measured:
+
+    from schemanav import Navigator
+
+    nav = Navigator.open("schema.graphql")
+    result = nav.search("open pull requests of a repository", budget=500)
+    print([hit.coordinate for hit in result.hits], result.total_tokens)
+    print(nav.define(["Repository.pullRequests"])[0].sdl)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_schema
+from schemanav.events import Events, SilentEvents
+from schemanav.operations import OperationOutcome, OperationRunner
+from schemanav.retrieval import SearchBackend, SearchHit, fit_budget, has_words
+from schemanav.retrieval.pipeline import parse_format, prepare_backend
+from schemanav.schema import (
+    LoadedSchema,
+    describe_violations,
+    headers_from,
+    is_url,
+    open_schema,
+    schema_label,
+    schema_source,
+)
+from schemanav.settings import Settings, load_settings
+from schemanav.tokens import ENCODING_NAME
+
+if TYPE_CHECKING:
+    from schemanav.schema.define import Definition
+
+DEFAULT_K = 10
+EMPTY_QUESTION = "the question has no searchable words, so there is nothing to search"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One question's hits, best first, with what reading them costs."""
+
+    query: str
+    backend: str
+    format: str
+    encoding: str
+    hits: tuple[SearchHit, ...]
+    budget: int | None = None
+    empty_reason: str | None = None
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(hit.tokens for hit in self.hits)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "backend": self.backend,
+            "format": self.format,
+            "encoding": self.encoding,
+            "hits": [
+                {
+                    "rank": hit.rank,
+                    "coordinate": hit.coordinate,
+                    "score": hit.score,
+                    "tokens": hit.tokens,
+                    "text": hit.text,
+                    "paths_to_root": [list(path) for path in hit.paths_to_root],
+                }
+                for hit in self.hits
+            ],
+            "total_tokens": self.total_tokens,
+        }
+
+
+@dataclass
+class Navigator:
+    """A schema source with its settings; the corpus, schema and searchers load on first use.
+
+    Warnings (spec violations, backend notes) go to `events`; nothing here prints.
+    """
+
+    settings: Settings
+    events: Events = field(default_factory=SilentEvents)
+    _searchers: dict[tuple[str, Format], SearchBackend] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def open(
+        cls, schema: str | None = None, *, events: Events | None = None, **settings: Any
+    ) -> Navigator:
+        """A navigator over `schema` (a path or URL; default the bundled Movie DB), with any
+        setting given by keyword (`backend="bm25"`, `max_paths=1`, …) over env and toml."""
+        return cls(load_settings(schema=schema, **settings), events or SilentEvents())
+
+    @property
+    def label(self) -> str:
+        return schema_label(self.settings)
+
+    @cached_property
+    def loaded(self) -> LoadedSchema:
+        """The full parsed schema (needed to validate operations and print definitions)."""
+        loaded = open_schema(self.settings)
+        self._warn_violations(loaded.violations)
+        return loaded
+
+    @cached_property
+    def corpus(self) -> Corpus:
+        """The corpus; file sources go through the on-disk cache, URLs are introspected once."""
+        if is_url(schema_source(self.settings)):
+            from schemanav.corpus import build_corpus
+
+            return build_corpus(self.loaded.schema)
+        load = open_corpus(self.settings)
+        if "loaded" not in self.__dict__:
+            self._warn_violations(load.violations)
+        return load.corpus
+
+    def _warn_violations(self, violations: tuple[str, ...]) -> None:
+        if violations and not getattr(self, "_warned", False):
+            self._warned = True
+            self.events.warning(describe_violations(violations))
+
+    def price(self) -> SchemaPrice:
+        """What the schema costs in each form an agent could be handed."""
+        return price_schema(self.label, self.loaded, self.corpus)
+
+    def searcher(self, backend: str | None = None, fmt: str | None = None) -> SearchBackend:
+        """An indexed backend (default: the configured one), built once per backend × format."""
+        name = backend or self.settings.backend
+        rendering = parse_format(fmt or self.settings.format)
+        key = (name, rendering)
+        if key not in self._searchers:
+            self._searchers[key] = prepare_backend(
+                name, rendering, self.settings, self.corpus, self.events
+            )
+        return self._searchers[key]
+
+    def search(
+        self,
+        question: str,
+        *,
+        k: int | None = None,
+        budget: int | None = None,
+        backend: str | None = None,
+        fmt: str | None = None,
+    ) -> SearchResult:
+        """Ranked hits: the top `k` (default 10), or, with a `budget`, as many as fit it."""
+        k = k if k is not None else self.settings.k
+        budget = budget if budget is not None else self.settings.budget
+        searcher = self.searcher(backend, fmt)
+        depth = k or (len(self.corpus) if budget else DEFAULT_K)
+        hits = fit_budget(searcher.search(question, depth), budget)
+        empty_reason = None
+        if not hits:
+            empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
+        return SearchResult(
+            query=question,
+            backend=searcher.name,
+            format=parse_format(fmt or self.settings.format).value,
+            encoding=ENCODING_NAME,
+            hits=tuple(hits),
+            budget=budget,
+            empty_reason=empty_reason,
+        )
+
+    def define(self, coordinates: Sequence[str]) -> list[Definition]:
+        """`__definitions`: each coordinate's SDL and introspection record, in order."""
+        from schemanav.schema.define import define
+
+        return define(self.loaded.schema, list(coordinates))
+
+    @cached_property
+    def operations(self) -> OperationRunner:
+        """Validation and execution against the configured endpoint, with the secret headers."""
+        return OperationRunner(
+            self.loaded.schema,
+            endpoint=self.settings.endpoint,
+            headers=headers_from(self.settings),
+            allow_mutations=self.settings.allow_mutations,
+            response_token_cap=self.settings.response_token_cap,
+            timeout=self.settings.timeout,
+        )
+
+    def validate(
+        self, operation: str, variables: Mapping[str, Any] | None = None
+    ) -> OperationOutcome:
+        """Whether `operation` may run: parsed, not a refused mutation, valid, variables coerce."""
+        return self.operations.validate(operation, variables)
+
+    def execute(
+        self, operation: str, variables: Mapping[str, Any] | None = None
+    ) -> OperationOutcome:
+        """Validate, then run against `settings.endpoint` (the response cut to its token cap)."""
+        return self.operations.run(operation, variables)

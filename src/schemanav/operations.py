@@ -1,0 +1,221 @@
+"""Checking and running an operation: what the agent's `executeGraphql`, the MCP server and the
+GraphQL endpoint all do with a query an agent wrote.
+
+Every outcome is text an agent can act on, never an exception: a syntax error, a refused
+mutation, validation errors (compacted to their messages plus a hint), an unreachable
+endpoint. Header values are secrets: every text that leaves `OperationRunner` is redacted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from schemanav.tokens import ENCODING_NAME, encoding
+
+if TYPE_CHECKING:
+    from graphql import DocumentNode, GraphQLError, GraphQLSchema
+
+VALIDATION_HINT = "introspect the types named in the errors before retrying"
+MAX_ERROR_MESSAGES = 8
+# A header value shorter than this is not treated as a secret (redacting "1" or "yes" would
+# garble every response); real credentials are far longer.
+MIN_SECRET_LENGTH = 4
+
+
+@dataclass(frozen=True)
+class OperationOutcome:
+    """What happened to one operation; `text` is what an agent is shown."""
+
+    ok: bool
+    text: str
+    executed: bool = False
+
+
+class Redactor:
+    """Replaces header values (and the credential after an auth scheme) with `[redacted]`."""
+
+    def __init__(self, headers: Mapping[str, str]) -> None:
+        secrets: set[str] = set()
+        for value in headers.values():
+            secrets.add(value.strip())
+            # "Bearer abc…": a server may echo the credential without its scheme.
+            secrets.add(value.strip().rsplit(" ", 1)[-1])
+        # Longest first, so that a value is replaced whole before any part of it.
+        self._secrets = sorted(
+            (s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True
+        )
+
+    def __call__(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+
+def cut_to_tokens(text: str, cap: int) -> tuple[str, int]:
+    """The first `cap` o200k_base tokens of `text`, and how many tokens the whole text has."""
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= cap:
+        return text, len(ids)
+    return encoding().decode(ids[:cap]), len(ids)
+
+
+def validate_operation(
+    schema: GraphQLSchema,
+    query: str,
+    variables: Mapping[str, Any] | None = None,
+    *,
+    allow_mutations: bool = False,
+) -> OperationOutcome:
+    """Parse, refuse what must not run (mutations unless allowed, subscriptions), validate
+    against `schema` and coerce `variables`. `ok` means the operation may be sent."""
+    from graphql import GraphQLSyntaxError, OperationDefinitionNode, OperationType, parse
+
+    try:
+        document = parse(query)
+    except GraphQLSyntaxError as err:
+        where = ""
+        if err.locations:
+            where = f" at line {err.locations[0].line}, column {err.locations[0].column}"
+        return OperationOutcome(False, f"syntax error{where}: {err.message}")
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if len(operations) != 1:
+        return OperationOutcome(
+            False,
+            f"send exactly one operation per call (this document has {len(operations)})",
+        )
+    operation = operations[0]
+    if operation.operation is OperationType.MUTATION and not allow_mutations:
+        return OperationOutcome(
+            False,
+            "mutations are refused in this run (the user did not pass --allow-mutations); "
+            "read data with a query instead",
+        )
+    if operation.operation is OperationType.SUBSCRIPTION:
+        return OperationOutcome(False, "subscriptions cannot be run here; use a query")
+    problems = _problems(schema, document, variables)
+    if problems:
+        return OperationOutcome(False, compact_errors(problems))
+    return OperationOutcome(True, "valid: the operation validates against the schema")
+
+
+def _problems(
+    schema: GraphQLSchema, document: DocumentNode, variables: Mapping[str, Any] | None
+) -> Sequence[GraphQLError]:
+    from graphql import OperationDefinitionNode, get_variable_values, validate
+
+    errors = validate(schema, document)
+    if errors:
+        return errors
+    operation = next(d for d in document.definitions if isinstance(d, OperationDefinitionNode))
+    coerced = get_variable_values(
+        schema,
+        operation.variable_definitions or (),
+        dict(variables or {}),
+        max_errors=MAX_ERROR_MESSAGES,
+    )
+    return coerced if isinstance(coerced, list) else []
+
+
+def compact_errors(errors: Sequence[GraphQLError]) -> str:
+    """Messages only (no locations, no source excerpts), each once, then the hint."""
+    messages: list[str] = []
+    for error in errors:
+        message = " ".join(error.message.split())
+        if message not in messages:
+            messages.append(message)
+    shown = messages[:MAX_ERROR_MESSAGES]
+    lines = [f"invalid operation ({len(messages)} error{'s' if len(messages) != 1 else ''}):"]
+    lines.extend(f"- {message}" for message in shown)
+    if len(messages) > len(shown):
+        lines.append(f"- … and {len(messages) - len(shown)} more")
+    lines.append(f"Hint: {VALIDATION_HINT}.")
+    return "\n".join(lines)
+
+
+class OperationRunner:
+    """Validates an operation, then POSTs it to `endpoint` (if any) with the secret headers.
+
+    The response is cut to `response_token_cap` tokens; every text it returns is redacted.
+    """
+
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        *,
+        endpoint: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        allow_mutations: bool = False,
+        response_token_cap: int = 2000,
+        timeout: float = 30.0,
+    ) -> None:
+        self.schema = schema
+        self.endpoint = endpoint
+        self._headers = dict(headers or {})
+        self.allow_mutations = allow_mutations
+        self.response_token_cap = response_token_cap
+        self.timeout = timeout
+        self.redact = Redactor(self._headers)
+
+    def validate(self, query: str, variables: Mapping[str, Any] | None = None) -> OperationOutcome:
+        outcome = validate_operation(
+            self.schema, query, variables, allow_mutations=self.allow_mutations
+        )
+        return OperationOutcome(outcome.ok, self.redact(outcome.text))
+
+    def run(self, query: str, variables: Mapping[str, Any] | None = None) -> OperationOutcome:
+        checked = self.validate(query, variables)
+        if not checked.ok:
+            return checked
+        if self.endpoint is None:
+            return OperationOutcome(
+                True,
+                "valid: the operation validates against the schema; it was not executed "
+                "because no endpoint is configured",
+            )
+        outcome = self._post(self.endpoint, query, variables)
+        return OperationOutcome(outcome.ok, self.redact(outcome.text), executed=outcome.executed)
+
+    def _post(
+        self, endpoint: str, query: str, variables: Mapping[str, Any] | None
+    ) -> OperationOutcome:
+        import httpx
+
+        body: dict[str, Any] = {"query": query}
+        if variables:
+            body["variables"] = dict(variables)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers.update(self._headers)
+        try:
+            response = httpx.post(endpoint, json=body, headers=headers, timeout=self.timeout)
+        except httpx.TimeoutException:
+            return OperationOutcome(
+                False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"
+            )
+        except httpx.HTTPError as err:
+            return OperationOutcome(
+                False, f"cannot reach the endpoint ({type(err).__name__}); the query was not run"
+            )
+        text, ok = response.text, response.status_code < 400
+        try:
+            payload = response.json()
+        except ValueError:
+            payload = None
+        if payload is not None:
+            text = json.dumps(payload, ensure_ascii=False)
+            if isinstance(payload, dict) and payload.get("errors"):
+                ok = False
+        if response.status_code >= 400:
+            text = f"the endpoint answered HTTP {response.status_code}: {text}"
+        return OperationOutcome(ok, self._capped(text), executed=True)
+
+    def _capped(self, text: str) -> str:
+        kept, total = cut_to_tokens(text, self.response_token_cap)
+        if total <= self.response_token_cap:
+            return text
+        return (
+            f"{kept}\n[response cut to {self.response_token_cap} of {total} tokens "
+            f"({ENCODING_NAME}); select fewer fields or ask for fewer items]"
+        )

@@ -1,0 +1,50 @@
+"""The one text analyzer of schemanav: how questions and schema text become index terms.
+
+BM25 (inside tantivy) and the structural backend (in Python) must turn `pullRequests` and
+"pull requests" into the same terms, so both build their analyzer here: split camelCase into
+words, drop overlong tokens, lower-case, and optionally stem with the English Snowball stemmer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# camelCase and PascalCase words split into parts (tantivy's regex tokenizer has no
+# look-ahead, so the split happens on the text before it reaches the analyzer).
+CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+MAX_TOKEN_LENGTH = 40
+
+
+def split_camel(text: str) -> str:
+    """`pullRequests(first:)` → `pull Requests first`: identifiers as separate words."""
+    return " ".join(CAMEL_WORDS.findall(text))
+
+
+def build_analyzer(*, stem: bool) -> Any:
+    """A tantivy `TextAnalyzer`: simple tokenizer, long tokens removed, lower-case[, stem]."""
+    import tantivy
+
+    builder = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    builder = builder.filter(tantivy.Filter.remove_long(MAX_TOKEN_LENGTH))
+    builder = builder.filter(tantivy.Filter.lowercase())
+    if stem:
+        builder = builder.filter(tantivy.Filter.stemmer("english"))
+    return builder.build()
+
+
+class Stemmer:
+    """camelCase-aware words, lower-cased and stemmed; memoised, since names repeat a lot."""
+
+    def __init__(self) -> None:
+        self._analyzer = build_analyzer(stem=True)
+        self._memo: dict[str, list[str]] = {}
+
+    def __call__(self, text: str | None) -> list[str]:
+        if not text:
+            return []
+        words = self._memo.get(text)
+        if words is None:
+            words = list(self._analyzer.analyze(split_camel(text)))
+            self._memo[text] = words
+        return words
