@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_schema
+from schemanav.defaults import DEFAULT_K
 from schemanav.events import Events, SilentEvents
 from schemanav.operations import OperationOutcome, OperationRunner
-from schemanav.retrieval import SearchBackend, SearchHit, fit_budget, has_words
+from schemanav.records import to_json
+from schemanav.retrieval import Searcher, SearchHit, fit_budget, has_words
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
     LoadedSchema,
@@ -38,7 +40,6 @@ from schemanav.tokens import ENCODING_NAME
 if TYPE_CHECKING:
     from schemanav.schema.define import Definition
 
-DEFAULT_K = 10
 EMPTY_QUESTION = "the question has no searchable words, so there is nothing to search"
 
 
@@ -54,29 +55,14 @@ class SearchResult:
     budget: int | None = None
     empty_reason: str | None = None
 
+    json_fields: ClassVar[tuple[str, ...]] = ("query", "backend", "format", "encoding", "hits")
+
     @property
     def total_tokens(self) -> int:
         return sum(hit.tokens for hit in self.hits)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "backend": self.backend,
-            "format": self.format,
-            "encoding": self.encoding,
-            "hits": [
-                {
-                    "rank": hit.rank,
-                    "coordinate": hit.coordinate,
-                    "score": hit.score,
-                    "tokens": hit.tokens,
-                    "text": hit.text,
-                    "paths_to_root": [list(path) for path in hit.paths_to_root],
-                }
-                for hit in self.hits
-            ],
-            "total_tokens": self.total_tokens,
-        }
+        return to_json(self, total_tokens=self.total_tokens)
 
 
 @dataclass
@@ -88,7 +74,7 @@ class Navigator:
 
     settings: Settings
     events: Events = field(default_factory=SilentEvents)
-    _searchers: dict[tuple[str, Format], SearchBackend] = field(default_factory=dict, repr=False)
+    _searchers: dict[tuple[str, Format], Searcher] = field(default_factory=dict, repr=False)
 
     @classmethod
     def open(
@@ -130,7 +116,7 @@ class Navigator:
         """What the schema costs in each form an agent could be handed."""
         return price_schema(self.label, self.loaded, self.corpus)
 
-    def searcher(self, backend: str | None = None, fmt: str | None = None) -> SearchBackend:
+    def searcher(self, backend: str | None = None, fmt: str | None = None) -> Searcher:
         """An indexed backend (default: the configured one), built once per backend × format."""
         name = backend or self.settings.backend
         rendering = parse_format(fmt or self.settings.format)

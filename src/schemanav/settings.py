@@ -2,7 +2,9 @@
 optional `schemanav.toml` in the working directory. Precedence: flag > env > file > default.
 
 The CLI passes only the flags the user actually gave, so an unset flag never hides an
-environment variable or a file entry.
+environment variable or a file entry. Backend-specific knobs live in `options`: `-o KEY VALUE`
+on the command line, a `[options]` table in the file, `SCHEMANAV_OPTIONS` (a JSON object) in
+the environment.
 """
 
 from __future__ import annotations
@@ -22,13 +24,18 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from schemanav.defaults import (
+    DEFAULT_BACKEND,
+    DEFAULT_BUDGETS,
+    DEFAULT_CHAT_MODEL,
+    DEFAULT_FORMAT,
+    DEFAULT_KS,
+    DEFAULT_MAX_PATHS,
+    SETTING_HELP,
+)
 from schemanav.errors import InputError
 
 CONFIG_FILE = "schemanav.toml"
-
-DEFAULT_QUERY_PREFIX = (
-    "Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery:"
-)
 
 
 def default_cache_dir() -> Path:
@@ -42,12 +49,21 @@ def default_cache_dir() -> Path:
     return base / "schemanav"
 
 
+def _about(name: str) -> str:
+    return SETTING_HELP[name]
+
+
 with warnings.catch_warnings():
     # `schema` is the natural name for the option; it shadows a deprecated pydantic classmethod.
     warnings.simplefilter("ignore", UserWarning)
 
     class Settings(BaseSettings):
-        """Every tunable of schemanav, with its default."""
+        """Every tunable of schemanav, with its default (from `schemanav.defaults`).
+
+        `options` holds the backend-specific knobs (`-o KEY VALUE`, a `[options]` table in
+        schemanav.toml, or `SCHEMANAV_OPTIONS` as a JSON object); each backend validates the
+        keys it accepts with its own options model.
+        """
 
         model_config = SettingsConfigDict(
             env_prefix="SCHEMANAV_",
@@ -58,49 +74,43 @@ with warnings.catch_warnings():
 
         # schema source
         schema: str | None = Field(  # type: ignore[assignment]
-            default=None, description="SDL file, introspection JSON file or http(s) URL"
+            default=None, description=_about("schema")
         )
         header: Annotated[list[str], NoDecode] = Field(
-            default_factory=list, description="'Name: value' headers"
+            default_factory=list, description=_about("header")
         )
-        timeout: float = Field(default=30.0, gt=0, description="HTTP timeout in seconds")
-        cache_dir: Path = Field(default_factory=default_cache_dir)
+        timeout: float = Field(default=30.0, gt=0, description=_about("timeout"))
+        cache_dir: Path = Field(default_factory=default_cache_dir, description=_about("cache_dir"))
 
         # retrieval
-        backend: str = "structural"
-        format: str = "DOT_PLUS_GLOSS"
-        k: int | None = Field(
-            default=None, ge=1, description="hits; default 10, or all that fit --budget"
-        )
-        budget: int | None = Field(default=None, ge=1)
-        bm25_tokenizer: str = "en_stem"
-        max_paths: int = Field(default=2, ge=0, description="paths to root shown per hit")
-
-        # embeddings
-        ollama_host: str | None = None
-        embedding_model: str = "qwen3-graphql-embedder"
-        embedding_batch_size: int = Field(default=32, ge=1)
-        embedding_timeout: float = Field(default=120.0, gt=0)
-        query_prefix: str = DEFAULT_QUERY_PREFIX
-        document_prefix: str = ""
-        local_model: str = "all-MiniLM-L6-v2"
+        backend: str = Field(default=DEFAULT_BACKEND, description=_about("backend"))
+        format: str = Field(default=DEFAULT_FORMAT, description=_about("format"))
+        k: int | None = Field(default=None, ge=1, description=_about("k"))
+        budget: int | None = Field(default=None, ge=1, description=_about("budget"))
+        max_paths: int = Field(default=DEFAULT_MAX_PATHS, ge=0, description=_about("max_paths"))
+        options: dict[str, Any] = Field(default_factory=dict, description=_about("options"))
 
         # bench
-        bench_file: str | None = None
-        ks: Annotated[list[int], NoDecode] = Field(default_factory=lambda: [1, 5, 10, 20, 50])
-        budgets: Annotated[list[int], NoDecode] = Field(
-            default_factory=lambda: [125, 250, 500, 1000, 2000]
+        bench_file: str | None = Field(default=None, description=_about("bench_file"))
+        ks: Annotated[list[int], NoDecode] = Field(
+            default_factory=lambda: list(DEFAULT_KS), description=_about("ks")
         )
-        strict: bool = False
+        budgets: Annotated[list[int], NoDecode] = Field(
+            default_factory=lambda: list(DEFAULT_BUDGETS), description=_about("budgets")
+        )
+        strict: bool = Field(default=False, description=_about("strict"))
 
         # agent
-        model: str = "qwen3:8b"
-        max_calls: int = Field(default=12, ge=1)
-        num_ctx: int | None = Field(default=None, ge=256)
-        endpoint: str | None = None
-        allow_mutations: bool = False
-        response_token_cap: int = Field(default=2000, ge=50)
-        chat_timeout: float = Field(default=600.0, gt=0, description="seconds per model call")
+        model: str = Field(default=DEFAULT_CHAT_MODEL, description=_about("model"))
+        ollama_host: str | None = Field(default=None, description=_about("ollama_host"))
+        max_calls: int = Field(default=12, ge=1, description=_about("max_calls"))
+        num_ctx: int | None = Field(default=None, ge=256, description=_about("num_ctx"))
+        endpoint: str | None = Field(default=None, description=_about("endpoint"))
+        allow_mutations: bool = Field(default=False, description=_about("allow_mutations"))
+        response_token_cap: int = Field(
+            default=2000, ge=50, description=_about("response_token_cap")
+        )
+        chat_timeout: float = Field(default=600.0, gt=0, description=_about("chat_timeout"))
 
         @field_validator("ks", "budgets", mode="before")
         @classmethod
@@ -135,9 +145,16 @@ with warnings.catch_warnings():
 
 
 def load_settings(**flags: Any) -> Settings:
-    """Settings from flags (None = not given), the environment and ./schemanav.toml."""
+    """Settings from flags (None = not given), the environment and ./schemanav.toml.
+
+    `options` given as a flag are merged key by key over those of the environment or the file
+    (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml).
+    """
     given = {key: value for key, value in flags.items() if value is not None}
     try:
+        if given.get("options"):
+            below = Settings(**{k: v for k, v in given.items() if k != "options"}).options
+            given["options"] = {**below, **given["options"]}
         return Settings(**given)
     except ValidationError as err:
         raise InputError(_describe(err)) from None

@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
+from schemanav.defaults import DEFAULT_OLLAMA_HOST
 from schemanav.errors import SchemanavError
 
-DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 RAW_ARGUMENTS_KEY = "__schemanav_unparsed_arguments__"
 
 

@@ -78,7 +78,7 @@ INTROSPECT_TOOL = _tool(
     INTROSPECT_TYPE,
     "The full SDL definition of one type: fields, arguments with types and defaults, "
     "descriptions, deprecations, enum values, input fields, interfaces, union members.",
-    {"name": {"type": "string", "description": "A type name as it appeared, e.g. Movie."}},
+    {"name": {"type": "string", "description": "A type name exactly as a tool result showed it."}},
     ["name"],
 )
 EXECUTE_TOOL = _tool(

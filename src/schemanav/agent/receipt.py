@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from schemanav.records import to_json
+
 Mode = Literal["navigate", "inline"]
 Stopped = Literal["answered", "max_calls", "error"]
 
@@ -24,14 +26,6 @@ class ToolCallRecord:
     payload_tokens: int
     ok: bool
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "arguments": self.arguments,
-            "payload_tokens": self.payload_tokens,
-            "ok": self.ok,
-        }
-
 
 @dataclass(frozen=True)
 class TruncationWarning:
@@ -41,13 +35,6 @@ class TruncationWarning:
     call: int
     sent_tokens: int
     evaluated_tokens: int | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "call": self.call,
-            "sent_tokens": self.sent_tokens,
-            "evaluated_tokens": self.evaluated_tokens,
-        }
 
 
 @dataclass(frozen=True)
@@ -70,20 +57,4 @@ class Receipt:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of `--receipt-json` (plus `num_ctx` and, on failure, `error`)."""
-        return {
-            "task": self.task,
-            "model": self.model,
-            "mode": self.mode,
-            "num_ctx": self.num_ctx,
-            "model_calls": self.model_calls,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "tool_payload_tokens": self.tool_payload_tokens,
-            "whole_corpus_tokens": self.whole_corpus_tokens,
-            "schema_in_prompt_tokens": self.schema_in_prompt_tokens,
-            "tool_calls": [call.as_dict() for call in self.tool_calls],
-            "answer": self.answer,
-            "stopped": self.stopped,
-            "truncation_warnings": [w.as_dict() for w in self.truncation_warnings],
-            "error": self.error,
-        }
+        return to_json(self)

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from schemanav.agent.prompts import EXECUTE_GRAPHQL, INTROSPECT_TYPE, SEARCH_SCHEMA
+from schemanav.defaults import DEFAULT_MAX_PATHS, DEFAULT_SEARCH_BUDGET
 from schemanav.operations import OperationRunner
 from schemanav.tokens import count_tokens
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
-    from schemanav.retrieval import SearchBackend, SearchHit
-
-DEFAULT_SEARCH_BUDGET = 500
+    from schemanav.retrieval import Searcher, SearchHit
 
 
 @dataclass(frozen=True)
@@ -43,10 +42,10 @@ class _Parameter:
 
 
 _PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
-    SEARCH_SCHEMA: (_Parameter("query", str, True, '"movies by director"'),),
-    INTROSPECT_TYPE: (_Parameter("name", str, True, '"Movie"'),),
+    SEARCH_SCHEMA: (_Parameter("query", str, True, '"what you are looking for"'),),
+    INTROSPECT_TYPE: (_Parameter("name", str, True, '"TypeName"'),),
     EXECUTE_GRAPHQL: (
-        _Parameter("query", str, True, '"{ movies { title } }"'),
+        _Parameter("query", str, True, '"{ rootField { field } }"'),
         _Parameter("variables", dict, False, "{}"),
     ),
 }
@@ -62,12 +61,12 @@ class SchemaTools:
         self,
         schema: GraphQLSchema,
         *,
-        backend: SearchBackend | None,
+        backend: Searcher | None,
         corpus_size: int,
         operations: OperationRunner | None = None,
         search_budget: int | None = None,
         search_k: int | None = None,
-        max_paths: int = 2,
+        max_paths: int = DEFAULT_MAX_PATHS,
     ) -> None:
         self.schema = schema
         self.backend = backend
@@ -164,7 +163,7 @@ class SchemaTools:
         wanted = name.strip().strip("[]!").strip()
         named = self.schema.get_type(wanted)
         if named is None and "." in wanted:
-            # A coordinate such as `Movie.title`: the owner type holds what the model wants.
+            # A coordinate such as `Type.field`: the owner type holds what the model wants.
             named = self.schema.get_type(wanted.split(".", 1)[0])
         if named is not None:
             return ToolResult(True, print_type(named))

@@ -18,7 +18,7 @@ from schemanav.bench.metrics import MetricSummary, QuestionResult, evaluate_ques
 from schemanav.corpus import Format, open_corpus
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
-from schemanav.retrieval import SearchBackend
+from schemanav.retrieval import Searcher
 from schemanav.schema import bundled_path, describe_violations, schema_label
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
@@ -171,8 +171,9 @@ def _warn_unknown(unknown: Sequence[str], strict: bool, events: Events) -> None:
     )
 
 
-def _check_backends(names: Sequence[str]) -> None:
-    from schemanav.retrieval.pipeline import backend_names
+def _check_backends(names: Sequence[str], settings: Settings) -> None:
+    """Every backend known and every option (`-o`) known to at least one of them."""
+    from schemanav.retrieval.pipeline import backend_names, options_for
 
     if not names:
         raise InputError("--backend is empty: name at least one backend, e.g. --backend bm25")
@@ -180,6 +181,7 @@ def _check_backends(names: Sequence[str]) -> None:
     for name in names:
         if name not in known:
             raise InputError(f"unknown backend {name!r}: choose one of {', '.join(known)}")
+    options_for(names, settings.options)
 
 
 def run_bench(
@@ -198,7 +200,7 @@ def run_bench(
     events = events or SilentEvents()
     backend_list = list(backends) if backends is not None else [settings.backend]
     format_list = list(formats) if formats is not None else parse_formats(settings.format)
-    _check_backends(backend_list)
+    _check_backends(backend_list, settings)
     ks = _cutoffs(settings.ks, "ks", 1)
     budgets = _cutoffs(settings.budgets, "budgets", 1)
 
@@ -217,7 +219,7 @@ def run_bench(
     for number, (name, fmt) in enumerate(combinations, start=1):
         started = time.perf_counter()
         # Metrics read coordinates only: skip computing paths to root for every hit.
-        backend = prepare_backend(name, fmt, no_paths, corpus, events)
+        backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
         depth = list_depth(corpus.token_counts(fmt), ks, budgets)
         label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
         runs = _score_questions(backend, queries, depth, ks, budgets, label, events)
@@ -246,7 +248,7 @@ def run_bench(
 
 
 def _score_questions(
-    backend: SearchBackend,
+    backend: Searcher,
     queries: Sequence[LabelledQuery],
     depth: int,
     ks: tuple[int, ...],

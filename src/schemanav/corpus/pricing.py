@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from schemanav.corpus.model import Corpus, Format
+from schemanav.records import to_json
 from schemanav.schema.loading import LoadedSchema
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
@@ -20,14 +21,7 @@ class SchemaPrice:
     introspection_tokens: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "schema": self.schema,
-            "encoding": self.encoding,
-            "coordinates": self.coordinates,
-            "corpus_tokens": dict(self.corpus_tokens),
-            "sdl_tokens": self.sdl_tokens,
-            "introspection_tokens": self.introspection_tokens,
-        }
+        return to_json(self)
 
 
 def price_schema(label: str, loaded: LoadedSchema, corpus: Corpus) -> SchemaPrice:

@@ -1,12 +1,16 @@
 """Stage 3 — retrieval: a corpus goes in, a question comes out as ranked schema coordinates.
 
-Every backend satisfies `SearchBackend`, so bench and the agent's tools cannot tell them
-apart; backends are registered by name (`registry`), the built-in ones in `builtin`, and
-`pipeline.prepare_backend` is how every front end gets a ready one.
+A backend (registered by name with the pydantic model of its options, `registry`; the
+built-in ones in `builtin`) indexes a corpus into an immutable `Searcher`, so bench and the
+agent's tools cannot tell backends apart; `pipeline.prepare_backend` is how every front end
+gets a ready one.
 """
 
 from schemanav.retrieval.base import (
+    Backend,
+    BackendContext,
     SearchBackend,
+    Searcher,
     SearchHit,
     fit_budget,
     fit_prefix,
@@ -14,8 +18,11 @@ from schemanav.retrieval.base import (
 )
 
 __all__ = [
+    "Backend",
+    "BackendContext",
     "SearchBackend",
     "SearchHit",
+    "Searcher",
     "fit_budget",
     "fit_prefix",
     "has_words",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+
+from schemanav.events import Events, SilentEvents
 
 if TYPE_CHECKING:
-    from schemanav.corpus import Corpus
+    from schemanav.corpus import Corpus, Format
 
 
 @dataclass(frozen=True)
@@ -21,23 +24,55 @@ class SearchHit:
     tokens: int
     paths_to_root: tuple[tuple[str, ...], ...] = ()
 
+    json_fields: ClassVar[tuple[str, ...]] = (
+        "rank",
+        "coordinate",
+        "score",
+        "tokens",
+        "text",
+        "paths_to_root",
+    )
+
 
 @runtime_checkable
-class SearchBackend(Protocol):
-    """A retrieval backend: index a corpus once, then answer questions best-first."""
+class Searcher(Protocol):
+    """An indexed corpus that answers questions best-first; made by `Backend.index`, never
+    changed afterwards, so one searcher serves any number of questions (and threads)."""
 
     @property
     def name(self) -> str:
         """A label such as `bm25` or `embedding:qwen3-graphql-embedder` for result rows."""
         ...
 
-    def index(self, corpus: Corpus) -> None:
-        """Build whatever the backend searches over (the rendering format is fixed at creation)."""
-        ...
-
     def search(self, query: str, k: int) -> list[SearchHit]:
         """At most `k` hits, best first, ranks starting at 1. Any text is a valid query."""
         ...
+
+
+SearchBackend = Searcher
+"""The name front ends used before indexing returned a searcher; the same protocol."""
+
+
+@dataclass(frozen=True)
+class BackendContext:
+    """What every backend factory receives beside its own options.
+
+    `fmt` is the rendering hits show; `cache_dir` where a backend may keep what it built
+    (None: keep nothing); `events` hears what the user should see (the model and prefixes
+    in use, indexing progress, warnings, including those raised during a search);
+    `max_paths` is how many paths to root a backend that computes them itself attaches.
+    """
+
+    fmt: Format
+    cache_dir: Path | None = None
+    events: Events = field(default_factory=SilentEvents)
+    max_paths: int = 0
+
+
+class Backend(Protocol):
+    """A configured backend: `index` reads a corpus once and returns its searcher."""
+
+    def index(self, corpus: Corpus) -> Searcher: ...
 
 
 def has_words(text: str) -> bool:

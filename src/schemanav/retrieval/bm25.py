@@ -14,18 +14,21 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from schemanav.defaults import DEFAULT_BM25_TOKENIZER
 from schemanav.errors import InputError
 from schemanav.retrieval.analyzer import build_analyzer, split_camel
-from schemanav.retrieval.base import SearchHit
+from schemanav.retrieval.base import BackendContext, SearchHit
 from schemanav.retrieval.registry import register_backend
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
-    from schemanav.settings import Settings
 
 INDEX_LAYOUT_VERSION = "1"
+
 
 @dataclass(frozen=True)
 class TokenizerSpec:
@@ -52,73 +55,62 @@ def _analyzer(name: str) -> Any:
     return build_analyzer(stem=name in ("en_stem", "camel_stem"))
 
 
+def _check_tokenizer(name: str) -> str:
+    if name not in TOKENIZERS:
+        raise ValueError(f"unknown BM25 tokenizer {name!r}: choose one of {', '.join(TOKENIZERS)}")
+    return name
+
+
+class BM25Options(BaseModel):
+    """`-o tokenizer NAME`: how texts and questions are cut into index terms."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokenizer: Annotated[str, AfterValidator(_check_tokenizer)] = Field(
+        default=DEFAULT_BM25_TOKENIZER,
+        description="default, en_stem or camel_stem (see TOKENIZERS)",
+    )
+
+
 class BM25Backend:
     """tantivy BM25 over one rendering of the corpus; the index is cached on disk if asked."""
 
     def __init__(
-        self, fmt: Format, *, tokenizer: str = "en_stem", cache_dir: Path | None = None
+        self,
+        fmt: Format,
+        *,
+        tokenizer: str = DEFAULT_BM25_TOKENIZER,
+        cache_dir: Path | None = None,
     ) -> None:
-        if tokenizer not in TOKENIZERS:
-            raise InputError(
-                f"unknown BM25 tokenizer {tokenizer!r}: choose one of {', '.join(TOKENIZERS)}"
-            )
+        try:
+            _check_tokenizer(tokenizer)
+        except ValueError as err:
+            raise InputError(str(err)) from None
         self.fmt = fmt
         self.tokenizer = tokenizer
         self.cache_dir = cache_dir
         self._analyzer_name = f"schemanav_{tokenizer}"
-        self._corpus: Corpus | None = None
-        self._index: Any = None
-        self._query_analyzer: Any = None
 
     @property
     def name(self) -> str:
-        return "bm25" if self.tokenizer == "en_stem" else f"bm25:{self.tokenizer}"
+        return "bm25" if self.tokenizer == DEFAULT_BM25_TOKENIZER else f"bm25:{self.tokenizer}"
 
-    def index(self, corpus: Corpus) -> None:
-        self._corpus = corpus
-        self._query_analyzer = _analyzer(self.tokenizer)
+    def index(self, corpus: Corpus) -> BM25Searcher:
         if self.cache_dir is None:
-            self._index = self._build(None)
-            return
+            return self._searcher(corpus, self._build(corpus, None))
         key = f"{corpus.content_hash(self.fmt)[:32]}-{self.tokenizer}-v{INDEX_LAYOUT_VERSION}"
         final = self.cache_dir / "bm25" / key
-        self._index = self._open_cached(final, len(corpus)) or self._build_cached(final)
-
-    def search(self, query: str, k: int) -> list[SearchHit]:
-        import tantivy
-
-        if self._index is None or self._corpus is None:
-            raise RuntimeError("index(corpus) must be called before search()")
-        terms = self.query_terms(query)
-        if not terms or k < 1:
-            return []
-        schema = self._index.schema
-        clauses = [
-            (tantivy.Occur.Should, tantivy.Query.term_query(schema, "text", term)) for term in terms
-        ]
-        searcher = self._index.searcher()
-        result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
-        texts = self._corpus.texts(self.fmt)  # rendered once per corpus, for the cache key
-        tokens = self._corpus.token_counts(self.fmt)
-        hits = []
-        for rank, (score, address) in enumerate(result.hits, start=1):
-            position = searcher.doc(address)["ord"][0]
-            hits.append(
-                SearchHit(
-                    coordinate=self._corpus.coordinates[position],
-                    text=texts[position],
-                    score=float(score),
-                    rank=rank,
-                    tokens=tokens[position],
-                )
-            )
-        return hits
+        index = self._open_cached(final, len(corpus)) or self._build_cached(corpus, final)
+        return self._searcher(corpus, index)
 
     def query_terms(self, query: str) -> list[str]:
         """The question as index terms; empty for an empty or all-punctuation question."""
-        if self._query_analyzer is None:
-            self._query_analyzer = _analyzer(self.tokenizer)
-        return list(self._query_analyzer.analyze(_prepare_text(self.tokenizer, query)))
+        return _query_terms(_analyzer(self.tokenizer), self.tokenizer, query)
+
+    def _searcher(self, corpus: Corpus, index: Any) -> BM25Searcher:
+        return BM25Searcher(
+            self.name, self.fmt, self.tokenizer, corpus, index, _analyzer(self.tokenizer)
+        )
 
     def _schema(self) -> Any:
         import tantivy
@@ -128,14 +120,13 @@ class BM25Backend:
         builder.add_integer_field("ord", stored=True, indexed=False)
         return builder.build()
 
-    def _build(self, path: Path | None) -> Any:
+    def _build(self, corpus: Corpus, path: Path | None) -> Any:
         import tantivy
 
-        assert self._corpus is not None
         index = tantivy.Index(self._schema(), path=str(path) if path else None, reuse=False)
         index.register_tokenizer(self._analyzer_name, _analyzer(self.tokenizer))
         writer = index.writer(heap_size=50_000_000, num_threads=1)
-        for position, text in enumerate(self._corpus.texts(self.fmt)):
+        for position, text in enumerate(corpus.texts(self.fmt)):
             prepared = _prepare_text(self.tokenizer, text)
             writer.add_document(tantivy.Document(text=prepared, ord=position))
         writer.commit()
@@ -143,16 +134,16 @@ class BM25Backend:
         index.reload()
         return index
 
-    def _build_cached(self, final: Path) -> Any:
+    def _build_cached(self, corpus: Corpus, final: Path) -> Any:
         """Build in a temporary directory beside the target, then rename it into place."""
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=".building-", dir=final.parent))
         except OSError:
-            return self._build(None)  # an unusable cache directory only costs speed
+            return self._build(corpus, None)  # an unusable cache directory only costs speed
         try:
-            self._build(staging)
-            marker = {"documents": len(self._corpus or ()), "files": _file_digests(staging)}
+            self._build(corpus, staging)
+            marker = {"documents": len(corpus), "files": _file_digests(staging)}
             (staging / "COMPLETE").write_text(json.dumps(marker))
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
@@ -160,9 +151,9 @@ class BM25Backend:
         except OSError:
             shutil.rmtree(staging, ignore_errors=True)
             # A cache we cannot write is not an error: search from memory instead.
-            return self._build(None)
-        opened = self._open_cached(final, len(self._corpus or ()))
-        return opened if opened is not None else self._build(None)
+            return self._build(corpus, None)
+        opened = self._open_cached(final, len(corpus))
+        return opened if opened is not None else self._build(corpus, None)
 
     def _open_cached(self, path: Path, documents: int) -> Any:
         import tantivy
@@ -182,6 +173,53 @@ class BM25Backend:
             return None
 
 
+def _query_terms(analyzer: Any, tokenizer: str, query: str) -> list[str]:
+    return list(analyzer.analyze(_prepare_text(tokenizer, query)))
+
+
+@dataclass(frozen=True)
+class BM25Searcher:
+    """A built tantivy index over one rendering of one corpus."""
+
+    name: str
+    fmt: Format
+    tokenizer: str
+    corpus: Corpus
+    index: Any
+    analyzer: Any
+
+    def query_terms(self, query: str) -> list[str]:
+        return _query_terms(self.analyzer, self.tokenizer, query)
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        import tantivy
+
+        terms = self.query_terms(query)
+        if not terms or k < 1:
+            return []
+        schema = self.index.schema
+        clauses = [
+            (tantivy.Occur.Should, tantivy.Query.term_query(schema, "text", term)) for term in terms
+        ]
+        searcher = self.index.searcher()
+        result = searcher.search(tantivy.Query.boolean_query(clauses), k, count=False)
+        texts = self.corpus.texts(self.fmt)  # rendered once per corpus, for the cache key
+        tokens = self.corpus.token_counts(self.fmt)
+        hits = []
+        for rank, (score, address) in enumerate(result.hits, start=1):
+            position = searcher.doc(address)["ord"][0]
+            hits.append(
+                SearchHit(
+                    coordinate=self.corpus.coordinates[position],
+                    text=texts[position],
+                    score=float(score),
+                    rank=rank,
+                    tokens=tokens[position],
+                )
+            )
+        return hits
+
+
 def _file_digests(directory: Path) -> dict[str, str]:
     """SHA-256 of each index file: tantivy opens a garbled segment without complaint."""
     return {
@@ -191,6 +229,6 @@ def _file_digests(directory: Path) -> dict[str, str]:
     }
 
 
-@register_backend("bm25")
-def _bm25_factory(fmt: Format, settings: Settings) -> BM25Backend:
-    return BM25Backend(fmt, tokenizer=settings.bm25_tokenizer, cache_dir=settings.cache_dir)
+@register_backend("bm25", options=BM25Options)
+def _bm25_factory(options: BM25Options, context: BackendContext) -> BM25Backend:
+    return BM25Backend(context.fmt, tokenizer=options.tokenizer, cache_dir=context.cache_dir)

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
+from schemanav.defaults import DEFAULT_LOCAL_MODEL, DEFAULT_OLLAMA_HOST
 from schemanav.errors import SchemanavError
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-
-    from schemanav.settings import Settings
 
     FloatMatrix = NDArray[np.float32]
     FloatVector = NDArray[np.float32]
@@ -30,9 +28,7 @@ if TYPE_CHECKING:
 ProgressCallback = Callable[[int, int], None]
 """Called as `(texts_done, texts_total)`: first `(0, total)`, then after every batch."""
 
-DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
-LOCAL_DEFAULT_MODEL = "all-MiniLM-L6-v2"
-_BUNDLED_MINILM_NAMES = {LOCAL_DEFAULT_MODEL, f"sentence-transformers/{LOCAL_DEFAULT_MODEL}"}
+_BUNDLED_MINILM_NAMES = {DEFAULT_LOCAL_MODEL, f"sentence-transformers/{DEFAULT_LOCAL_MODEL}"}
 
 _DOCUMENT_PROMPT_NAMES = ("document", "passage", "corpus")
 
@@ -96,36 +92,41 @@ def _batches(items: Sequence[_T], size: int) -> list[Sequence[_T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
-def _embed_in_batches(
-    texts: Sequence[str],
-    batch_size: int,
-    embed_batch: Callable[[list[str]], FloatMatrix],
-    dimensions: int | None,
-    progress: ProgressCallback | None,
-) -> FloatMatrix:
-    """Embed `texts` batch by batch, reporting `(done, total)` from (0, total) on."""
-    import numpy as np
+class _BatchedEmbedder:
+    """`embed_documents` for both embedders: batches of `batch_size`, progress after each."""
 
-    total = len(texts)
-    if progress is not None:
-        progress(0, total)
-    blocks: list[FloatMatrix] = []
-    done = 0
-    for batch in _batches(texts, batch_size):
-        blocks.append(embed_batch(list(batch)))
-        done += len(batch)
+    batch_size: int
+    _dimensions: int | None
+
+    def _embed_document_batch(self, batch: list[str]) -> FloatMatrix:
+        raise NotImplementedError
+
+    def embed_documents(
+        self, texts: Sequence[str], progress: ProgressCallback | None = None
+    ) -> FloatMatrix:
+        """One row per text, in order, reporting `(done, total)` from (0, total) on."""
+        import numpy as np
+
+        total = len(texts)
         if progress is not None:
-            progress(done, total)
-    if not blocks:
-        return np.zeros((0, dimensions or 0), dtype=np.float32)
-    return np.concatenate(blocks, axis=0)
+            progress(0, total)
+        blocks: list[FloatMatrix] = []
+        done = 0
+        for batch in _batches(texts, self.batch_size):
+            blocks.append(self._embed_document_batch(list(batch)))
+            done += len(batch)
+            if progress is not None:
+                progress(done, total)
+        if not blocks:
+            return np.zeros((0, self._dimensions or 0), dtype=np.float32)
+        return np.concatenate(blocks, axis=0)
 
 
 # --------------------------------------------------------------------------------------
 # Ollama
 
 
-class OllamaEmbedder:
+class OllamaEmbedder(_BatchedEmbedder):
     """Embeddings from a model served by Ollama, through the official `ollama` client."""
 
     def __init__(
@@ -150,18 +151,6 @@ class OllamaEmbedder:
         self._digest: str | None = None
         self._digest_known = False
         self._client: Any = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> OllamaEmbedder:
-        """Host from the settings, else `$OLLAMA_HOST`, else Ollama's default address."""
-        return cls(
-            settings.embedding_model,
-            host=settings.ollama_host or os.environ.get("OLLAMA_HOST") or None,
-            batch_size=settings.embedding_batch_size,
-            timeout=settings.embedding_timeout,
-            query_prefix=settings.query_prefix,
-            document_prefix=settings.document_prefix,
-        )
 
     @property
     def name(self) -> str:
@@ -222,16 +211,8 @@ class OllamaEmbedder:
             sort_keys=True,
         )
 
-    def embed_documents(
-        self, texts: Sequence[str], progress: ProgressCallback | None = None
-    ) -> FloatMatrix:
-        return _embed_in_batches(
-            texts,
-            self.batch_size,
-            lambda batch: self._embed([self._document_prefix + text for text in batch]),
-            self._dimensions,
-            progress,
-        )
+    def _embed_document_batch(self, batch: list[str]) -> FloatMatrix:
+        return self._embed([self._document_prefix + text for text in batch])
 
     def embed_query(self, text: str) -> FloatVector:
         vector: FloatVector = self._embed([self._query_prefix + text])[0]
@@ -244,7 +225,7 @@ class OllamaEmbedder:
             raise SchemanavError(
                 f"Ollama model {self.model} at {self.display_host} returned {len(vectors)} "
                 f"vectors for {len(inputs)} texts: check that it is an embedding model "
-                "(set --embedding-model) and that Ollama is up to date"
+                "(set -o embedding_model) and that Ollama is up to date"
             )
         sizes = {len(vector) for vector in vectors}
         if self._dimensions is not None:
@@ -253,7 +234,7 @@ class OllamaEmbedder:
             raise SchemanavError(
                 f"Ollama model {self.model} at {self.display_host} returned vectors of "
                 f"inconsistent sizes {sorted(sizes)}: check that it is an embedding model "
-                "(set --embedding-model) and that no other model was loaded under its name"
+                "(set -o embedding_model) and that no other model was loaded under its name"
             )
         matrix = _as_matrix(vectors)
         if not bool(_all_finite(matrix)):
@@ -285,12 +266,12 @@ class OllamaEmbedder:
         except (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout):
             raise SchemanavError(
                 f"cannot reach Ollama at {self.display_host}: is `ollama serve` running? "
-                "(set the address with --ollama-host or OLLAMA_HOST)"
+                "(set the address with -o ollama_host or OLLAMA_HOST)"
             ) from None
         except httpx.TimeoutException:
             raise SchemanavError(
                 f"Ollama at {self.display_host} did not answer within {self.timeout:g}s: "
-                "raise --embedding-timeout or lower --embedding-batch-size "
+                "raise -o embedding_timeout or lower -o embedding_batch_size "
                 "(the first call also loads the model)"
             ) from None
         except httpx.HTTPError as err:
@@ -305,11 +286,11 @@ class OllamaEmbedder:
         if status == 404 or "not found" in message.lower():
             return SchemanavError(
                 f"Ollama at {self.display_host} has no model {self.model}: "
-                f"run `ollama pull {self.model}` (or set --embedding-model)"
+                f"run `ollama pull {self.model}` (or set -o embedding_model)"
             )
         return SchemanavError(
             f"Ollama at {self.display_host} refused to embed with {self.model}: {message} "
-            f"(HTTP {status}); check that it is an embedding model (set --embedding-model)"
+            f"(HTTP {status}); check that it is an embedding model (set -o embedding_model)"
         )
 
 
@@ -368,7 +349,7 @@ def _load_sentence_transformer(location: str, local_only: bool) -> Any:
         raise SchemanavError(
             f"cannot load sentence-transformers model {location!r} "
             f"({type(err).__name__}: {err}): pass an existing model directory or a "
-            "downloadable name with --local-model"
+            "downloadable name with -o local_model"
         ) from None
 
 
@@ -382,24 +363,20 @@ def _quiet_transformers() -> None:
     disable()
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(_BatchedEmbedder):
     """A local sentence-transformers model, with the prompts the model itself declares.
 
     Prompts come from the model's configuration (`prompts` with `query` and `document` or
     `passage` keys), never from strings written here, so a model without prompts gets none.
     """
 
-    def __init__(self, model: str = LOCAL_DEFAULT_MODEL, *, batch_size: int = 32) -> None:
+    def __init__(self, model: str = DEFAULT_LOCAL_MODEL, *, batch_size: int = 32) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         self.requested = model
         self.location, self.local_only = resolve_local_model(model)
         self.batch_size = batch_size
         self._dimensions: int | None = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> SentenceTransformerEmbedder:
-        return cls(settings.local_model, batch_size=settings.embedding_batch_size)
 
     @property
     def name(self) -> str:
@@ -470,16 +447,8 @@ class SentenceTransformerEmbedder:
             sort_keys=True,
         )
 
-    def embed_documents(
-        self, texts: Sequence[str], progress: ProgressCallback | None = None
-    ) -> FloatMatrix:
-        return _embed_in_batches(
-            texts,
-            self.batch_size,
-            lambda batch: self._encode(batch, self.document_prompt_name),
-            self._dimensions,
-            progress,
-        )
+    def _embed_document_batch(self, batch: list[str]) -> FloatMatrix:
+        return self._encode(batch, self.document_prompt_name)
 
     def embed_query(self, text: str) -> FloatVector:
         vector: FloatVector = self._encode([text], self.query_prompt_name)[0]
@@ -515,7 +484,6 @@ def _model_fingerprint(location: str) -> str:
 
 
 __all__ = [
-    "DEFAULT_OLLAMA_HOST",
     "Embedder",
     "OllamaEmbedder",
     "ProgressCallback",

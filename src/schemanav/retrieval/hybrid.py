@@ -14,24 +14,26 @@ paths from the root are placed before each hit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.base import SearchHit, has_words
+from schemanav.retrieval.base import BackendContext, SearchHit, has_words
 from schemanav.retrieval.embedding import (
     EmbeddingBackend,
-    ProgressCallback,
+    EmbeddingSearcher,
+    LocalEmbeddingOptions,
+    OllamaEmbeddingOptions,
     local_embedding_backend,
     ollama_embedding_backend,
 )
 from schemanav.retrieval.registry import register_backend
-from schemanav.retrieval.structural import StructuralBackend
+from schemanav.retrieval.structural import StructuralBackend, StructuralSearcher
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from schemanav.corpus import Corpus, Format
-    from schemanav.settings import Settings
+    from schemanav.corpus import Corpus
 
 RRF_CONSTANT = 60.0
 
@@ -65,21 +67,22 @@ class HybridBackend:
         self.structural = structural
         self.embedding = embedding
         self.kind = kind
-        self.warnings = embedding.warnings
 
     @property
     def name(self) -> str:
         return f"{self.kind}:{self.embedding.embedder.name}"
 
-    def describe(self) -> str:
-        return self.embedding.describe()
+    def index(self, corpus: Corpus) -> HybridSearcher:
+        return HybridSearcher(
+            self.name, self.structural.index(corpus), self.embedding.index(corpus)
+        )
 
-    def set_progress(self, progress: ProgressCallback | None) -> None:
-        self.embedding.set_progress(progress)
 
-    def index(self, corpus: Corpus) -> None:
-        self.structural.index(corpus)
-        self.embedding.index(corpus)
+@dataclass(frozen=True, eq=False)
+class HybridSearcher:
+    name: str
+    structural: StructuralSearcher
+    embedding: EmbeddingSearcher
 
     def search(self, query: str, k: int) -> list[SearchHit]:
         if k < 1 or not has_words(query):
@@ -90,16 +93,18 @@ class HybridBackend:
         return self.structural.rank(fused, k)
 
 
-def _hybrid(fmt: Format, settings: Settings, embedding: EmbeddingBackend) -> HybridBackend:
-    structural = StructuralBackend(fmt, max_paths=settings.max_paths)
+def _hybrid(context: BackendContext, embedding: EmbeddingBackend) -> HybridBackend:
+    structural = StructuralBackend(context.fmt, max_paths=context.max_paths)
     return HybridBackend(structural, embedding, kind=embedding.kind.replace("embedding", "hybrid"))
 
 
-@register_backend("hybrid")
-def _hybrid_ollama_factory(fmt: Format, settings: Settings) -> HybridBackend:
-    return _hybrid(fmt, settings, ollama_embedding_backend(fmt, settings))
+@register_backend("hybrid", options=OllamaEmbeddingOptions)
+def _hybrid_ollama_factory(
+    options: OllamaEmbeddingOptions, context: BackendContext
+) -> HybridBackend:
+    return _hybrid(context, ollama_embedding_backend(options, context))
 
 
-@register_backend("hybrid-local")
-def _hybrid_local_factory(fmt: Format, settings: Settings) -> HybridBackend:
-    return _hybrid(fmt, settings, local_embedding_backend(fmt, settings))
+@register_backend("hybrid-local", options=LocalEmbeddingOptions)
+def _hybrid_local_factory(options: LocalEmbeddingOptions, context: BackendContext) -> HybridBackend:
+    return _hybrid(context, local_embedding_backend(options, context))

@@ -6,25 +6,34 @@ them show the same hits with the same paths.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.events import Events
 from schemanav.graph import SchemaGraph
 from schemanav.retrieval import builtin  # noqa: F401  (registers the built-in backends)
-from schemanav.retrieval.base import SearchBackend, SearchHit
-from schemanav.retrieval.registry import BACKENDS, backend_names, create_backend
+from schemanav.retrieval.base import BackendContext, Searcher, SearchHit
+from schemanav.retrieval.registry import (
+    BACKENDS,
+    backend_names,
+    create_backend,
+    options_for,
+)
+from schemanav.settings import Settings
 
 __all__ = [
     "BACKENDS",
-    "BackendWithPaths",
+    "SearcherWithPaths",
+    "backend_context",
     "backend_names",
     "create_backend",
+    "options_for",
     "parse_format",
     "prepare_backend",
 ]
-from schemanav.settings import Settings
 
 
 def parse_format(value: str) -> Format:
@@ -34,58 +43,60 @@ def parse_format(value: str) -> Format:
         raise InputError(str(err)) from None
 
 
+def backend_context(fmt: Format, settings: Settings, events: Events) -> BackendContext:
+    return BackendContext(
+        fmt=fmt, cache_dir=settings.cache_dir, events=events, max_paths=settings.max_paths
+    )
+
+
 def prepare_backend(
-    name: str, fmt: Format, settings: Settings, corpus: Corpus, events: Events
-) -> SearchBackend:
-    """Create and index a backend, telling the user what it runs with (e.g. prefixes).
+    name: str,
+    fmt: Format,
+    settings: Settings,
+    corpus: Corpus,
+    events: Events,
+    *,
+    chosen: Sequence[str] | None = None,
+) -> Searcher:
+    """Create and index a backend with the options in `settings.options` meant for it.
 
-    Its hits carry up to `settings.max_paths` paths to root, whichever backend it is.
+    `chosen` is every backend of the run (bench compares several): an option must be known
+    to at least one of them, else it is refused (default: `name` alone). What the backend
+    has to say (model, prefixes, progress, warnings, during indexing or any later search)
+    goes to `events`. Its hits carry up to `settings.max_paths` paths to root, whichever
+    backend it is.
     """
-    backend = create_backend(name, fmt, settings)
-    describe = getattr(backend, "describe", None)
-    if callable(describe):
-        events.note(str(describe()))
-    set_progress = getattr(backend, "set_progress", None)
-    if callable(set_progress):
-        set_progress(lambda done, total: events.progress(f"indexing {name}", done, total))
-    with_paths = BackendWithPaths(backend, settings.max_paths)
-    with_paths.index(corpus)
-    for message in getattr(backend, "warnings", ()):
-        events.warning(message)
-    return with_paths
+    options = options_for(list(chosen or [name]), settings.options)[name]
+    backend = create_backend(name, backend_context(fmt, settings, events), options)
+    return SearcherWithPaths(backend.index(corpus), corpus, settings.max_paths)
 
 
-class BackendWithPaths:
-    """Any backend, its hits carrying `paths_to_root` (paths a backend filled itself are kept).
+@dataclass(frozen=True, eq=False)
+class SearcherWithPaths:
+    """Any searcher, its hits carrying `paths_to_root` (paths a backend filled itself are kept).
 
     One place fills paths for every backend, so `search`, the agent's `searchSchema` and any
     later consumer show them alike; the graph is built only once a hit needs it.
     """
 
-    def __init__(self, backend: SearchBackend, limit: int) -> None:
-        self.backend = backend
-        self.limit = limit
-        self._corpus: Corpus | None = None
-        self._graph: SchemaGraph | None = None
-        self._position: dict[str, int] = {}
+    searcher: Searcher
+    corpus: Corpus
+    limit: int
 
     @property
     def name(self) -> str:
-        return self.backend.name
+        return self.searcher.name
 
-    def index(self, corpus: Corpus) -> None:
-        self.backend.index(corpus)
-        self._corpus = corpus
-        self._graph = None
+    @cached_property
+    def _graph(self) -> tuple[SchemaGraph, dict[str, int]]:
+        position = {coordinate: i for i, coordinate in enumerate(self.corpus.coordinates)}
+        return SchemaGraph(self.corpus), position
 
     def search(self, query: str, k: int) -> list[SearchHit]:
-        hits = self.backend.search(query, k)
-        if self.limit < 1 or self._corpus is None or all(hit.paths_to_root for hit in hits):
+        hits = self.searcher.search(query, k)
+        if self.limit < 1 or all(hit.paths_to_root for hit in hits):
             return hits
-        if self._graph is None:
-            self._graph = SchemaGraph(self._corpus)
-            self._position = {c: i for i, c in enumerate(self._corpus.coordinates)}
-        graph, position = self._graph, self._position
+        graph, position = self._graph
         return [
             hit
             if hit.paths_to_root or hit.coordinate not in position

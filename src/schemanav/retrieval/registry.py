@@ -1,29 +1,82 @@
-"""Backends by name: what users pass to `--backend`, and the factory that makes each one."""
+"""Backends by name: what users pass to `--backend`, each with the options model it accepts.
+
+A backend is registered with its factory and a pydantic model of its options:
+
+    class BM25Options(BaseModel):
+        tokenizer: str = "en_stem"
+
+    @register_backend("bm25", options=BM25Options)
+    def _bm25(options: BM25Options, context: BackendContext) -> Backend: ...
+
+The factory gets its validated options and a `BackendContext` (format, cache directory,
+events sink); the backend's `index(corpus)` returns an immutable `Searcher`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemanav.errors import InputError
-from schemanav.retrieval.base import SearchBackend
-
-if TYPE_CHECKING:
-    from schemanav.corpus import Format
-    from schemanav.settings import Settings
-
-BackendFactory = Callable[["Format", "Settings"], SearchBackend]
-
-BACKENDS: dict[str, BackendFactory] = {}
-
-FactoryT = TypeVar("FactoryT", bound=BackendFactory)
+from schemanav.retrieval.base import Backend, BackendContext
 
 
-def register_backend(name: str) -> Callable[[FactoryT], FactoryT]:
-    """Register a factory under `name` (the value users pass to --backend)."""
+class NoOptions(BaseModel):
+    """The options model of a backend that takes none."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+FactoryT = TypeVar("FactoryT", bound=Callable[..., Backend])
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    name: str
+    options: type[BaseModel]
+    factory: Callable[[Any, BackendContext], Backend]
+
+    @property
+    def option_keys(self) -> tuple[str, ...]:
+        return tuple(self.options.model_fields)
+
+    def parse_options(self, raw: Mapping[str, Any]) -> BaseModel:
+        """The options model from raw values (strings from `-o` are converted), or a one-line
+        error naming the key and what is wrong with it."""
+        unknown = [key for key in raw if key not in self.options.model_fields]
+        if unknown:
+            raise InputError(
+                f"unknown option {unknown[0]!r} for backend {self.name}: "
+                f"{_accepts(self)} (-o KEY VALUE)"
+            )
+        try:
+            return self.options.model_validate(dict(raw))
+        except ValidationError as err:
+            first = err.errors()[0]
+            key = ".".join(str(part) for part in first["loc"]) or "options"
+            message = str(first.get("ctx", {}).get("error") or first["msg"])
+            raise InputError(f"invalid option {key} for backend {self.name}: {message}") from None
+
+    def create(self, context: BackendContext, raw: Mapping[str, Any] | None = None) -> Backend:
+        return self.factory(self.parse_options(raw or {}), context)
+
+
+BACKENDS: dict[str, BackendSpec] = {}
+
+
+def register_backend(
+    name: str, *, options: type[BaseModel] = NoOptions
+) -> Callable[[FactoryT], FactoryT]:
+    """Register a factory under `name` (the value users pass to --backend) with the pydantic
+    model of the options it accepts (`-o KEY VALUE`); the factory is called as
+    `factory(validated_options, context)`."""
 
     def decorator(factory: FactoryT) -> FactoryT:
-        BACKENDS[name] = factory
+        BACKENDS[name] = BackendSpec(name, options, factory)
         return factory
 
     return decorator
@@ -33,10 +86,42 @@ def backend_names() -> list[str]:
     return list(BACKENDS)
 
 
-def create_backend(name: str, fmt: Format, settings: Settings) -> SearchBackend:
+def backend_spec(name: str) -> BackendSpec:
     """The backend registered as `name`, or a one-line error listing the known names."""
     try:
-        factory = BACKENDS[name]
+        return BACKENDS[name]
     except KeyError:
         raise InputError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}") from None
-    return factory(fmt, settings)
+
+
+def create_backend(
+    name: str, context: BackendContext, options: Mapping[str, Any] | None = None
+) -> Backend:
+    """The backend `name`, configured by `options` (validated by its options model)."""
+    return backend_spec(name).create(context, options)
+
+
+def options_for(names: Sequence[str], raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Split the user's options among the chosen backends: each gets the keys it accepts.
+
+    A key that no chosen backend accepts is a one-line error naming what each one accepts
+    (so a typo is never silently ignored, while `bench --backend bm25,embedding` may carry
+    options of both).
+    """
+    specs = [backend_spec(name) for name in names]
+    for key in raw:
+        if not any(key in spec.option_keys for spec in specs):
+            chosen = ",".join(names)
+            accepted = "; ".join(_accepts(spec) for spec in specs)
+            raise InputError(
+                f"unknown option {key!r} for --backend {chosen}: {accepted} (-o KEY VALUE)"
+            )
+    return {
+        spec.name: {key: value for key, value in raw.items() if key in spec.option_keys}
+        for spec in specs
+    }
+
+
+def _accepts(spec: BackendSpec) -> str:
+    keys = spec.option_keys
+    return f"{spec.name} accepts {', '.join(keys)}" if keys else f"{spec.name} accepts none"

@@ -27,19 +27,20 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.graph import SchemaGraph
 from schemanav.retrieval.analyzer import Stemmer
-from schemanav.retrieval.base import SearchHit
-from schemanav.retrieval.registry import register_backend
+from schemanav.retrieval.base import BackendContext, SearchHit
+from schemanav.retrieval.registry import NoOptions, register_backend
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, CorpusEntry, Format
-    from schemanav.settings import Settings
 
     FloatArray = npt.NDArray[np.float64]
+
 
 @dataclass(frozen=True)
 class StructuralParams:
@@ -155,69 +156,89 @@ class _FieldIndex:
 
 
 class StructuralBackend:
-    """BM25F + closeness to the root + paths as hits (see the module docstring)."""
+    """BM25F + closeness to the root + paths as hits (see the module docstring).
+
+    `StructuralBackend(fmt, params=..., max_paths=...).index(corpus)` is the whole recipe for
+    a searcher with any knobs (scripts and tests build theirs this way); the registered
+    `structural` backend is this with the default `StructuralParams`.
+    """
 
     def __init__(
         self,
         fmt: Format,
         *,
         params: StructuralParams | None = None,
-        max_paths: int = 2,
+        max_paths: int = DEFAULT_MAX_PATHS,
     ) -> None:
         self.fmt = fmt
         self.params = params or StructuralParams()
         self.max_paths = max_paths
-        self._stem: Stemmer | None = None
-        self._corpus: Corpus | None = None
-        self._fields: _FieldIndex | None = None
-        self._graph: SchemaGraph | None = None
-        self._closeness: FloatArray | None = None
-        self._owner_of: Any = None
-        self._name_commonness: FloatArray | None = None
+
+    def index(self, corpus: Corpus) -> StructuralSearcher:
+        import numpy as np
+
+        params = self.params
+        stem = Stemmer()
+        graph = SchemaGraph(
+            corpus,
+            abstract_penalty=params.abstract_penalty,
+            other_root_cost=params.other_root_cost,
+        )
+        costs = np.array(graph.owner_costs())
+        owners: dict[str, int] = {}
+        owner_of = np.array([owners.setdefault(e.owner, len(owners)) for e in corpus.entries])
+        sharing = Counter(entry.field for entry in corpus.entries)
+        most = math.log(1 + max(sharing.values(), default=1))
+        return StructuralSearcher(
+            fmt=self.fmt,
+            params=params,
+            max_paths=self.max_paths,
+            corpus=corpus,
+            stem=stem,
+            fields=_FieldIndex(corpus, stem),
+            graph=graph,
+            closeness=1.0 / (1.0 + params.root_closeness * costs),
+            owner_of=owner_of,
+            name_commonness=np.array(
+                [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries]
+            ),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class StructuralSearcher:
+    """The structural index of one corpus: field postings, the graph, per-entry constants."""
+
+    fmt: Format
+    params: StructuralParams
+    max_paths: int
+    corpus: Corpus
+    stem: Stemmer
+    fields: _FieldIndex
+    graph: SchemaGraph
+    closeness: FloatArray
+    owner_of: Any
+    name_commonness: FloatArray
 
     @property
     def name(self) -> str:
         return "structural"
 
-    def index(self, corpus: Corpus) -> None:
-        import numpy as np
-
-        self._stem = Stemmer()
-        self._corpus = corpus
-        self._fields = _FieldIndex(corpus, self._stem)
-        self._graph = SchemaGraph(
-            corpus,
-            abstract_penalty=self.params.abstract_penalty,
-            other_root_cost=self.params.other_root_cost,
-        )
-        costs = np.array(self._graph.owner_costs())
-        self._closeness = 1.0 / (1.0 + self.params.root_closeness * costs)
-        owners: dict[str, int] = {}
-        self._owner_of = np.array([owners.setdefault(e.owner, len(owners)) for e in corpus.entries])
-        sharing = Counter(entry.field for entry in corpus.entries)
-        most = math.log(1 + max(sharing.values(), default=1))
-        self._name_commonness = np.array(
-            [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries]
-        )
-
     def lexical_scores(self, query: str) -> FloatArray:
         """BM25F scores of every entry, before closeness and paths (for fusion)."""
-        assert self._fields is not None and self._stem is not None
-        return self._fields.score(self._stem(query), self.params)
+        return self.fields.score(self.stem(query), self.params)
 
     def search_scores(self, query: str) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
         import numpy as np
 
-        if self._corpus is None or self._closeness is None or self._name_commonness is None:
-            raise RuntimeError("index(corpus) must be called before search()")
-        scores = self.lexical_scores(query) * self._closeness
+        scores = self.lexical_scores(query) * self.closeness
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores
-        owner_best = np.zeros(int(self._owner_of.max()) + 1)
-        np.maximum.at(owner_best, self._owner_of, scores)
-        share = self.params.sibling_evidence * owner_best[self._owner_of] * self._name_commonness
+        owner_best = np.zeros(int(self.owner_of.max()) + 1)
+        np.maximum.at(owner_best, self.owner_of, scores)
+        share = self.params.sibling_evidence * owner_best[self.owner_of] * self.name_commonness
         result: FloatArray = scores + share
         return result
 
@@ -228,14 +249,13 @@ class StructuralBackend:
         """Hits from per-entry scores: best entries first, each after its path from the root."""
         import numpy as np
 
-        assert self._corpus is not None and self._graph is not None
         if k < 1 or not scores.size or float(scores.max()) <= 0.0:
             return []
         order = np.argsort(-scores, kind="stable")
         routes = None
         if self.params.expand_paths or self.max_paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
-            routes = self._graph.shortest_paths(field_cost=list(1.0 - relevance))
+            routes = self.graph.shortest_paths(field_cost=list(1.0 - relevance))
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
@@ -244,23 +264,23 @@ class StructuralBackend:
                 break
             chain: list[int] = []
             if self.params.expand_paths and routes is not None:
-                chain = self._graph.chain_to(self._corpus.entries[position].owner, routes)
+                chain = self.graph.chain_to(self.corpus.entries[position].owner, routes)
             for entry in [*chain, int(position)]:
                 ranked.setdefault(entry, float(scores[position]))
-        tokens = self._corpus.token_counts(self.fmt)
+        tokens = self.corpus.token_counts(self.fmt)
         return [
             SearchHit(
-                coordinate=self._corpus.coordinates[entry],
-                text=self._corpus.entries[entry].render(self.fmt),
+                coordinate=self.corpus.coordinates[entry],
+                text=self.corpus.entries[entry].render(self.fmt),
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],
-                paths_to_root=self._graph.paths_to_root(entry, self.max_paths, routes),
+                paths_to_root=self.graph.paths_to_root(entry, self.max_paths, routes),
             )
             for rank, (entry, score) in enumerate(list(ranked.items())[:k], start=1)
         ]
 
 
 @register_backend("structural")
-def _structural_factory(fmt: Format, settings: Settings) -> StructuralBackend:
-    return StructuralBackend(fmt, max_paths=settings.max_paths)
+def _structural_factory(options: NoOptions, context: BackendContext) -> StructuralBackend:
+    return StructuralBackend(context.fmt, max_paths=context.max_paths)

@@ -1,0 +1,61 @@
+"""Every default of schemanav and the one-line help of every setting, in one place.
+
+A plain module (no pydantic), so the command line can build its help from it without slowing
+`schemanav --help`; `Settings` takes its defaults and field descriptions from here, and the
+backends' option models take theirs.
+"""
+
+from __future__ import annotations
+
+DEFAULT_K = 10
+"""Hits of one search when neither --k nor --budget is given."""
+DEFAULT_SEARCH_BUDGET = 500
+"""Tokens of hits per call of the agent's searchSchema tool when --budget is not given."""
+DEFAULT_MAX_PATHS = 2
+DEFAULT_BACKEND = "structural"
+DEFAULT_FORMAT = "DOT_PLUS_GLOSS"
+DEFAULT_KS = (1, 5, 10, 20, 50)
+DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000)
+
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+"""Ollama's own default address, used when neither a setting nor $OLLAMA_HOST names one."""
+DEFAULT_CHAT_MODEL = "qwen3:8b"
+DEFAULT_EMBEDDING_MODEL = "qwen3-graphql-embedder"
+DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_BM25_TOKENIZER = "en_stem"
+DEFAULT_EMBEDDING_BATCH_SIZE = 32
+DEFAULT_EMBEDDING_TIMEOUT = 120.0
+DEFAULT_QUERY_PREFIX = (
+    "Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery:"
+)
+
+SETTING_HELP: dict[str, str] = {
+    "schema": "SDL file, introspection JSON file or http(s) URL [default: bundled Movie DB]",
+    "header": "'Name: value' sent with live introspection and --endpoint requests "
+    "(repeatable; never printed)",
+    "timeout": "HTTP timeout in seconds [default: 30]",
+    "cache_dir": "Corpus, index and vector caches [default: user cache dir]",
+    "backend": f"Retrieval backend(s); bench takes a comma-separated list [default: "
+    f"{DEFAULT_BACKEND}]",
+    "format": f"Corpus rendering(s); bench takes a comma-separated list [default: "
+    f"{DEFAULT_FORMAT}]",
+    "k": f"Number of hits [default: {DEFAULT_K}, or all that fit --budget]",
+    "budget": "Keep hits until the next would exceed this many tokens "
+    f"[agent default: {DEFAULT_SEARCH_BUDGET}]",
+    "max_paths": f"Paths to root shown per hit [default: {DEFAULT_MAX_PATHS}]",
+    "options": "Backend option KEY VALUE, repeatable (e.g. -o tokenizer camel_stem); "
+    "a key no chosen backend accepts is refused with the keys each one accepts",
+    "bench_file": "Labelled TSV: question<TAB>Type.field[,Type.field…] "
+    "[default: bundled Movie DB questions]",
+    "ks": "Recall cutoffs k [default: " + ",".join(map(str, DEFAULT_KS)) + "]",
+    "budgets": "Token budgets [default: " + ",".join(map(str, DEFAULT_BUDGETS)) + "]",
+    "strict": "Refuse expected coordinates the schema does not have.",
+    "model": f"Ollama chat model [default: {DEFAULT_CHAT_MODEL}]",
+    "ollama_host": f"Ollama URL of the chat model [default: $OLLAMA_HOST or {DEFAULT_OLLAMA_HOST}]",
+    "max_calls": "Most model calls per run [default: 12]",
+    "num_ctx": "Context window sent to Ollama [default: the model's]",
+    "endpoint": "GraphQL URL that runs valid operations [default: none]",
+    "allow_mutations": "Let executeGraphql run mutations.",
+    "response_token_cap": "Tokens of an endpoint response [default: 2000]",
+    "chat_timeout": "Seconds per model call [default: 600]",
+}

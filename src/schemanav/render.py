@@ -1,0 +1,150 @@
+"""Rich tables for the records every front end gets from the library.
+
+Each function takes the same frozen record that `--json` prints (`SchemaPrice`,
+`SearchResult`, `Receipt`, `Definition`s) and a console to print on; nothing here computes a
+figure. The benchmark's tables live beside its runner, in `schemanav.bench.report`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from schemanav.agent.receipt import Receipt
+    from schemanav.corpus import SchemaPrice
+    from schemanav.navigator import SearchResult
+    from schemanav.schema.define import Definition
+
+
+def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[str]]) -> None:
+    """The token table of `schemanav corpus`, then the entries `--show` asked for."""
+    from rich.table import Table
+
+    out.print(f"schema: {price.schema}", markup=False)
+    out.print(f"coordinates: {price.coordinates:,} (fields of object and interface types)")
+    table = Table(title=f"Tokens ({price.encoding})", title_justify="left")
+    table.add_column("what")
+    table.add_column("tokens", justify="right")
+    for fmt, tokens in price.corpus_tokens.items():
+        table.add_row(f"corpus {fmt}", f"{tokens:,}")
+    table.add_row("schema as SDL text", f"{price.sdl_tokens:,}")
+    table.add_row("schema as introspection JSON", f"{price.introspection_tokens:,}")
+    out.print(table)
+    for fmt, texts in shown.items():
+        out.print(f"\nfirst {len(texts)} entries, {fmt}:")
+        for text in texts:
+            out.print(text, markup=False)
+
+
+def render_search(out: Console, result: SearchResult) -> None:
+    """The ranked hits with their token cost and path from the root (nothing when no hits)."""
+    from rich.table import Table
+
+    if not result.hits:
+        return
+    table = Table(
+        title=f"{result.backend} · {result.format} · tokens in {result.encoding}",
+        title_justify="left",
+    )
+    # Coordinates are never elided; a long path from the root wraps instead.
+    widest = max(len(hit.coordinate) for hit in result.hits)
+    table.add_column("rank", justify="right", no_wrap=True)
+    table.add_column("coordinate", no_wrap=True, min_width=widest)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("tokens", justify="right", no_wrap=True)
+    table.add_column("via (path from the root)", overflow="fold")
+    for hit in result.hits:
+        path = ""
+        if hit.paths_to_root:
+            path = " → ".join(hit.paths_to_root[0][:-1]) or "(root field)"
+        table.add_row(str(hit.rank), hit.coordinate, f"{hit.score:.3f}", str(hit.tokens), path)
+    out.print(table)
+    budget = f" (budget {result.budget:,})" if result.budget else ""
+    out.print(
+        f"{len(result.hits)} hits, {result.total_tokens:,} tokens ({result.encoding}){budget}"
+    )
+
+
+def render_receipt(out: Console, receipt: Receipt) -> None:
+    """The answer, the context receipt, the tool calls and how the run ended."""
+    from rich.table import Table
+
+    if receipt.answer is not None:
+        out.print("answer:", markup=False)
+        out.print(receipt.answer, markup=False)
+        out.print()
+    table = Table(
+        title=f"Context receipt · {receipt.mode} · {receipt.model} · num_ctx {receipt.num_ctx:,}",
+        title_justify="left",
+    )
+    table.add_column("what")
+    table.add_column("tokens", justify="right")
+    table.add_row("model calls", f"{receipt.model_calls:,}")
+    table.add_row("prompt tokens (provider, summed over calls)", f"{receipt.prompt_tokens:,}")
+    table.add_row("completion tokens (provider)", f"{receipt.completion_tokens:,}")
+    table.add_row("tool payload tokens (o200k_base)", f"{receipt.tool_payload_tokens:,}")
+    table.add_row(
+        "whole DOT_PLUS_GLOSS corpus, per call if handed over", f"{receipt.whole_corpus_tokens:,}"
+    )
+    if receipt.mode == "inline":
+        table.add_row(
+            "schema SDL in the prompt, every call", f"{receipt.schema_in_prompt_tokens:,}"
+        )
+    out.print(table)
+    if receipt.tool_calls:
+        calls = Table(title="Tool calls", title_justify="left")
+        calls.add_column("#", justify="right")
+        calls.add_column("tool")
+        calls.add_column("arguments", overflow="fold")
+        calls.add_column("tokens", justify="right")
+        calls.add_column("ok")
+        for number, call in enumerate(receipt.tool_calls, start=1):
+            arguments = (
+                call.arguments
+                if isinstance(call.arguments, str)
+                else json.dumps(call.arguments, ensure_ascii=False)
+            )
+            calls.add_row(
+                str(number),
+                call.name,
+                arguments,
+                f"{call.payload_tokens:,}",
+                "yes" if call.ok else "no",
+            )
+        out.print(calls)
+    endings = {
+        "answered": "the model answered",
+        "max_calls": f"stopped at the call limit ({receipt.model_calls} calls) without an answer",
+        "error": "stopped by an error",
+    }
+    warned = len(receipt.truncation_warnings)
+    suffix = f"; {warned} truncation warning(s)" if warned else ""
+    out.print(f"ended: {endings[receipt.stopped]}{suffix}", markup=False)
+
+
+def render_definitions(out: Console, definitions: Sequence[Definition]) -> None:
+    """The SDL of every known coordinate, in order, each under a `# coordinate` line."""
+    for number, definition in enumerate(definitions):
+        if definition.sdl is not None:
+            if number:
+                out.print()
+            out.print(f"# {definition.coordinate}", markup=False)
+            out.print(definition.sdl, markup=False)
+
+
+def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:
+    """One `error: …` line per unknown coordinate, with its "did you mean"."""
+    lines = []
+    for definition in definitions:
+        if definition.error:
+            hint = (
+                f" (did you mean {', '.join(definition.did_you_mean)}?)"
+                if definition.did_you_mean
+                else ""
+            )
+            lines.append(f"error: {definition.coordinate}: {definition.error}{hint}")
+    return lines
