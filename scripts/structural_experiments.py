@@ -19,7 +19,7 @@ from pathlib import Path
 
 from schemanav.bench import evaluate_question, load_labelled, summarise
 from schemanav.corpus import Corpus, Format, build_corpus
-from schemanav.retrieval import SearchBackend
+from schemanav.retrieval import Backend
 from schemanav.retrieval.bm25 import BM25Backend
 from schemanav.retrieval.structural import StructuralBackend, StructuralParams
 from schemanav.schema import load_schema
@@ -29,7 +29,7 @@ KS = (1, 5, 10, 20, 50)
 BUDGETS = (125, 250, 500, 1000, 2000)
 DEPTH = 400
 
-Factory = Callable[[Format], SearchBackend]
+Factory = Callable[[Format], Backend]
 
 
 def structural(**changes: object) -> Factory:
@@ -84,8 +84,7 @@ CONFIGURATIONS: list[tuple[str, Factory]] = [
 
 def measure(factory: Factory, corpus: Corpus, schema_path: Path, tsv: Path, fmt: Format) -> str:
     queries = load_labelled(tsv)
-    backend = factory(fmt)
-    backend.index(corpus)
+    backend = factory(fmt).index(corpus)
     tokens = dict(zip(corpus.coordinates, corpus.token_counts(fmt), strict=True))
     started = time.perf_counter()
     results = []

@@ -10,7 +10,7 @@ import pytest
 from schemanav.agent.tools import SchemaTools
 from schemanav.corpus import Format, build_corpus
 from schemanav.operations import VALIDATION_HINT, Redactor
-from schemanav.retrieval import SearchHit
+from schemanav.retrieval import BackendContext, SearchHit
 from schemanav.retrieval.pipeline import create_backend
 from schemanav.schema import LoadedSchema, load_schema
 from schemanav.settings import load_settings
@@ -97,9 +97,9 @@ def test_search_with_the_real_backend_stays_within_the_budget(
 ) -> None:
     settings = load_settings(cache_dir=str(tmp_path))
     corpus = build_corpus(moviedb.schema)
-    backend = create_backend("bm25", Format.DOT_PLUS_GLOSS, settings)
-    backend.index(corpus)
-    tools = SchemaTools(moviedb.schema, backend=backend, corpus_size=len(corpus), search_budget=40)
+    backend = create_backend("bm25", BackendContext(Format.DOT_PLUS_GLOSS, settings.cache_dir))
+    searcher = backend.index(corpus)
+    tools = SchemaTools(moviedb.schema, backend=searcher, corpus_size=len(corpus), search_budget=40)
     lines = tools.search_schema("review score").text.splitlines()
     shown = lines[1:]
     texts = dict(
@@ -198,3 +198,51 @@ def test_redactor_hides_whole_values_and_bare_credentials() -> None:
     assert redact("Bearer abcd1234efgh and abcd1234efgh, 1 2 3") == (
         "[redacted] and [redacted], 1 2 3"
     )
+
+
+def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
+    moviedb: LoadedSchema,
+) -> None:
+    """A measurement tool must not leak its demo schema into the model's context: no prompt,
+    tool definition or argument hint names a type of the bundled Movie DB."""
+    import json
+    import re
+
+    from schemanav.agent import prompts
+
+    builtin_scalars = {"String", "Int", "Float", "Boolean", "ID"}
+    type_names = [
+        name
+        for name in moviedb.schema.type_map
+        if not name.startswith("__") and name not in builtin_scalars
+    ]
+    assert {"Query", "Movie", "MovieFilter"} <= set(type_names)
+    assert (
+        "such as"
+        in SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+        .call("executeGraphql", "{not json")
+        .text
+    )
+
+    class NoHits:
+        name = "none"
+
+        def search(self, query: str, k: int) -> list[SearchHit]:
+            return []
+
+    tools = SchemaTools(moviedb.schema, backend=NoHits(), corpus_size=0)
+    hints = [
+        tools.call(name, arguments).text
+        for name in (prompts.SEARCH_SCHEMA, prompts.INTROSPECT_TYPE, prompts.EXECUTE_GRAPHQL)
+        for arguments in ("{not json", "[]", {})
+    ]
+    texts = [
+        prompts.NAVIGATE_SYSTEM_PROMPT,
+        prompts.inline_system_prompt(""),
+        json.dumps(prompts.tool_definitions(inline=False)),
+        json.dumps(prompts.tool_definitions(inline=True)),
+        *hints,
+    ]
+    for text in texts:
+        leaked = [name for name in type_names if re.search(rf"\b{name}\b", text)]
+        assert leaked == [], (leaked, text)

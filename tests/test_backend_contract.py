@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, Format, build_corpus
-from schemanav.retrieval import SearchBackend, SearchHit
-from schemanav.retrieval.pipeline import backend_names, create_backend
-from schemanav.settings import Settings
+from schemanav.retrieval import BackendContext, Searcher, SearchHit
+from schemanav.retrieval.pipeline import BACKENDS, backend_names, create_backend
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama
 from tiny_schema import TINY_MOVIE_SDL
@@ -60,7 +60,7 @@ HOSTILE_QUESTIONS = [
 @dataclass(frozen=True)
 class Indexed:
     registered_as: str
-    backend: SearchBackend
+    backend: Searcher
     fmt: Format
 
 
@@ -91,16 +91,16 @@ def indexed(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Indexed:
     name, fmt = request.param
-    settings = Settings(
-        cache_dir=tmp_path_factory.mktemp("cache"),
-        ollama_host=fake_ollama.url,
-        # The fake embedder is a bag of words, not instruction-tuned: an instruction would
-        # only add noise words shared by every question.
-        query_prefix="",
-    )
-    backend = create_backend(name, fmt, settings)
-    backend.index(corpus)
-    return Indexed(name, backend, fmt)
+    context = BackendContext(fmt, tmp_path_factory.mktemp("cache"))
+    backend = create_backend(name, context, options_for_fake_ollama(name, fake_ollama))
+    return Indexed(name, backend.index(corpus), fmt)
+
+
+def options_for_fake_ollama(name: str, fake_ollama: FakeOllama) -> dict[str, Any]:
+    """The fake embedder is a bag of words, not instruction-tuned: an instruction would only
+    add noise words shared by every question."""
+    options = {"ollama_host": fake_ollama.url, "query_prefix": ""}
+    return {key: value for key, value in options.items() if key in BACKENDS[name].option_keys}
 
 
 def check_invariants(hits: list[SearchHit], k: int, corpus: Corpus, fmt: Format) -> None:
@@ -119,7 +119,7 @@ def check_invariants(hits: list[SearchHit], k: int, corpus: Corpus, fmt: Format)
 
 def test_backend_names_match_the_registry(indexed: Indexed) -> None:
     backend = indexed.backend
-    assert isinstance(backend, SearchBackend)
+    assert isinstance(backend, Searcher)
     assert backend.name.split(":")[0] == indexed.registered_as
 
 
@@ -171,11 +171,9 @@ def test_index_cache_does_not_change_results(
 ) -> None:
     """A second backend over the same corpus (served from any on-disk cache) agrees."""
     name, fmt = indexed.registered_as, indexed.fmt
-    settings = Settings(cache_dir=tmp_path, ollama_host=fake_ollama.url, query_prefix="")
-    first = create_backend(name, fmt, settings)
-    first.index(corpus)
-    second = create_backend(name, fmt, settings)
-    second.index(corpus)
+    options = options_for_fake_ollama(name, fake_ollama)
+    first = create_backend(name, BackendContext(fmt, tmp_path), options).index(corpus)
+    second = create_backend(name, BackendContext(fmt, tmp_path), options).index(corpus)
     question = "how long does the movie run in minutes"
     assert [(h.coordinate, h.rank) for h in first.search(question, 5)] == [
         (h.coordinate, h.rank) for h in second.search(question, 5)

@@ -18,6 +18,7 @@ from schemanav.bench import load_labelled
 from schemanav.cli import app
 from schemanav.corpus import Format
 from schemanav.retrieval.pipeline import BACKENDS
+from schemanav.retrieval.registry import BackendSpec, NoOptions
 from schemanav.schema import bundled_path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -198,7 +199,13 @@ def test_backends_times_formats_give_one_row_each(monkeypatch: pytest.MonkeyPatc
             return "bm25-again"
 
     monkeypatch.setitem(
-        BACKENDS, "bm25-again", lambda fmt, settings: Renamed(fmt, tokenizer="default")
+        BACKENDS,
+        "bm25-again",
+        BackendSpec(
+            "bm25-again",
+            NoOptions,
+            lambda options, context: Renamed(context.fmt, tokenizer="default"),
+        ),
     )
     payload = _json("--backend", "bm25,bm25-again", "--format", "RAW,gloss,SDL")
     _check_shape(payload, [1, 5, 10, 20, 50], [125, 250, 500, 1000, 2000])
@@ -208,7 +215,7 @@ def test_backends_times_formats_give_one_row_each(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_tokenizer_flag_reaches_bm25() -> None:
-    payload = _json("--backend", "bm25", "--tokenizer", "camel_stem")
+    payload = _json("--backend", "bm25", "-o", "tokenizer", "camel_stem")
     assert payload["rows"][0]["backend"] == "bm25:camel_stem"
 
 
@@ -274,7 +281,7 @@ def test_unknown_coordinates_warn_and_strict_refuses(
         (["--format", "DOT_PLUS_GLOSS,PDF"], "unknown format 'PDF'"),
         (["--ks", "0"], "--ks values must be at least 1"),
         (["--budgets", "many"], "invalid setting budgets"),
-        (["--backend", "bm25", "--tokenizer", "klingon"], "unknown BM25 tokenizer"),
+        (["--backend", "bm25", "-o", "tokenizer", "klingon"], "unknown BM25 tokenizer"),
     ],
 )
 def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:

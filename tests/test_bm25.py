@@ -9,7 +9,7 @@ import pytest
 
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.errors import InputError
-from schemanav.retrieval.bm25 import TOKENIZERS, BM25Backend
+from schemanav.retrieval.bm25 import TOKENIZERS, BM25Backend, BM25Searcher
 from schemanav.schema import bundled_path, load_schema
 
 
@@ -18,14 +18,12 @@ def moviedb() -> Corpus:
     return build_corpus(load_schema(str(bundled_path("moviedb.graphqls"))).schema)
 
 
-def ranking(backend: BM25Backend, question: str, k: int = 10) -> list[str]:
+def ranking(backend: BM25Searcher, question: str, k: int = 10) -> list[str]:
     return [hit.coordinate for hit in backend.search(question, k)]
 
 
-def indexed(corpus: Corpus, fmt: Format, tokenizer: str, cache: Path | None = None) -> BM25Backend:
-    backend = BM25Backend(fmt, tokenizer=tokenizer, cache_dir=cache)
-    backend.index(corpus)
-    return backend
+def indexed(corpus: Corpus, fmt: Format, tokenizer: str, cache: Path | None = None) -> BM25Searcher:
+    return BM25Backend(fmt, tokenizer=tokenizer, cache_dir=cache).index(corpus)
 
 
 def test_tokenizer_names() -> None:
@@ -35,11 +33,6 @@ def test_tokenizer_names() -> None:
 def test_unknown_tokenizer() -> None:
     with pytest.raises(InputError, match=r"unknown BM25 tokenizer 'simple'.*default, en_stem"):
         BM25Backend(Format.RAW, tokenizer="simple")
-
-
-def test_search_before_index_is_a_programming_error() -> None:
-    with pytest.raises(RuntimeError, match="index"):
-        BM25Backend(Format.RAW).search("rating", 5)
 
 
 @pytest.mark.parametrize(

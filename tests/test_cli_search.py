@@ -163,7 +163,7 @@ def test_format_changes_the_texts(
 def test_raw_format_finds_movie_rating(runner: CliRunner) -> None:
     # tantivy's tokenizers split `Movie.rating` on the dot, so a RAW index matches words.
     for tokenizer in ("default", "en_stem", "camel_stem"):
-        payload = search_json(runner, "rating", "--format", "RAW", "--tokenizer", tokenizer)
+        payload = search_json(runner, "rating", "--format", "RAW", "-o", "tokenizer", tokenizer)
         assert coordinates(payload) == ["Movie.rating"], tokenizer
 
 
@@ -172,21 +172,21 @@ def test_raw_format_finds_movie_rating(runner: CliRunner) -> None:
     [("default", "bm25:default"), ("en_stem", "bm25"), ("camel_stem", "bm25:camel_stem")],
 )
 def test_tokenizers_are_selectable(runner: CliRunner, tokenizer: str, name: str) -> None:
-    assert search_json(runner, "rating", "--tokenizer", tokenizer)["backend"] == name
+    assert search_json(runner, "rating", "-o", "tokenizer", tokenizer)["backend"] == name
 
 
 def test_stemming_tokenizers_match_inflections(runner: CliRunner) -> None:
-    assert search_json(runner, "ratings", "--tokenizer", "default")["hits"] == []
-    assert coordinates(search_json(runner, "ratings", "--tokenizer", "en_stem"))[0] == (
+    assert search_json(runner, "ratings", "-o", "tokenizer", "default")["hits"] == []
+    assert coordinates(search_json(runner, "ratings", "-o", "tokenizer", "en_stem"))[0] == (
         "Movie.rating"
     )
 
 
 def test_camel_stem_splits_identifiers(runner: CliRunner) -> None:
     # In RAW, `releaseYear` is one word to the other tokenizers.
-    plain = search_json(runner, "release year", "--format", "RAW", "--tokenizer", "en_stem")
+    plain = search_json(runner, "release year", "--format", "RAW", "-o", "tokenizer", "en_stem")
     assert "Movie.releaseYear" not in coordinates(plain)
-    split = search_json(runner, "release year", "--format", "RAW", "--tokenizer", "camel_stem")
+    split = search_json(runner, "release year", "--format", "RAW", "-o", "tokenizer", "camel_stem")
     assert coordinates(split)[0] == "Movie.releaseYear"
 
 
@@ -227,7 +227,7 @@ def test_unknown_format(runner: CliRunner, user_error: UserError) -> None:
 
 def test_unknown_tokenizer(runner: CliRunner, user_error: UserError) -> None:
     user_error(
-        search(runner, "rating", "--tokenizer", "whitespace"),
+        search(runner, "rating", "-o", "tokenizer", "whitespace"),
         "unknown BM25 tokenizer 'whitespace'",
         "default, en_stem, camel_stem",
     )
@@ -297,7 +297,7 @@ def test_hostile_questions_never_crash(
     runner: CliRunner, renderings: dict[str, dict[str, str]], tokenizer: str, fmt: str
 ) -> None:
     for question in HOSTILE:
-        result = search(runner, question, "--json", "--tokenizer", tokenizer, "--format", fmt)
+        result = search(runner, question, "--json", "-o", "tokenizer", tokenizer, "--format", fmt)
         assert result.exit_code == 0, (question, result.stderr)
         assert "Traceback" not in result.output, question
         payload = json.loads(result.stdout)

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +17,16 @@ from graphql import build_schema
 
 from schemanav.cache import MAGIC, read_checked
 from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.defaults import DEFAULT_QUERY_PREFIX
 from schemanav.errors import SchemanavError
+from schemanav.retrieval import BackendContext
 from schemanav.retrieval.embedders import (
     OllamaEmbedder,
     SentenceTransformerEmbedder,
     resolve_local_model,
 )
-from schemanav.retrieval.embedding import EmbeddingBackend
+from schemanav.retrieval.embedding import EmbeddingBackend, EmbeddingSearcher
 from schemanav.retrieval.pipeline import create_backend
-from schemanav.settings import DEFAULT_QUERY_PREFIX, Settings
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeModel, hashed_embedding, serve_ollama
 from tiny_schema import TINY_MOVIE_SDL
@@ -40,18 +42,57 @@ def movie_corpus(extra_field: str = "") -> Corpus:
     return build_corpus(build_schema(sdl))
 
 
-def ollama_settings(url: str, cache_dir: Path | None, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"ollama_host": url, "embedding_batch_size": 4}
-    values.update(overrides)
-    if cache_dir is not None:
-        values["cache_dir"] = cache_dir
-    return Settings(**values)
+class Recorder:
+    """The events sink of one backend: what the user would see on stderr."""
+
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
+        self.progressed: list[tuple[int, int]] = []
+
+    def warning(self, message: str) -> None:
+        self.warnings.append(message)
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+    def progress(self, description: str, done: int, total: int) -> None:
+        self.progressed.append((done, total))
 
 
-def ollama_backend(settings: Settings, fmt: Format = Format.DOT_PLUS_GLOSS) -> EmbeddingBackend:
-    backend = create_backend("embedding", fmt, settings)
+@dataclass(frozen=True)
+class OllamaSettings:
+    """The `embedding` backend's options (`-o KEY VALUE`) and the cache directory."""
+
+    options: dict[str, Any]
+    cache_dir: Path | None
+
+
+def ollama_settings(url: str, cache_dir: Path | None, **overrides: Any) -> OllamaSettings:
+    return OllamaSettings({"ollama_host": url, "embedding_batch_size": 4, **overrides}, cache_dir)
+
+
+def ollama_backend(
+    settings: OllamaSettings, fmt: Format = Format.DOT_PLUS_GLOSS
+) -> EmbeddingBackend:
+    context = BackendContext(fmt, settings.cache_dir, Recorder())
+    backend = create_backend("embedding", context, settings.options)
     assert isinstance(backend, EmbeddingBackend)
     return backend
+
+
+def searcher_events(searcher: EmbeddingSearcher) -> Recorder:
+    recorder = searcher.backend.events
+    assert isinstance(recorder, Recorder)
+    return recorder
+
+
+def warnings_of(searcher: EmbeddingSearcher) -> list[str]:
+    return searcher_events(searcher).warnings
+
+
+def searcher_notes(searcher: EmbeddingSearcher) -> list[str]:
+    return searcher_events(searcher).notes
 
 
 def closed_port_url() -> str:
@@ -77,7 +118,7 @@ def test_documents_are_embedded_in_batches_of_the_configured_size(
         backend = ollama_backend(
             ollama_settings(ollama.url, tmp_path, embedding_batch_size=batch_size)
         )
-        backend.index(corpus)
+        backend = backend.index(corpus)
         batches = ollama.embed_inputs
 
     assert len(batches) == math.ceil(len(corpus) / batch_size)
@@ -89,7 +130,7 @@ def test_prefixes_are_sent_verbatim(tmp_path: Path) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path, document_prefix="passage: "))
-        backend.index(corpus)
+        backend = backend.index(corpus)
         backend.search(QUESTION, 3)
         *document_batches, query_batch = ollama.embed_inputs
 
@@ -98,10 +139,12 @@ def test_prefixes_are_sent_verbatim(tmp_path: Path) -> None:
     # The Qwen3-Embedding format is `Instruct: …\nQuery:{query}`: no space is inserted.
     assert DEFAULT_QUERY_PREFIX.endswith("\nQuery:")
     assert query_batch == [DEFAULT_QUERY_PREFIX + QUESTION]
-    assert backend.query_prefix == DEFAULT_QUERY_PREFIX
-    assert backend.document_prefix == "passage: "
-    assert json.dumps(DEFAULT_QUERY_PREFIX) in backend.describe()
-    assert '"passage: "' in backend.describe()
+    assert backend.backend.query_prefix == DEFAULT_QUERY_PREFIX
+    assert backend.backend.document_prefix == "passage: "
+    assert json.dumps(DEFAULT_QUERY_PREFIX) in backend.backend.describe()
+    assert '"passage: "' in backend.backend.describe()
+    # ... and the user is told before indexing
+    assert searcher_notes(backend) == [backend.backend.describe()]
 
 
 def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -> None:
@@ -109,7 +152,7 @@ def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -
     fmt = Format.GLOSS
     with serve_ollama(dims=128) as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""), fmt)
-        backend.index(corpus)
+        backend = backend.index(corpus)
         hits = backend.search(QUESTION, 5)
 
     assert backend.name == "embedding:qwen3-graphql-embedder"
@@ -128,7 +171,7 @@ def test_similarities_cover_every_entry_in_corpus_order(tmp_path: Path) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""))
-        backend.index(corpus)
+        backend = backend.index(corpus)
         cosines = backend.similarities(QUESTION)
         hits = backend.search(QUESTION, len(corpus))
 
@@ -142,7 +185,7 @@ def test_similarities_cover_every_entry_in_corpus_order(tmp_path: Path) -> None:
 def test_questions_without_words_make_no_request(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
-        backend.index(movie_corpus())
+        backend = backend.index(movie_corpus())
         calls = ollama.embed_calls
         assert backend.search("", 5) == []
         assert backend.search("  ?! ()  ", 5) == []
@@ -152,11 +195,10 @@ def test_questions_without_words_make_no_request(tmp_path: Path) -> None:
 
 def test_progress_reports_every_batch(tmp_path: Path) -> None:
     corpus = movie_corpus()
-    seen: list[tuple[int, int]] = []
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path, embedding_batch_size=5))
-        backend.set_progress(lambda done, total: seen.append((done, total)))
-        backend.index(corpus)
+        backend = backend.index(corpus)
+        seen = searcher_events(backend).progressed
 
     total = len(corpus)
     assert seen[0] == (0, total)
@@ -170,10 +212,10 @@ def test_host_falls_back_to_the_ollama_host_variable(
 ) -> None:
     with serve_ollama() as ollama:
         monkeypatch.setenv("OLLAMA_HOST", ollama.host)
-        backend = ollama_backend(Settings(cache_dir=tmp_path))
-        backend.index(movie_corpus())
+        backend = ollama_backend(OllamaSettings({}, tmp_path))
+        backend = backend.index(movie_corpus())
         assert ollama.embed_calls > 0
-    assert ollama.host in backend.describe()
+    assert ollama.host in backend.backend.describe()
 
 
 # -- Ollama: the vector cache ------------------------------------------------------------
@@ -184,16 +226,16 @@ def test_second_index_of_the_same_corpus_makes_no_embedding_call(tmp_path: Path)
     with serve_ollama() as ollama:
         settings = ollama_settings(ollama.url, tmp_path)
         first = ollama_backend(settings)
-        first.index(corpus)
+        first = first.index(corpus)
         assert not first.cache_hit
         documents_calls = ollama.embed_calls
         assert documents_calls > 0
 
         second = ollama_backend(settings)
-        second.index(corpus)
+        second = second.index(corpus)
         assert second.cache_hit
         assert ollama.embed_calls == documents_calls
-        assert second.warnings == []
+        assert warnings_of(second) == []
         assert first.search(QUESTION, 5) == second.search(QUESTION, 5)
 
     (path,) = cache_files(tmp_path)
@@ -226,7 +268,7 @@ def test_the_cache_is_invalidated_by_what_changes_document_vectors(
         elif change == "model":
             settings = ollama_settings(ollama.url, tmp_path, embedding_model="other-embed")
         again = ollama_backend(settings, fmt)
-        again.index(corpus)
+        again = again.index(corpus)
         assert not again.cache_hit
         assert ollama.embed_calls > before
     assert len(cache_files(tmp_path)) == 2
@@ -238,7 +280,7 @@ def test_a_new_query_prefix_reuses_the_document_vectors(tmp_path: Path) -> None:
         ollama_backend(ollama_settings(ollama.url, tmp_path)).index(corpus)
         before = ollama.embed_calls
         again = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix="query: "))
-        again.index(corpus)
+        again = again.index(corpus)
         assert again.cache_hit
         assert ollama.embed_calls == before
         again.search(QUESTION, 3)
@@ -278,25 +320,25 @@ def test_a_damaged_cache_file_is_reported_and_rebuilt(tmp_path: Path, damage: An
     with serve_ollama() as ollama:
         settings = ollama_settings(ollama.url, cache_dir)
         fresh = ollama_backend(settings)
-        fresh.index(corpus)
+        fresh = fresh.index(corpus)
         expected = fresh.search(QUESTION, 5)
         (path,) = cache_files(cache_dir)
         path.write_bytes(damage(path.read_bytes()))
         before = ollama.embed_calls
 
         rebuilt = ollama_backend(settings)
-        rebuilt.index(corpus)
+        rebuilt = rebuilt.index(corpus)
         assert not rebuilt.cache_hit
         assert ollama.embed_calls > before
-        assert len(rebuilt.warnings) == 1
-        assert str(path) in rebuilt.warnings[0]
+        assert len(warnings_of(rebuilt)) == 1
+        assert str(path) in warnings_of(rebuilt)[0]
         assert rebuilt.search(QUESTION, 5) == expected
 
         # The rebuilt file is whole again: the next run uses it silently.
         third = ollama_backend(settings)
-        third.index(corpus)
+        third = third.index(corpus)
         assert third.cache_hit
-        assert third.warnings == []
+        assert warnings_of(third) == []
 
 
 def test_an_unwritable_cache_is_a_warning_not_an_error(tmp_path: Path) -> None:
@@ -304,19 +346,19 @@ def test_an_unwritable_cache_is_a_warning_not_an_error(tmp_path: Path) -> None:
     blocker.write_text("")
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, blocker, query_prefix=""))
-        backend.index(movie_corpus())
+        backend = backend.index(movie_corpus())
         assert backend.search(QUESTION, 1)[0].coordinate == "Movie.releaseDate"
-    assert len(backend.warnings) == 1
-    assert "could not write the vector cache" in backend.warnings[0]
+    assert len(warnings_of(backend)) == 1
+    assert "could not write the vector cache" in warnings_of(backend)[0]
 
 
 # -- Ollama: failures --------------------------------------------------------------------
 
 
-def _index_error(settings: Settings, corpus: Corpus | None = None) -> str:
+def _index_error(settings: OllamaSettings, corpus: Corpus | None = None) -> str:
     backend = ollama_backend(settings)
     with pytest.raises(SchemanavError) as caught:
-        backend.index(corpus or movie_corpus())
+        backend = backend.index(corpus or movie_corpus())
     message = caught.value.message
     assert "\n" not in message
     return message
@@ -347,7 +389,7 @@ def test_a_chat_model_is_refused_with_the_reason(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
         message = _index_error(ollama_settings(ollama.url, tmp_path, embedding_model="qwen3:8b"))
     assert "does not support embeddings" in message
-    assert "--embedding-model" in message
+    assert "-o embedding_model" in message
 
 
 def test_wrong_number_of_vectors_is_an_error(tmp_path: Path) -> None:
@@ -371,7 +413,7 @@ def test_a_slow_server_times_out_with_advice(tmp_path: Path) -> None:
     with serve_ollama(embed_delay=5.0) as ollama:
         message = _index_error(ollama_settings(ollama.url, tmp_path, embedding_timeout=0.3))
     assert "did not answer within 0.3s" in message
-    assert "--embedding-timeout" in message
+    assert "-o embedding_timeout" in message
 
 
 def test_a_server_error_is_reported_with_its_message(tmp_path: Path) -> None:
@@ -383,7 +425,7 @@ def test_a_server_error_is_reported_with_its_message(tmp_path: Path) -> None:
 def test_query_time_failures_are_one_line_errors(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
         backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
-        backend.index(movie_corpus())
+        backend = backend.index(movie_corpus())
         ollama.options.embed_error = (404, 'model "qwen3-graphql-embedder" not found')
         with pytest.raises(SchemanavError, match="ollama pull"):
             backend.search(QUESTION, 3)
@@ -398,12 +440,12 @@ def test_a_model_changed_behind_the_cache_is_re_embedded(tmp_path: Path) -> None
         ollama_backend(settings).index(corpus)
         ollama.options.dims = 32
         backend = ollama_backend(settings)
-        backend.index(corpus)
+        backend = backend.index(corpus)
         assert backend.cache_hit
         hits = backend.search(QUESTION, 3)
     assert hits[0].coordinate == "Movie.releaseDate"
     assert backend.dimensions == 32
-    assert "re-embedding" in backend.warnings[0]
+    assert "re-embedding" in warnings_of(backend)[0]
     header, _ = read_checked(cache_files(tmp_path)[0])
     assert header["dims"] == 32
 
@@ -430,19 +472,19 @@ def test_the_default_local_model_resolves_to_the_bundled_copy() -> None:
 
 def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
     corpus = movie_corpus()
-    settings = Settings(cache_dir=tmp_path)
-    backend = create_backend("embedding-local", Format.DOT_PLUS_GLOSS, settings)
+    context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path)
+    backend = create_backend("embedding-local", context)
     assert isinstance(backend, EmbeddingBackend)
     assert backend.name == "embedding-local:all-MiniLM-L6-v2"
-    backend.index(corpus)
+    backend = backend.index(corpus)
     hits = backend.search("when did the film come out in theaters", 3)
     assert hits[0].coordinate == "Movie.releaseDate"
     assert backend.dimensions == 384
     assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0
 
-    again = create_backend("embedding-local", Format.DOT_PLUS_GLOSS, settings)
+    again = create_backend("embedding-local", context)
     assert isinstance(again, EmbeddingBackend)
-    again.index(corpus)
+    again = again.index(corpus)
     assert again.cache_hit
     assert again.embedder.dimensions is None  # nothing was encoded to index
     assert again.search("when did the film come out in theaters", 3) == hits
@@ -496,6 +538,6 @@ def test_missing_sentence_transformers_says_which_extra_to_install(
 def test_an_unloadable_local_model_is_a_one_line_error(tmp_path: Path) -> None:
     empty_dir = tmp_path / "no-model-here"
     empty_dir.mkdir()
-    with pytest.raises(SchemanavError, match="--local-model") as caught:
+    with pytest.raises(SchemanavError, match="-o local_model") as caught:
         SentenceTransformerEmbedder(str(empty_dir)).embed_query("anything")
     assert "\n" not in caught.value.message

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.retrieval import BackendContext
 from schemanav.retrieval.hybrid import reciprocal_rank_fusion
 from schemanav.retrieval.pipeline import create_backend
 from schemanav.schema import bundled_path, load_schema
-from schemanav.settings import Settings
 
 MOVIEDB = bundled_path("moviedb.graphqls")
 
@@ -40,12 +40,10 @@ def test_hybrid_finds_a_paraphrase_the_structural_backend_misses(
     moviedb: Corpus, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     pytest.importorskip("sentence_transformers")
-    settings = Settings(cache_dir=tmp_path_factory.mktemp("cache"))
+    context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path_factory.mktemp("cache"))
     question = "Who directed this film?"  # neither "director" nor "movie" appears
-    structural = create_backend("structural", Format.DOT_PLUS_GLOSS, settings)
-    structural.index(moviedb)
-    hybrid = create_backend("hybrid-local", Format.DOT_PLUS_GLOSS, settings)
-    hybrid.index(moviedb)
+    structural = create_backend("structural", context).index(moviedb)
+    hybrid = create_backend("hybrid-local", context).index(moviedb)
     assert "Movie.directors" not in [h.coordinate for h in structural.search(question, 5)]
     top = [h.coordinate for h in hybrid.search(question, 3)]
     assert "Movie.directors" in top

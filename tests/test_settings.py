@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from schemanav.cli import app
 from schemanav.errors import InputError
-from schemanav.retrieval.pipeline import backend_names
+from schemanav.retrieval.pipeline import BACKENDS, backend_names
 from schemanav.settings import Settings, default_cache_dir, load_settings
 
 UserError = Callable[..., str]
@@ -39,7 +39,7 @@ def test_defaults(cache_dir: Path) -> None:
     assert settings.k is None
     assert settings.format == "DOT_PLUS_GLOSS"
     assert settings.backend in backend_names()
-    assert settings.bm25_tokenizer == "en_stem"
+    assert settings.options == {}
     assert settings.ks == [1, 5, 10, 20, 50]
     assert settings.budgets == [125, 250, 500, 1000, 2000]
     assert settings.cache_dir == cache_dir
@@ -117,10 +117,10 @@ def test_list_settings_from_env_file_and_flag(
 
 
 def test_env_names_are_prefixed_and_case_insensitive(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("schemanav_bm25_tokenizer", "default")
+    monkeypatch.setenv("schemanav_backend", "bm25")
     monkeypatch.setenv("K", "7")  # not ours: no prefix
     settings = load_settings()
-    assert settings.bm25_tokenizer == "default"
+    assert settings.backend == "bm25"
     assert settings.k is None
 
 
@@ -157,6 +157,41 @@ def test_every_setting_has_a_default() -> None:
     settings = Settings()
     for name in Settings.model_fields:
         assert hasattr(settings, name)
+
+
+def test_every_setting_is_a_flag_or_a_registered_option_key() -> None:
+    """Each setting is a flag of some command, with the setting's own help text; the
+    backend-specific knobs are option keys (`-o KEY VALUE`) of a registered backend."""
+    import typer.main
+
+    command = typer.main.get_command(app)
+    flags: dict[str, str] = {}
+    for sub in command.commands.values():  # type: ignore[attr-defined]
+        for parameter in sub.params:
+            for declaration in parameter.opts:
+                flags[declaration] = parameter.help or ""
+    for name, field in Settings.model_fields.items():
+        flag = "--option" if name == "options" else "--" + name.replace("_", "-")
+        assert flag in flags, name
+        assert flags[flag] == field.description, name
+    option_keys = {key for spec in BACKENDS.values() for key in spec.option_keys}
+    assert option_keys == {
+        "tokenizer",
+        "ollama_host",
+        "embedding_model",
+        "embedding_batch_size",
+        "embedding_timeout",
+        "query_prefix",
+        "document_prefix",
+        "local_model",
+    }
+
+
+def test_option_flags_merge_over_the_file_key_by_key(workdir: Path) -> None:
+    write_config(workdir, '[options]\ntokenizer = "default"\nembedding_model = "m"\n')
+    assert load_settings().options == {"tokenizer": "default", "embedding_model": "m"}
+    merged = load_settings(options={"tokenizer": "camel_stem"}).options
+    assert merged == {"tokenizer": "camel_stem", "embedding_model": "m"}
 
 
 # --- through the CLI -----------------------------------------------------------------------
@@ -215,11 +250,40 @@ def test_cli_precedence_of_tokenizer(
     runner: CliRunner, workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SCHEMANAV_BACKEND", "bm25")
-    write_config(workdir, 'bm25_tokenizer = "default"\n')
+    write_config(workdir, '[options]\ntokenizer = "default"\n')
     assert search_json(runner)["backend"] == "bm25:default"
-    monkeypatch.setenv("SCHEMANAV_BM25_TOKENIZER", "camel_stem")
+    monkeypatch.setenv("SCHEMANAV_OPTIONS", '{"tokenizer": "camel_stem"}')
     assert search_json(runner)["backend"] == "bm25:camel_stem"
-    assert search_json(runner, "--tokenizer", "en_stem")["backend"] == "bm25"
+    assert search_json(runner, "-o", "tokenizer", "en_stem")["backend"] == "bm25"
+    assert search_json(runner, "--option", "tokenizer", "default")["backend"] == "bm25:default"
+
+
+def test_cli_options_are_checked_against_the_chosen_backends(
+    runner: CliRunner, user_error: UserError
+) -> None:
+    user_error(
+        runner.invoke(app, ["search", "movie", "--backend", "bm25", "-o", "tokeniser", "x"]),
+        "unknown option 'tokeniser' for --backend bm25: bm25 accepts tokenizer",
+    )
+    user_error(
+        runner.invoke(app, ["search", "movie", "--backend", "bm25", "-o", "tokenizer", "x"]),
+        "invalid option tokenizer for backend bm25: unknown BM25 tokenizer 'x'",
+    )
+    user_error(
+        runner.invoke(app, ["search", "movie", "-o", "tokenizer"]),
+        "-o tokenizer has no value",
+    )
+    # bench over several backends: a key must be known to at least one of them
+    both = ["bench", "--backend", "bm25,structural", "--format", "RAW"]
+    user_error(
+        runner.invoke(app, [*both, "-o", "local_model", "x"]),
+        "unknown option 'local_model' for --backend bm25,structural: bm25 accepts tokenizer; "
+        "structural accepts none",
+    )
+    result = runner.invoke(app, [*both, "-o", "tokenizer", "camel_stem", "--json"])
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)["rows"]
+    assert [row["backend"] for row in rows] == ["bm25:camel_stem", "structural"]
 
 
 def test_cli_unknown_key_in_file(runner: CliRunner, workdir: Path, user_error: UserError) -> None:

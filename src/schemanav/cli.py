@@ -142,8 +142,7 @@ def _settings(ctx: typer.Context) -> Settings:
     given: dict[str, Any] = {
         name: value
         for name, value in ctx.params.items()
-        if name in Settings.model_fields
-        and _given(ctx, name)
+        if name in Settings.model_fields and _given(ctx, name)
     }
     if "options" in given:
         given["options"] = _option_pairs(given["options"])
