@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -12,6 +13,7 @@ from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.retrieval import SearchHit
 from schemanav.retrieval.pipeline import BACKENDS
+from schemanav.retrieval.registry import BackendSpec, NoOptions
 from schemanav.settings import Settings, load_settings
 
 SCHEMA = """
@@ -40,21 +42,22 @@ class ScriptedBackend:
 
     def __init__(self, fmt: Format) -> None:
         self.fmt = fmt
-        self._corpus: Corpus | None = None
 
-    @property
-    def name(self) -> str:
-        return "scripted"
+    def index(self, corpus: Corpus) -> ScriptedSearcher:
+        return ScriptedSearcher(self.fmt, corpus)
 
-    def index(self, corpus: Corpus) -> None:
-        self._corpus = corpus
+
+@dataclass(frozen=True)
+class ScriptedSearcher:
+    fmt: Format
+    corpus: Corpus
+    name: str = "scripted"
 
     def search(self, query: str, k: int) -> list[SearchHit]:
-        assert self._corpus is not None
         ScriptedBackend.calls.append((self.fmt.value, query, k))
-        position = {c: i for i, c in enumerate(self._corpus.coordinates)}
-        texts = self._corpus.texts(self.fmt)
-        tokens = self._corpus.token_counts(self.fmt)
+        position = {c: i for i, c in enumerate(self.corpus.coordinates)}
+        texts = self.corpus.texts(self.fmt)
+        tokens = self.corpus.token_counts(self.fmt)
         return [
             SearchHit(c, texts[position[c]], 1.0 / rank, rank, tokens[position[c]])
             for rank, c in enumerate(RANKINGS[query][:k], start=1)
@@ -80,7 +83,8 @@ class Recorder:
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> None:
     ScriptedBackend.calls = []
-    monkeypatch.setitem(BACKENDS, "scripted", lambda fmt, settings: ScriptedBackend(fmt))
+    spec = BackendSpec("scripted", NoOptions, lambda options, context: ScriptedBackend(context.fmt))
+    monkeypatch.setitem(BACKENDS, "scripted", spec)
 
 
 def _settings(tmp_path: Path, questions: str = QUESTIONS, **flags: object) -> Settings:
