@@ -305,6 +305,8 @@ def _render_search(result: Any) -> None:
     out = _stdout()
     if not result.hits:
         _stderr().print(result.empty_reason or "no hits", markup=False)
+        if result.disposition is not None:
+            _stderr().print(f"disposition: {result.disposition}", markup=False)
         return
     table = Table(
         title=f"{result.backend} · {result.format} · tokens in {result.encoding}",
@@ -327,6 +329,8 @@ def _render_search(result: Any) -> None:
     out.print(
         f"{len(result.hits)} hits, {result.total_tokens:,} tokens ({result.encoding}){budget}"
     )
+    if result.disposition is not None:
+        out.print(f"disposition: {result.disposition}", markup=False)
 
 
 @app.command()

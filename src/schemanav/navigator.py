@@ -22,6 +22,7 @@ from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_sch
 from schemanav.events import Events, SilentEvents
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.retrieval import SearchBackend, SearchHit, fit_budget, has_words
+from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
     LoadedSchema,
@@ -53,6 +54,7 @@ class SearchResult:
     hits: tuple[SearchHit, ...]
     budget: int | None = None
     empty_reason: str | None = None
+    disposition: str | None = None
 
     @property
     def total_tokens(self) -> int:
@@ -76,6 +78,7 @@ class SearchResult:
                 for hit in self.hits
             ],
             "total_tokens": self.total_tokens,
+            "disposition": self.disposition,
         }
 
 
@@ -155,7 +158,9 @@ class Navigator:
         budget = budget if budget is not None else self.settings.budget
         searcher = self.searcher(backend, fmt)
         depth = k or (len(self.corpus) if budget else DEFAULT_K)
-        hits = fit_budget(searcher.search(question, depth), budget)
+        # One hit past a count cut shows whether the cut fell inside a tie (`over_k`).
+        ranked = searcher.search(question, depth if budget is not None else depth + 1)
+        hits = fit_budget(ranked[:depth], budget)
         empty_reason = None
         if not hits:
             empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
@@ -167,6 +172,7 @@ class Navigator:
             hits=tuple(hits),
             budget=budget,
             empty_reason=empty_reason,
+            disposition=disposition(ranked, len(hits), self.corpus, k=depth, budget=budget),
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:
