@@ -305,8 +305,6 @@ def _render_search(result: Any) -> None:
     out = _stdout()
     if not result.hits:
         _stderr().print(result.empty_reason or "no hits", markup=False)
-        if result.disposition is not None:
-            _stderr().print(f"disposition: {result.disposition}", markup=False)
         return
     table = Table(
         title=f"{result.backend} · {result.format} · tokens in {result.encoding}",
