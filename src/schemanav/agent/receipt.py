@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Mode = Literal["navigate", "inline"]
+Mode = Literal["navigate", "inline", "oracle"]
 Stopped = Literal["answered", "max_calls", "error"]
 
 
