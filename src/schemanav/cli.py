@@ -822,11 +822,19 @@ def agent_bench(
         if as_json:
             _print_json(report.as_dict())
             return
+        from rich.measure import Measurement
+
         out = _stdout()
         for number, table in enumerate(tables(report)):
+            rich_table = to_rich(table)
+            # Never squeezed: an elided figure is worse than a wide line (as in `bench`).
+            rich_table.caption = None
+            wide = out.options.update(width=10_000, max_width=10_000)
+            out.width = max(out.width, Measurement.get(out, wide, rich_table).maximum)
+            rich_table.caption = table.caption or None
             if number:
                 out.print()
-            out.print(to_rich(table))
+            out.print(rich_table)
 
 
 def main() -> None:
