@@ -19,7 +19,6 @@ from schemanav.agentbench.scoring import (
     operation_in_text,
     score_run,
 )
-from schemanav.schema import load_schema
 
 QUERIES = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "queries"
 FIELD = re.compile(r"[_A-Za-z]\w*\.[_A-Za-z]\w*")
@@ -36,8 +35,8 @@ def _wg_module() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def github(github_schema_path: Path) -> GraphQLSchema:
-    return load_schema(str(github_schema_path)).schema
+def github(github_graphql_schema: GraphQLSchema) -> GraphQLSchema:
+    return github_graphql_schema
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ def moviedb() -> GraphQLSchema:
 
 
 @pytest.fixture(scope="module")
-def github(github_schema_path: Path) -> GraphQLSchema:
-    return load_schema(str(github_schema_path)).schema
+def github(github_graphql_schema: GraphQLSchema) -> GraphQLSchema:
+    return github_graphql_schema
 
 
 def test_a_path_becomes_a_nested_operation_with_typed_variables(github: GraphQLSchema) -> None:
