@@ -201,8 +201,9 @@ def build_operation(
     """One operation containing every coordinate; see the module docstring for how.
 
     Raises `InputError` for an empty list, text that is not a coordinate, or a coordinate the
-    schema does not have (with the closest existing ones), or when the coordinates start at
-    two different root types (one operation is a query or a mutation, not both).
+    schema does not have (with the closest existing ones). Coordinates that start at another
+    root type than the one most of them start at, or that cannot be reached from it, are left
+    out with a warning (and listed in `missing`).
     """
     builder = _Builder(schema, leaf_fields)
     requested = builder.parse(coordinates)
@@ -357,14 +358,10 @@ class _Builder:
         ]
         if not roots:
             raise InputError("the schema has no query type, so no operation can be built")
-        used = [root for root in roots if any(c.split(".")[0] == root.name for c in requested)]
-        if len(used) > 1:
-            names = " and ".join(root.name for root in used)
-            raise InputError(
-                f"the coordinates start at both {names}: one operation has one root type; "
-                "build them separately"
-            )
-        return used[0] if used else roots[0]
+        # Coordinates at several roots (a search slice often holds a mutation or two): the
+        # root with the most of them wins, the query root on a tie; the others are left out.
+        owners = [c.split(".")[0] for c in requested]
+        return max(roots, key=lambda root: owners.count(root.name))
 
     def _new_selection(self, type_name: str) -> _Selection:
         self._order += 1
