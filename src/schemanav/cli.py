@@ -771,9 +771,12 @@ def agent_bench(
         int | None,
         typer.Option("--num-ctx", help="Context window sent to Ollama [default: the model's]"),
     ] = None,
+    tokenizer: TokenizerOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
     ollama_host: OllamaHostOption = None,
+    embedding_model: EmbeddingModelOption = None,
+    local_model: LocalModelOption = None,
     chat_timeout: Annotated[
         float | None,
         typer.Option("--chat-timeout", help="Seconds per model call [default: 600]"),
@@ -807,9 +810,12 @@ def agent_bench(
             max_calls=max_calls,
             num_ctx=num_ctx,
             chat_timeout=chat_timeout,
+            bm25_tokenizer=tokenizer,
             cache_dir=cache_dir,
             max_paths=max_paths,
             ollama_host=ollama_host,
+            embedding_model=embedding_model,
+            local_model=local_model,
         )
         reporter = _Reporter()
         run = run_agent_bench(
