@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -48,6 +49,14 @@ def github_schema_path() -> Path:
     if not GITHUB_SCHEMA.is_file():
         pytest.skip(f"GitHub schema not found at {GITHUB_SCHEMA} (needs ../shared beside the repo)")
     return GITHUB_SCHEMA
+
+
+@pytest.fixture(scope="session")
+def github_graphql_schema(github_schema_path: Path) -> Any:
+    """The GitHub schema parsed once per session (a 1.5 MB SDL: seconds to load)."""
+    from schemanav.schema import load_schema
+
+    return load_schema(str(github_schema_path)).schema
 
 
 def check_user_error(result: Result, *fragments: str, exit_code: int = 2) -> str:

@@ -177,6 +177,8 @@ def test_full_run_search_introspect_execute_answer_with_exact_receipt(
         "searchSchema",
         "introspectType",
         "executeGraphql",
+        "listFields",
+        "buildQuery",
     ]
 
     search_text, introspect_text, execute_text = injected
@@ -241,7 +243,7 @@ def test_unknown_tools_and_malformed_arguments_become_tool_errors(
     assert [c.ok for c in run.receipt.tool_calls] == [False, False, False, False, True]
     assert results[0] == (
         "unknown tool 'runSql': the tools you can call are "
-        "searchSchema, introspectType, executeGraphql"
+        "searchSchema, introspectType, executeGraphql, listFields, buildQuery"
     )
     assert results[1].startswith("the arguments of executeGraphql are not valid JSON (")
     assert 'send a JSON object such as {"query":' in results[1]

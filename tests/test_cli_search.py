@@ -23,7 +23,7 @@ from servers.graphql_server import serve_moviedb
 
 UserError = Callable[..., str]
 HIT_KEYS = {"rank", "coordinate", "score", "tokens", "text", "paths_to_root"}
-TOP_KEYS = {"query", "backend", "format", "encoding", "hits", "total_tokens"}
+TOP_KEYS = {"query", "backend", "format", "encoding", "hits", "total_tokens", "disposition"}
 
 
 @pytest.fixture(autouse=True)

@@ -423,5 +423,142 @@ def define(
             raise typer.Exit(1)
 
 
+# build and agent-bench (issue 12) -----------------------------------------------------------
+
+
+@app.command(cls=_Command)
+def build(
+    ctx: typer.Context,
+    coordinates: Annotated[
+        list[str],
+        typer.Argument(
+            help="Field coordinates: a path from the root (Query.a A.b B.c, or 'A > B > C') "
+            "or any set of them; Type.field(arg:) also declares that optional argument"
+        ),
+    ],
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    cache_dir: CacheDirOption = None,
+    leaf_fields: Annotated[
+        int,
+        typer.Option("--leaf-fields", min=1, help="Leaf fields selected under an object end."),
+    ] = 3,
+    as_json: JsonOption = False,
+) -> None:
+    """Write one operation containing the coordinates, with typed variables and leaf fields,
+    and validate it against the schema."""
+    with _user_errors():
+        from schemanav.build import build_operation
+        from schemanav.navigator import Navigator
+
+        loaded = Navigator(_settings(ctx), _Reporter()).loaded
+        result = build_operation(loaded.schema, coordinates, leaf_fields=leaf_fields)
+        if as_json:
+            _print_json(result.as_dict())
+        else:
+            _stdout().print(result.operation, markup=False)
+            err = _stderr()
+            for variable in result.variables:
+                err.print(
+                    f"variable ${variable.name}: {variable.type}  ({variable.argument})",
+                    markup=False,
+                )
+            for fix in result.auto_fixes:
+                err.print(
+                    f"auto-fix: {fix.coordinate} → {fix.replacement} ({fix.reason})", markup=False
+                )
+            if result.added:
+                err.print("added to connect: " + ", ".join(result.added), markup=False)
+            for warning in result.warnings:
+                err.print(f"warning: {warning}", markup=False)
+            for error in result.errors:
+                err.print(f"error: {error}", markup=False)
+            if result.missing:
+                err.print("error: not in the operation: " + ", ".join(result.missing), markup=False)
+        if not result.complete:
+            raise typer.Exit(1)
+
+
+@app.command("agent-bench", cls=_Command)
+def agent_bench(
+    ctx: typer.Context,
+    tasks: Annotated[
+        str,
+        typer.Argument(help="Task file: labelled TSV, question<TAB>Type.field[,Type.field…]"),
+    ],
+    mode: Annotated[
+        str,
+        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, oracle"),
+    ] = "inline,navigate,oracle",
+    results: Annotated[
+        str,
+        typer.Option(
+            "--results", help="JSONL file results are appended to; a rerun skips finished tasks"
+        ),
+    ] = "agent-bench.jsonl",
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N tasks.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed sent with every model call.")] = 0,
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    model: Annotated[str | None, _flag("model")] = None,
+    ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    backend: BackendOption = None,
+    format: FormatOption = None,
+    k: KOption = None,
+    budget: BudgetOption = None,
+    options: OptionsOption = None,
+    max_calls: Annotated[int | None, _flag("max_calls")] = None,
+    num_ctx: Annotated[int | None, _flag("num_ctx")] = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    chat_timeout: Annotated[float | None, _flag("chat_timeout")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object (with every task's result).")
+    ] = False,
+    markdown: Annotated[
+        str | None,
+        typer.Option("--markdown", help="Also write the tables as markdown to this file."),
+    ] = None,
+) -> None:
+    """Run the agent on every task in each mode (inline, navigate, oracle), score each run
+    without a live API, and compare the modes."""
+    with _user_errors():
+        from pathlib import Path
+
+        from schemanav.agentbench.report import report_markdown, summarise, tables
+        from schemanav.agentbench.runner import parse_modes, run_agent_bench
+        from schemanav.bench.report import to_rich, write_output_file
+
+        modes = parse_modes(mode)
+        reporter = _Reporter()
+        run = run_agent_bench(
+            _settings(ctx), tasks, modes, results, seed=seed, limit=limit, events=reporter
+        )
+        report = summarise(run)
+        if markdown is not None:
+            write_output_file(Path(markdown), report_markdown(report).encode("utf-8"))
+            reporter.note(f"wrote {markdown}")
+        if as_json:
+            _print_json(report.as_dict())
+            return
+        from rich.measure import Measurement
+
+        out = _stdout()
+        for number, table in enumerate(tables(report)):
+            rich_table = to_rich(table)
+            # Never squeezed: an elided figure is worse than a wide line (as in `bench`).
+            rich_table.caption = None
+            wide = out.options.update(width=10_000, max_width=10_000)
+            out.width = max(out.width, Measurement.get(out, wide, rich_table).maximum)
+            rich_table.caption = table.caption or None
+            if number:
+                out.print()
+            out.print(rich_table)
+
+
 def main() -> None:
     app()

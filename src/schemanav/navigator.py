@@ -24,6 +24,7 @@ from schemanav.events import Events, SilentEvents
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
 from schemanav.retrieval import Searcher, SearchHit, fit_budget, has_words
+from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
     LoadedSchema,
@@ -54,6 +55,7 @@ class SearchResult:
     hits: tuple[SearchHit, ...]
     budget: int | None = None
     empty_reason: str | None = None
+    disposition: str | None = None
 
     json_fields: ClassVar[tuple[str, ...]] = ("query", "backend", "format", "encoding", "hits")
 
@@ -62,7 +64,7 @@ class SearchResult:
         return sum(hit.tokens for hit in self.hits)
 
     def as_dict(self) -> dict[str, Any]:
-        return to_json(self, total_tokens=self.total_tokens)
+        return to_json(self, total_tokens=self.total_tokens, disposition=self.disposition)
 
 
 @dataclass
@@ -141,7 +143,9 @@ class Navigator:
         budget = budget if budget is not None else self.settings.budget
         searcher = self.searcher(backend, fmt)
         depth = k or (len(self.corpus) if budget else DEFAULT_K)
-        hits = fit_budget(searcher.search(question, depth), budget)
+        # One hit past a count cut shows whether the cut fell inside a tie (`over_k`).
+        ranked = searcher.search(question, depth if budget is not None else depth + 1)
+        hits = fit_budget(ranked[:depth], budget)
         empty_reason = None
         if not hits:
             empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
@@ -153,6 +157,7 @@ class Navigator:
             hits=tuple(hits),
             budget=budget,
             empty_reason=empty_reason,
+            disposition=disposition(ranked, len(hits), self.corpus, k=depth, budget=budget),
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:

@@ -67,6 +67,8 @@ def render_search(out: Console, result: SearchResult) -> None:
     out.print(
         f"{len(result.hits)} hits, {result.total_tokens:,} tokens ({result.encoding}){budget}"
     )
+    if result.disposition is not None:
+        out.print(f"disposition: {result.disposition}", markup=False)
 
 
 def render_receipt(out: Console, receipt: Receipt) -> None:

@@ -54,12 +54,15 @@ class ChatReply:
 class OllamaChat:
     """One Ollama host and model; every failure becomes a one-line `SchemanavError`."""
 
-    def __init__(self, host: str | None, model: str, timeout: float) -> None:
+    def __init__(
+        self, host: str | None, model: str, timeout: float, seed: int | None = None
+    ) -> None:
         import ollama
 
         self.host = ollama_host(host)
         self.model = model
         self.timeout = timeout
+        self.seed = seed
         self._client = ollama.Client(
             host=self.host,
             timeout=timeout,
@@ -87,7 +90,7 @@ class OllamaChat:
                 model=self.model,
                 messages=list(messages),
                 tools=list(tools),
-                options={"num_ctx": num_ctx},
+                options=self._options(num_ctx),
             )
         )
         message = response.message
@@ -105,6 +108,12 @@ class OllamaChat:
             prompt_eval_count=response.prompt_eval_count,
             eval_count=response.eval_count,
         )
+
+    def _options(self, num_ctx: int) -> dict[str, Any]:
+        """num_ctx always; the seed only when one was set (agent-bench sets one)."""
+        if self.seed is None:
+            return {"num_ctx": num_ctx}
+        return {"num_ctx": num_ctx, "seed": self.seed}
 
     def close(self) -> None:
         self._client.close()  # type: ignore[no-untyped-call]

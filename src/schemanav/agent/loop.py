@@ -16,6 +16,7 @@ from schemanav.agent.chat import ChatReply, OllamaChat
 from schemanav.agent.prompts import (
     NAVIGATE_SYSTEM_PROMPT,
     inline_system_prompt,
+    oracle_system_prompt,
     tool_definitions,
 )
 from schemanav.agent.receipt import (
@@ -66,37 +67,68 @@ def run_agent(
         raise InputError("the task is empty: say what the agent should find out")
     parse_format(settings.format)  # a bad --format fails before anything is loaded
     navigator = Navigator(settings, events)
-    loaded = navigator.loaded
-    corpus = navigator.corpus
+    navigator.loaded  # noqa: B018  (schema problems are reported before Ollama is asked)
+    navigator.corpus  # noqa: B018
     chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
     try:
-        num_ctx = _context_window(chat, settings, events)
-        tools = SchemaTools(
-            loaded.schema,
-            backend=None if inline else navigator.searcher(),
-            corpus_size=len(corpus),
-            operations=navigator.operations,
-            search_budget=settings.budget,
-            search_k=settings.k,
-            max_paths=settings.max_paths,
+        num_ctx = context_window(chat, settings, events)
+        return run_task(
+            task, navigator, chat, num_ctx, mode="inline" if inline else "navigate", events=events
         )
-        loop = _Loop(
-            task=task,
-            chat=chat,
-            tools=tools,
-            mode="inline" if inline else "navigate",
-            num_ctx=num_ctx,
-            max_calls=settings.max_calls,
-            events=events,
-            whole_corpus_tokens=corpus.total_tokens(Format.DOT_PLUS_GLOSS),
-            schema_sdl=loaded.sdl if inline else None,
-        )
-        return loop.run()
     finally:
         chat.close()
 
 
-def _context_window(chat: OllamaChat, settings: Settings, events: Events) -> int:
+def run_task(
+    task: str,
+    navigator: Navigator,
+    chat: OllamaChat,
+    num_ctx: int,
+    *,
+    mode: Mode,
+    events: Events | None = None,
+    oracle_coordinates: tuple[str, ...] = (),
+) -> AgentRun:
+    """One run with an open navigator and chat (what `agent-bench` repeats per task).
+
+    `navigate` offers the search tools; `inline` puts the whole SDL in the system message;
+    `oracle` puts there only the definitions of `oracle_coordinates` (the expected ones: the
+    ceiling). Both of the latter offer only `executeGraphql`.
+    """
+    settings = navigator.settings
+    events = events or SilentEvents()
+    loaded = navigator.loaded
+    corpus = navigator.corpus
+    tools = SchemaTools(
+        loaded.schema,
+        backend=navigator.searcher() if mode == "navigate" else None,
+        corpus_size=len(corpus),
+        operations=navigator.operations,
+        search_budget=settings.budget,
+        search_k=settings.k,
+        max_paths=settings.max_paths,
+    )
+    context: str | None = None
+    if mode == "inline":
+        context = loaded.sdl
+    elif mode == "oracle":
+        definitions = navigator.define(list(oracle_coordinates))
+        context = "\n\n".join(d.sdl for d in definitions if d.sdl is not None)
+    loop = _Loop(
+        task=task,
+        chat=chat,
+        tools=tools,
+        mode=mode,
+        num_ctx=num_ctx,
+        max_calls=settings.max_calls,
+        events=events,
+        whole_corpus_tokens=corpus.total_tokens(Format.DOT_PLUS_GLOSS),
+        schema_sdl=context,
+    )
+    return loop.run()
+
+
+def context_window(chat: OllamaChat, settings: Settings, events: Events) -> int:
     """num_ctx: the setting, else the model's context length as Ollama reports it."""
     reported = chat.context_length()  # also fails early when the model is missing
     if settings.num_ctx is not None:
@@ -189,7 +221,12 @@ class _Loop:
         else:
             schema_tokens = count_tokens(self.schema_sdl)
             self._warn_schema_over_half(schema_tokens)
-            conversation.add({"role": "system", "content": inline_system_prompt(self.schema_sdl)})
+            prompt = (
+                oracle_system_prompt(self.schema_sdl)
+                if self.mode == "oracle"
+                else inline_system_prompt(self.schema_sdl)
+            )
+            conversation.add({"role": "system", "content": prompt})
         conversation.add({"role": "user", "content": self.task})
 
         prompt_tokens = completion_tokens = 0

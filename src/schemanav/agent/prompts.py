@@ -11,6 +11,8 @@ from typing import Any
 SEARCH_SCHEMA = "searchSchema"
 INTROSPECT_TYPE = "introspectType"
 EXECUTE_GRAPHQL = "executeGraphql"
+LIST_FIELDS = "listFields"
+BUILD_QUERY = "buildQuery"
 
 HARD_RULE_NAVIGATE = (
     "Hard rule: every type, field and argument name you write must have appeared in a tool "
@@ -37,7 +39,12 @@ returns their coordinates (Type.field) with a short text, and how to reach them 
 - {INTROSPECT_TYPE}(name): the full definition of one type: its fields with arguments, \
 argument types and defaults, enum values, input fields, interfaces, union members.
 - {EXECUTE_GRAPHQL}(query, variables): validates one operation against the schema and runs it.
-Work in small steps: search, introspect the types you will use, then execute.
+- {LIST_FIELDS}(name): one type's fields with return types and required arguments; far \
+cheaper than {INTROSPECT_TYPE}, so prefer it.
+- {BUILD_QUERY}(coordinates): writes a valid operation from the coordinates you found (a \
+path from the root, or any set of them), with a variable for every required argument.
+Work in small steps: search, list the fields of the types you will use, build the operation \
+with {BUILD_QUERY}, then execute it with the variables it names.
 {HARD_RULE_NAVIGATE}
 {_FINISH}"""
 
@@ -49,6 +56,23 @@ the end of this message. You have one tool:
 
 SCHEMA:
 """
+
+
+_ORACLE_SYSTEM_PROMPT_HEAD = f"""{_ROLE} The definitions of the schema fields this task \
+needs, in GraphQL SDL, are at the end of this message (the rest of the schema is not shown). \
+You have one tool:
+- {EXECUTE_GRAPHQL}(query, variables): validates one operation against the schema and runs it.
+{HARD_RULE_INLINE}
+{_FINISH}
+
+DEFINITIONS:
+"""
+
+
+def oracle_system_prompt(definitions: str) -> str:
+    """The oracle-mode system message (agent-bench's ceiling): the shared instructions, then
+    the definitions of the fields the task needs."""
+    return _ORACLE_SYSTEM_PROMPT_HEAD + definitions
 
 
 def inline_system_prompt(sdl: str) -> str:
@@ -96,6 +120,33 @@ EXECUTE_TOOL = _tool(
 )
 
 
+LIST_FIELDS_TOOL = _tool(
+    LIST_FIELDS,
+    "One type's fields: name, return type, required arguments, deprecation. Cheaper than "
+    f"{INTROSPECT_TYPE}; enums list their values, input types their fields.",
+    {"name": {"type": "string", "description": "A type name exactly as it appeared in a search hit."}},
+    ["name"],
+)
+BUILD_QUERY_TOOL = _tool(
+    BUILD_QUERY,
+    "Write one valid operation containing the given field coordinates: nested from the root, "
+    "a typed variable for every required argument, leaf fields under object types; "
+    "deprecated fields are replaced where the schema names a replacement.",
+    {
+        "coordinates": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Field coordinates (Type.field) from your searches; "
+            "Type.field(arg:) also declares that optional argument.",
+        }
+    },
+    ["coordinates"],
+)
+
+
 def tool_definitions(inline: bool) -> list[Any]:
-    """The tools offered to the model: all three, or only execution when the schema is inline."""
-    return [EXECUTE_TOOL] if inline else [SEARCH_TOOL, INTROSPECT_TOOL, EXECUTE_TOOL]
+    """The tools offered to the model: all of them, or only execution when the schema is
+    inline."""
+    if inline:
+        return [EXECUTE_TOOL]
+    return [SEARCH_TOOL, INTROSPECT_TOOL, EXECUTE_TOOL, LIST_FIELDS_TOOL, BUILD_QUERY_TOOL]

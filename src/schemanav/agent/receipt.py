@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from schemanav.records import to_json
 
-Mode = Literal["navigate", "inline"]
+Mode = Literal["navigate", "inline", "oracle"]
 Stopped = Literal["answered", "max_calls", "error"]
 
 

@@ -14,7 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from schemanav.agent.prompts import EXECUTE_GRAPHQL, INTROSPECT_TYPE, SEARCH_SCHEMA
+from schemanav.agent.prompts import (
+    BUILD_QUERY,
+    EXECUTE_GRAPHQL,
+    INTROSPECT_TYPE,
+    LIST_FIELDS,
+    SEARCH_SCHEMA,
+)
 from schemanav.defaults import DEFAULT_MAX_PATHS, DEFAULT_SEARCH_BUDGET
 from schemanav.operations import OperationRunner
 from schemanav.tokens import count_tokens
@@ -48,6 +54,8 @@ _PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
         _Parameter("query", str, True, '"{ rootField { field } }"'),
         _Parameter("variables", dict, False, "{}"),
     ),
+    LIST_FIELDS: (_Parameter("name", str, True, '"TypeName"'),),
+    BUILD_QUERY: (_Parameter("coordinates", list, True, '["Query.rootField", "TypeName.field"]'),),
 }
 
 
@@ -82,7 +90,7 @@ class SchemaTools:
         """The tools offered to the model, in the order the system prompt lists them."""
         if self.backend is None:
             return (EXECUTE_GRAPHQL,)
-        return (SEARCH_SCHEMA, INTROSPECT_TYPE, EXECUTE_GRAPHQL)
+        return (SEARCH_SCHEMA, INTROSPECT_TYPE, EXECUTE_GRAPHQL, LIST_FIELDS, BUILD_QUERY)
 
     def call(self, name: str, arguments: Any) -> ToolResult:
         """Run one tool call as the model sent it; `arguments` may be a mapping or raw text."""
@@ -102,6 +110,10 @@ class SchemaTools:
             return self.search_schema(parsed["query"])
         if name == INTROSPECT_TYPE:
             return self.introspect_type(parsed["name"])
+        if name == LIST_FIELDS:
+            return self.list_fields(parsed["name"])
+        if name == BUILD_QUERY:
+            return self.build_query(parsed["coordinates"])
         return self.execute_graphql(parsed["query"], parsed.get("variables"))
 
     # searchSchema ---------------------------------------------------------------------------
@@ -185,6 +197,33 @@ class SchemaTools:
             )
         return f"unknown type {name!r}; the closest type names are: {', '.join(closest[:5])}"
 
+    # listFields -----------------------------------------------------------------------------
+
+    def list_fields(self, name: str) -> ToolResult:
+        """One type in a line per field: return type, required arguments, deprecation."""
+        from schemanav.schema.fields import list_fields
+
+        wanted = name.strip().strip("[]!").strip()
+        named = self.schema.get_type(wanted)
+        if named is None and "." in wanted:
+            named = self.schema.get_type(wanted.split(".", 1)[0])
+        if named is None:
+            return ToolResult(False, self._unknown_type(wanted))
+        return ToolResult(True, list_fields(named))
+
+    # buildQuery -----------------------------------------------------------------------------
+
+    def build_query(self, coordinates: list[Any]) -> ToolResult:
+        """One operation from the coordinates, validated; `ok` when it is valid and whole."""
+        from schemanav.build import build_operation
+        from schemanav.errors import InputError
+
+        try:
+            result = build_operation(self.schema, [str(c) for c in coordinates])
+        except InputError as err:
+            return ToolResult(False, err.message)
+        return ToolResult(result.complete, result.summary())
+
     # executeGraphql -------------------------------------------------------------------------
 
     def execute_graphql(self, query: str, variables: Mapping[str, Any] | None) -> ToolResult:
@@ -213,6 +252,8 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
     parsed: dict[str, Any] = {}
     for parameter in parameters:
         value = arguments.get(parameter.name)
+        if parameter.kind is list and isinstance(value, str):
+            value = [value]  # one coordinate, or several in one string: buildQuery splits them
         if parameter.kind is dict and isinstance(value, str):
             # Models often send variables as a JSON string; accept it when it parses.
             try:
@@ -230,7 +271,8 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
                 )
             continue
         if not isinstance(value, parameter.kind):
-            kind = "a string" if parameter.kind is str else "a JSON object"
+            kinds: dict[type, str] = {str: "a string", list: "a JSON array of strings"}
+            kind = kinds.get(parameter.kind, "a JSON object")
             return ToolResult(False, f"argument {parameter.name!r} of {name} must be {kind}")
         parsed[parameter.name] = value
     return parsed
