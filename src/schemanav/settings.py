@@ -89,7 +89,7 @@ with warnings.catch_warnings():
         bench_file: str | None = None
         ks: Annotated[list[int], NoDecode] = Field(default_factory=lambda: [1, 5, 10, 20, 50])
         budgets: Annotated[list[int], NoDecode] = Field(
-            default_factory=lambda: [125, 250, 500, 1000, 2000]
+            default_factory=lambda: [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
         )
         strict: bool = False
 

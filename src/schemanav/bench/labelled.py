@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schemanav.errors import InputError
+from schemanav.textfile import read_text
 
 _NAME = r"[_A-Za-z][_0-9A-Za-z]*"
 _FIELD_COORDINATE = re.compile(rf"{_NAME}\.{_NAME}")
@@ -42,25 +43,6 @@ class LabelledFileError(InputError):
             shown += f"; … and {len(problems) - SHOWN_PROBLEMS} more problems"
         super().__init__(shown)
         self.problems = list(problems)
-
-
-def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: labelled file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a labelled TSV file") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read labelled file ({error.strerror})") from None
-    try:
-        # utf-8-sig: tolerate the byte-order mark spreadsheet exports like to add.
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{path}: labelled file is not UTF-8 text (bad byte at offset {error.start});"
-            " re-save it as UTF-8"
-        ) from None
 
 
 def _parse_line(where: str, line: str) -> tuple[LabelledQuery | None, list[str]]:
@@ -101,7 +83,7 @@ def load_labelled(path: str | Path) -> list[LabelledQuery]:
     Missing, unreadable or non-UTF-8 files raise `InputError` saying so.
     """
     source = Path(path)
-    text = _read_text(source)
+    text = read_text(source, "labelled file")
     queries: list[LabelledQuery] = []
     problems: list[str] = []
     saw_question_line = False
