@@ -338,7 +338,8 @@ def bench(
         str | None,
         typer.Option(
             "--bench-file",
-            help="Labelled TSV: question<TAB>Type.field[,Type.field…] "
+            help="Labelled TSV: question<TAB>coordinate[,coordinate…] "
+            "(Type.field, Type.field(arg:), Type) "
             "[default: bundled Movie DB questions]",
             show_default=False,
         ),
@@ -358,7 +359,18 @@ def bench(
     ] = None,
     budgets: Annotated[
         str | None,
-        typer.Option("--budgets", help="Token budgets [default: 125,250,500,1000,2000]"),
+        typer.Option(
+            "--budgets",
+            help="Token budgets [default: 125,250,500,1000,2000,4000,8000,16000]",
+        ),
+    ] = None,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            help="What an agent is handed, comma-separated: list (the ranked hits), "
+            "slice (a schema slice per budget) [default: list]",
+        ),
     ] = None,
     tokenizer: TokenizerOption = None,
     cache_dir: CacheDirOption = None,
@@ -384,7 +396,9 @@ def bench(
     ] = None,
     plot: Annotated[
         str | None,
-        typer.Option("--plot", help="Also draw recall charts (SVG) into this folder."),
+        typer.Option(
+            "--plot", help="Also draw recall and completeness charts (SVG) into this folder."
+        ),
     ] = None,
 ) -> None:
     """Score labelled questions: recall@k, MRR, token cost and budget sweeps per
@@ -393,7 +407,7 @@ def bench(
         from pathlib import Path
 
         from schemanav.bench.report import print_tables, write_markdown
-        from schemanav.bench.runner import parse_formats, run_bench, split_list
+        from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
 
         settings = _settings(
             schema=schema,
@@ -404,6 +418,7 @@ def bench(
             format=fmt,
             ks=ks,
             budgets=budgets,
+            output=output,
             bm25_tokenizer=tokenizer,
             strict=strict or None,
             cache_dir=cache_dir,
@@ -422,6 +437,7 @@ def bench(
             backends=split_list(settings.backend),
             formats=parse_formats(settings.format),
             events=reporter,
+            outputs=parse_outputs(settings.output),
         )
         if markdown is not None:
             write_markdown(report, Path(markdown))

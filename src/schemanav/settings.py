@@ -92,6 +92,7 @@ with warnings.catch_warnings():
             default_factory=lambda: [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
         )
         strict: bool = False
+        output: str = Field(default="list", description="what bench scores: list, slice")
 
         # agent
         model: str = "qwen3:8b"

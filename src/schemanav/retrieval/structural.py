@@ -248,10 +248,11 @@ class StructuralBackend:
             for entry in [*chain, int(position)]:
                 ranked.setdefault(entry, float(scores[position]))
         tokens = self._corpus.token_counts(self.fmt)
+        texts = self._corpus.texts(self.fmt)  # rendered once per corpus, not once per hit
         return [
             SearchHit(
                 coordinate=self._corpus.coordinates[entry],
-                text=self._corpus.entries[entry].render(self.fmt),
+                text=texts[entry],
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],
