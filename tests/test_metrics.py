@@ -24,7 +24,6 @@ from schemanav.bench.metrics import (
     evaluate_observation,
     evaluate_question,
     first_hit_rank,
-    fit_prefix,
     is_complete,
     mean,
     median,
@@ -37,6 +36,7 @@ from schemanav.bench.metrics import (
     tokens_at_k,
     tokens_to_complete,
 )
+from schemanav.retrieval.base import fit_prefix
 
 RANKED = ["Query.movie", "Movie.title", "Query.person", "Movie.cast", "Person.name"]
 COSTS = [10, 20, 30, 40, 50]

@@ -401,8 +401,8 @@ def bench(
         ),
     ] = None,
 ) -> None:
-    """Score labelled questions: recall@k, MRR, token cost and budget sweeps per
-    backend × format."""
+    """Score labelled questions: recall@k, MRR, token cost, budget sweeps and completeness
+    (every expected coordinate shown) per backend × format × output."""
     with _user_errors():
         from pathlib import Path
 

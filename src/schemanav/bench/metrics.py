@@ -196,7 +196,7 @@ def _prefix_views(
     for item, cost in zip(ranked, token_counts, strict=True):
         spent += cost
         new = _shows(item, targets)
-        if not new.issubset(found):
+        if not new <= found:
             found |= new
             yield View(frozenset(found), spent)
 
@@ -327,9 +327,9 @@ class Measure:
 
     key: str
     axis: Axis
-    score: Callable[[Observation, int, int | None], Value]
     ranked: bool
-    formula: str
+    formula: str | None
+    score: Callable[[Observation, int, int | None], Value]
 
 
 def _ranked(observation: Observation) -> Sequence[Item]:
@@ -337,7 +337,7 @@ def _ranked(observation: Observation) -> Sequence[Item]:
     return observation.ranked
 
 
-def _list_tokens_to_complete(observation: Observation, limit: int | None) -> int | None:
+def _tokens_to_complete(observation: Observation, limit: int | None) -> int | None:
     if observation.ranked is not None:
         return tokens_to_complete(
             observation.ranked, observation.token_counts, observation.expected, limit
@@ -346,61 +346,37 @@ def _list_tokens_to_complete(observation: Observation, limit: int | None) -> int
 
 
 FIRST_HIT_RANK = Measure(
-    "first_hit_rank",
-    Axis.ONCE,
-    lambda o, _, __: first_hit_rank(_ranked(o), o.expected),
-    True,
-    first_hit_rank.__doc__ or "",
-)
+    "first_hit_rank", Axis.ONCE, ranked=True, formula=first_hit_rank.__doc__,
+    score=lambda o, _, __: first_hit_rank(_ranked(o), o.expected),
+)  # fmt: skip
 RECIPROCAL_RANK = Measure(
-    "reciprocal_rank",
-    Axis.ONCE,
-    lambda o, _, __: reciprocal_rank(_ranked(o), o.expected),
-    True,
-    reciprocal_rank.__doc__ or "",
-)
+    "reciprocal_rank", Axis.ONCE, ranked=True, formula=reciprocal_rank.__doc__,
+    score=lambda o, _, __: reciprocal_rank(_ranked(o), o.expected),
+)  # fmt: skip
 RECALL = Measure(
-    "recall",
-    Axis.K,
-    lambda o, k, _: recall_at_k(_ranked(o), o.expected, k),
-    True,
-    recall_at_k.__doc__ or "",
-)
+    "recall", Axis.K, ranked=True, formula=recall_at_k.__doc__,
+    score=lambda o, k, _: recall_at_k(_ranked(o), o.expected, k),
+)  # fmt: skip
 BUDGET_RECALL = Measure(
-    "budget_recall",
-    Axis.BUDGET,
-    lambda o, b, _: coverage(o.views[b].shown, o.expected),
-    False,
-    budget_recall.__doc__ or "",
-)
+    "budget_recall", Axis.BUDGET, ranked=False, formula=budget_recall.__doc__,
+    score=lambda o, b, _: coverage(o.views[b].shown, o.expected),
+)  # fmt: skip
 TOKENS_AT_DEPTH = Measure(
-    f"tokens_at_{TOKEN_DEPTH}",
-    Axis.ONCE,
-    lambda o, _, __: tokens_at_k(o.token_counts, TOKEN_DEPTH),
-    True,
-    tokens_at_k.__doc__ or "",
-)
+    f"tokens_at_{TOKEN_DEPTH}", Axis.ONCE, ranked=True, formula=tokens_at_k.__doc__,
+    score=lambda o, _, __: tokens_at_k(o.token_counts, TOKEN_DEPTH),
+)  # fmt: skip
 COMPLETE = Measure(
-    "complete",
-    Axis.K,
-    lambda o, k, _: complete_at_k(_ranked(o), o.expected, k),
-    True,
-    complete_at_k.__doc__ or "",
-)
+    "complete", Axis.K, ranked=True, formula=complete_at_k.__doc__,
+    score=lambda o, k, _: complete_at_k(_ranked(o), o.expected, k),
+)  # fmt: skip
 BUDGET_COMPLETE = Measure(
-    "budget_complete",
-    Axis.BUDGET,
-    lambda o, b, _: is_complete(o.views[b].shown, o.expected),
-    False,
-    budget_complete.__doc__ or "",
-)
+    "budget_complete", Axis.BUDGET, ranked=False, formula=budget_complete.__doc__,
+    score=lambda o, b, _: is_complete(o.views[b].shown, o.expected),
+)  # fmt: skip
 TOKENS_TO_COMPLETE = Measure(
-    "tokens_to_complete",
-    Axis.ONCE,
-    lambda o, _, limit: _list_tokens_to_complete(o, limit),
-    False,
-    tokens_to_complete.__doc__ or "",
-)
+    "tokens_to_complete", Axis.ONCE, ranked=False, formula=tokens_to_complete.__doc__,
+    score=lambda o, _, limit: _tokens_to_complete(o, limit),
+)  # fmt: skip
 
 MEASURES: tuple[Measure, ...] = (
     FIRST_HIT_RANK,
@@ -440,42 +416,28 @@ class Aggregate:
     cell: Callable[[Value], str]
 
 
+# fmt: off
 AGGREGATES: tuple[Aggregate, ...] = (
     Aggregate("recall", RECALL, _mean_of, lambda k: f"R@{k}", _ratio_cell),
     Aggregate("mrr", RECIPROCAL_RANK, _mean_of, lambda _: "MRR", _ratio_cell),
     Aggregate("rank_p50", FIRST_HIT_RANK, _percentile_of(50), lambda _: "rank p50", _count_cell),
     Aggregate("rank_p95", FIRST_HIT_RANK, _percentile_of(95), lambda _: "rank p95", _count_cell),
-    Aggregate(
-        "questions_without_hit", FIRST_HIT_RANK, _count_missing, lambda _: "no hit", _count_cell
-    ),
-    Aggregate(
-        TOKENS_AT_DEPTH.key,
-        TOKENS_AT_DEPTH,
-        _mean_of,
-        lambda _: f"tokens@{TOKEN_DEPTH}",
-        _count_cell,
-    ),
+    Aggregate("questions_without_hit", FIRST_HIT_RANK, _count_missing, lambda _: "no hit",
+              _count_cell),
+    Aggregate(TOKENS_AT_DEPTH.key, TOKENS_AT_DEPTH, _mean_of, lambda _: f"tokens@{TOKEN_DEPTH}",
+              _count_cell),
     Aggregate("budget_recall", BUDGET_RECALL, _mean_of, lambda b: f"{b:,} tok", _ratio_cell),
     Aggregate("complete", COMPLETE, _mean_of, lambda k: f"C@{k}", _ratio_cell),
-    Aggregate(
-        "budget_complete", BUDGET_COMPLETE, _mean_of, lambda b: f"C≤{short_tokens(b)}", _ratio_cell
-    ),
-    Aggregate(
-        "tokens_to_complete_p50",
-        TOKENS_TO_COMPLETE,
-        _percentile_of(50),
-        lambda _: "p50 tok",
-        _count_cell,
-    ),
-    Aggregate(
-        "tokens_to_complete_p95",
-        TOKENS_TO_COMPLETE,
-        _percentile_of(95),
-        lambda _: "p95 tok",
-        _count_cell,
-    ),
-    Aggregate("never_complete", TOKENS_TO_COMPLETE, _count_missing, lambda _: "never", _count_cell),
+    Aggregate("budget_complete", BUDGET_COMPLETE, _mean_of, lambda b: f"C≤{short_tokens(b)}",
+              _ratio_cell),
+    Aggregate("tokens_to_complete_p50", TOKENS_TO_COMPLETE, _percentile_of(50),
+              lambda _: "p50 tok", _count_cell),
+    Aggregate("tokens_to_complete_p95", TOKENS_TO_COMPLETE, _percentile_of(95),
+              lambda _: "p95 tok", _count_cell),
+    Aggregate("never_complete", TOKENS_TO_COMPLETE, _count_missing, lambda _: "never",
+              _count_cell),
 )
+# fmt: on
 """Every per-row figure, in the order of a row's JSON record."""
 
 AGGREGATE = {aggregate.key: aggregate for aggregate in AGGREGATES}
