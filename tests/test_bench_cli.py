@@ -413,14 +413,13 @@ def test_the_github_slice(tmp_path: Path) -> None:
         str(tmp_path / "wg" / "schemas" / "github-wg.graphqls"),
         "--bench-file",
         str(tmp_path / "wg" / "benchmarks" / "github-wg.tsv"),
-        "--format",
-        "RAW,DOT_PLUS_GLOSS",
     )
     _check_shape(payload, [1, 5, 10, 20, 50], DEFAULT_BUDGETS)
     assert payload["questions"] == 200
     assert payload["targets"] == 1038
     assert payload["unknown_coordinates"] == []
-    row = next(row for row in payload["rows"] if row["format"] == "DOT_PLUS_GLOSS")
+    (row,) = payload["rows"]
+    assert (row["backend"], row["format"]) == ("structural", "DOT_PLUS_GLOSS")
     # sanity bands, not results: BM25 finds a fair share, far from none and far from all
     assert 0.2 <= row["recall"]["50"] <= 0.8
     recalls = [row["recall"][k] for k in ("1", "5", "10", "20", "50")]
