@@ -420,7 +420,7 @@ def test_the_github_slice(tmp_path: Path) -> None:
     assert payload["unknown_coordinates"] == []
     (row,) = payload["rows"]
     assert (row["backend"], row["format"]) == ("structural", "DOT_PLUS_GLOSS")
-    # sanity bands, not results: BM25 finds a fair share, far from none and far from all
+    # sanity bands: the default backend finds a fair share, far from none and far from all
     assert 0.2 <= row["recall"]["50"] <= 0.8
     recalls = [row["recall"][k] for k in ("1", "5", "10", "20", "50")]
     assert recalls == sorted(recalls)
