@@ -91,10 +91,10 @@ def run(
             )
         )
     summary = summarise(results, KS, BUDGETS)
-    recall = " | ".join(f"{summary.recall[k]:.3f}" for k in KS)
-    budget = " / ".join(f"{summary.budget_recall[b]:.3f}" for b in BUDGETS)
+    recall = " | ".join(f"{summary.at('recall', k):.3f}" for k in KS)
+    budget = " / ".join(f"{summary.at('budget_recall', b):.3f}" for b in BUDGETS)
     return (
-        f"| {label} | {recall} | {summary.mrr:.3f} | {summary.mean_tokens_at_depth:.0f} "
+        f"| {label} | {recall} | {summary.at('mrr'):.3f} | {summary.at('tokens_at_50'):.0f} "
         f"| {budget} | {tied_first} |"
     )
 

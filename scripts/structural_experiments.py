@@ -102,9 +102,9 @@ def measure(factory: Factory, corpus: Corpus, schema_path: Path, tsv: Path, fmt:
         )
     elapsed = time.perf_counter() - started
     summary = summarise(results, KS, BUDGETS)
-    cells = [f"{summary.recall[k]:.3f}" for k in KS]
-    cells += [f"{summary.mrr:.3f}", f"{summary.budget_recall[500]:.3f}"]
-    cells += [f"{summary.mean_tokens_at_depth:.0f}", f"{elapsed:.2f}"]
+    cells = [f"{summary.at('recall', k):.3f}" for k in KS]
+    cells += [f"{summary.at('mrr'):.3f}", f"{summary.at('budget_recall', 500):.3f}"]
+    cells += [f"{summary.at('tokens_at_50'):.0f}", f"{elapsed:.2f}"]
     return " | ".join(cells)
 
 

@@ -28,6 +28,7 @@ MOVIE_QUESTIONS = load_labelled(bundled_path("moviedb-sample.tsv"))
 ROW_KEYS = {
     "backend",
     "format",
+    "output",
     "recall",
     "mrr",
     "rank_p50",
@@ -35,6 +36,11 @@ ROW_KEYS = {
     "questions_without_hit",
     "tokens_at_50",
     "budget_recall",
+    "complete",
+    "budget_complete",
+    "tokens_to_complete_p50",
+    "tokens_to_complete_p95",
+    "never_complete",
     "list_depth",
     "seconds",
     "per_question",
@@ -47,8 +53,12 @@ QUESTION_KEYS = {
     "recall",
     "budget_recall",
     "tokens_at_50",
+    "complete",
+    "budget_complete",
+    "tokens_to_complete",
     "top_coordinates",
 }
+DEFAULT_BUDGETS = [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
 
 
 @pytest.fixture(autouse=True)
@@ -86,8 +96,10 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
         "encoding",
         "questions",
         "targets",
+        "targets_by_kind",
         "ks",
         "budgets",
+        "outputs",
         "unknown_coordinates",
         "rows",
     }
@@ -98,12 +110,15 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
     assert isinstance(payload["targets"], int) and payload["targets"] >= payload["questions"]
     assert payload["ks"] == ks
     assert payload["budgets"] == budgets
+    assert payload["outputs"] == ["list"]
+    assert sum(payload["targets_by_kind"].values()) == payload["targets"]
     assert isinstance(payload["unknown_coordinates"], list)
     assert payload["rows"]
     for row in payload["rows"]:
         assert set(row) == ROW_KEYS
         assert isinstance(row["backend"], str) and row["backend"]
         assert row["format"] in {f.value for f in Format}
+        assert row["output"] == "list"
         assert list(row["recall"]) == [str(k) for k in ks]
         assert all(_is_ratio(v) for v in row["recall"].values())
         assert list(row["budget_recall"]) == [str(b) for b in budgets]
@@ -114,6 +129,13 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
         assert isinstance(row["questions_without_hit"], int)
         assert 0 <= row["questions_without_hit"] <= payload["questions"]
         assert isinstance(row["tokens_at_50"], float | int) and row["tokens_at_50"] >= 0
+        assert list(row["complete"]) == [str(k) for k in ks]
+        assert all(_is_ratio(v) for v in row["complete"].values())
+        assert list(row["budget_complete"]) == [str(b) for b in budgets]
+        assert all(_is_ratio(v) for v in row["budget_complete"].values())
+        for tokens in (row["tokens_to_complete_p50"], row["tokens_to_complete_p95"]):
+            assert tokens is None or (isinstance(tokens, int) and 0 < tokens <= max(budgets))
+        assert isinstance(row["never_complete"], int)
         assert isinstance(row["list_depth"], int) and row["list_depth"] >= max(100, *ks)
         assert isinstance(row["seconds"], float) and row["seconds"] >= 0
         assert len(row["per_question"]) == payload["questions"]
@@ -129,6 +151,16 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
             assert list(question["budget_recall"]) == [str(b) for b in budgets]
             assert all(_is_ratio(v) for v in question["budget_recall"].values())
             assert isinstance(question["tokens_at_50"], int) and question["tokens_at_50"] >= 0
+            assert all(isinstance(v, bool) for v in question["complete"].values())
+            assert list(question["budget_complete"]) == [str(b) for b in budgets]
+            # complete within a budget exactly when it completes within tokens_to_complete
+            spent = question["tokens_to_complete"]
+            assert question["budget_complete"] == {
+                str(b): spent is not None and spent <= b for b in budgets
+            }
+            assert question["complete"] == {
+                k: recall == 1.0 for k, recall in question["recall"].items()
+            }
             assert len(question["top_coordinates"]) <= max(ks)
         # the summary is the mean of the per-question figures
         for k in ks:
@@ -136,6 +168,8 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
             assert row["recall"][str(k)] == pytest.approx(sum(per) / len(per))
         ranks = [q["reciprocal_rank"] for q in row["per_question"]]
         assert row["mrr"] == pytest.approx(sum(ranks) / len(ranks))
+        never = [q["tokens_to_complete"] is None for q in row["per_question"]]
+        assert row["never_complete"] == sum(never)
 
 
 def _write(path: Path, text: str) -> Path:
@@ -153,8 +187,10 @@ def test_no_arguments_prints_the_movie_db_tables() -> None:
     assert f"{targets} targets" in out
     for header in ("R@1", "R@5", "R@10", "R@20", "R@50", "MRR", "rank p95", "tokens@50"):
         assert header in out
-    for budget in ("125 tok", "250 tok", "500 tok", "1,000 tok", "2,000 tok"):
+    for budget in ("125 tok", "250 tok", "500 tok", "1,000 tok", "2,000 tok", "16,000 tok"):
         assert budget in out
+    for header in ("C@50", "C≤250", "C≤1k", "C≤4k", "C≤16k", "p50 tok", "never"):
+        assert header in out
     assert "…" not in out  # never squeezed into elided cells, even at 80 columns
     assert "Traceback" not in result.stderr
 
@@ -170,7 +206,7 @@ def test_no_arguments_prints_the_movie_db_tables() -> None:
 
 def test_json_has_the_documented_shape() -> None:
     payload = _json()
-    _check_shape(payload, [1, 5, 10, 20, 50], [125, 250, 500, 1000, 2000])
+    _check_shape(payload, [1, 5, 10, 20, 50], DEFAULT_BUDGETS)
     assert payload["questions"] == len(MOVIE_QUESTIONS)
     assert payload["targets"] == sum(len(q.expected_coordinates) for q in MOVIE_QUESTIONS)
     assert payload["unknown_coordinates"] == []
@@ -208,7 +244,7 @@ def test_backends_times_formats_give_one_row_each(monkeypatch: pytest.MonkeyPatc
         ),
     )
     payload = _json("--backend", "bm25,bm25-again", "--format", "RAW,gloss,SDL")
-    _check_shape(payload, [1, 5, 10, 20, 50], [125, 250, 500, 1000, 2000])
+    _check_shape(payload, [1, 5, 10, 20, 50], DEFAULT_BUDGETS)
     assert [(row["backend"], row["format"]) for row in payload["rows"]] == [
         (backend, fmt) for backend in ("bm25", "bm25-again") for fmt in ("RAW", "GLOSS", "SDL")
     ]
@@ -281,6 +317,7 @@ def test_unknown_coordinates_warn_and_strict_refuses(
         (["--format", "DOT_PLUS_GLOSS,PDF"], "unknown format 'PDF'"),
         (["--ks", "0"], "--ks values must be at least 1"),
         (["--budgets", "many"], "invalid setting budgets"),
+        (["--output", "list,tree"], "unknown output 'tree'"),
         (["--backend", "bm25", "-o", "tokenizer", "klingon"], "unknown BM25 tokenizer"),
     ],
 )
@@ -291,33 +328,39 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_markdown_holds_both_tables(tmp_path: Path) -> None:
+def test_markdown_holds_every_table(tmp_path: Path) -> None:
     target = tmp_path / "out" / "bench.md"
     result = _bench("--format", "RAW,DOT_PLUS_GLOSS", "--markdown", str(target))
     assert result.exit_code == 0, result.stderr
     text = target.read_text(encoding="utf-8")
     assert "| backend | format | R@1 | R@5 | R@10 | R@20 | R@50 | MRR |" in text
     assert "| backend | format | 125 tok | 250 tok | 500 tok | 1,000 tok | 2,000 tok |" in text
-    assert text.count("| structural | RAW |") == 2
-    assert text.count("| structural | DOT_PLUS_GLOSS |") == 2
+    assert "| backend | format | C@50 | C≤250 | C≤1k | C≤4k | C≤16k | p50 tok | never |" in text
+    assert text.count("| structural | RAW |") == 3
+    assert text.count("| structural | DOT_PLUS_GLOSS |") == 3
     assert "o200k_base" in text
     assert f"wrote {target}" in result.stderr
     # the figures agree with the terminal table
-    terminal_line = next(line for line in result.stdout.splitlines() if " RAW " in line)
-    markdown_line = next(
-        line for line in text.splitlines() if line.startswith("| structural | RAW |")
-    )
-    assert re.findall(r"\d+\.\d{3}", terminal_line) == re.findall(r"\d+\.\d{3}", markdown_line)
+    terminal = [line for line in result.stdout.splitlines() if " RAW " in line]
+    markdown = [line for line in text.splitlines() if line.startswith("| structural | RAW |")]
+    assert len(terminal) == len(markdown) == 3
+    for terminal_line, markdown_line in zip(terminal, markdown, strict=True):
+        figures = re.findall(r"\d+\.\d{3}", markdown_line)
+        assert figures and re.findall(r"\d+\.\d{3}", terminal_line) == figures
 
 
-def test_plot_draws_two_svg_charts(tmp_path: Path) -> None:
+def test_plot_draws_three_svg_charts(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     folder = tmp_path / "plots"
     result = _bench("--format", "RAW,GLOSS", "--plot", str(folder), "--json")
     assert result.exit_code == 0, result.stderr
     json.loads(result.stdout)
     charts = sorted(folder.iterdir())
-    assert [chart.name for chart in charts] == ["recall-by-budget.svg", "recall-by-depth.svg"]
+    assert [chart.name for chart in charts] == [
+        "complete-by-budget.svg",
+        "recall-by-budget.svg",
+        "recall-by-depth.svg",
+    ]
     for chart in charts:
         svg = chart.read_text(encoding="utf-8")
         assert "<svg" in svg
@@ -377,15 +420,14 @@ def test_the_github_slice(tmp_path: Path) -> None:
         str(tmp_path / "wg" / "schemas" / "github-wg.graphqls"),
         "--bench-file",
         str(tmp_path / "wg" / "benchmarks" / "github-wg.tsv"),
-        "--format",
-        "RAW,DOT_PLUS_GLOSS",
     )
-    _check_shape(payload, [1, 5, 10, 20, 50], [125, 250, 500, 1000, 2000])
+    _check_shape(payload, [1, 5, 10, 20, 50], DEFAULT_BUDGETS)
     assert payload["questions"] == 200
     assert payload["targets"] == 1038
     assert payload["unknown_coordinates"] == []
-    row = next(row for row in payload["rows"] if row["format"] == "DOT_PLUS_GLOSS")
-    # sanity bands, not results: BM25 finds a fair share, far from none and far from all
+    (row,) = payload["rows"]
+    assert (row["backend"], row["format"]) == ("structural", "DOT_PLUS_GLOSS")
+    # sanity bands: the default backend finds a fair share, far from none and far from all
     assert 0.2 <= row["recall"]["50"] <= 0.8
     recalls = [row["recall"][k] for k in ("1", "5", "10", "20", "50")]
     assert recalls == sorted(recalls)
@@ -393,3 +435,9 @@ def test_the_github_slice(tmp_path: Path) -> None:
     assert budget == sorted(budget)
     # DOT_PLUS_GLOSS entries cost tokens: 50 of them are hundreds of tokens, not tens
     assert 200 <= row["tokens_at_50"] <= 2000
+    # the default backend's completeness, as issue 10 measured it (share of 200 questions)
+    complete = {b: round(row["budget_complete"][b], 3) for b in ("500", "1000", "2000", "4000")}
+    assert complete == {"500": 0.255, "1000": 0.385, "2000": 0.53, "4000": 0.64}
+    assert round(row["budget_complete"]["16000"], 3) == 0.845
+    assert round(row["complete"]["50"], 3) == 0.285
+    assert row["never_complete"] == 31  # 200 × (1 − 0.845)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
-from schemanav.bench.runner import list_depth, parse_formats, run_bench, split_list
+from schemanav.bench.metrics import View
+from schemanav.bench.runner import (
+    OUTPUTS,
+    SliceOutput,
+    list_depth,
+    parse_formats,
+    parse_outputs,
+    run_bench,
+    split_list,
+)
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.retrieval import SearchHit
@@ -139,14 +150,20 @@ def test_scores_each_question_from_one_ranked_list(tmp_path: Path, scripted: Non
     assert report.budgets == (1, 100000)
 
     row = report.rows[0]
+    summary = row.summary
     # hand-worked: ranks 2, 1 and none; recall@1 = (0 + 1/2 + 0) / 3; recall@5 = (1 + 1 + 0) / 3
-    assert row.summary.recall == pytest.approx({1: 0.5 / 3, 5: 2 / 3})
-    assert row.summary.mrr == pytest.approx((0.5 + 1.0 + 0.0) / 3)
-    assert (row.summary.rank_p50, row.summary.rank_p95) == (1, 2)
-    assert row.summary.questions_without_hit == 1
+    assert summary.values["recall"] == pytest.approx({1: 0.5 / 3, 5: 2 / 3})
+    assert summary.at("mrr") == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+    assert (summary.at("rank_p50"), summary.at("rank_p95")) == (1, 2)
+    assert summary.at("questions_without_hit") == 1
     # no entry fits in one token; everything fits in 100,000
-    assert row.summary.budget_recall == pytest.approx({1: 0.0, 100000: 2 / 3})
-    assert [run.result.first_hit_rank for run in row.questions] == [2, 1, None]
+    assert summary.values["budget_recall"] == pytest.approx({1: 0.0, 100000: 2 / 3})
+    # complete: questions 1 and 2 within 5 hits (not within 1), none within 1 token
+    assert summary.values["complete"] == pytest.approx({1: 0.0, 5: 2 / 3})
+    assert summary.values["budget_complete"] == pytest.approx({1: 0.0, 100000: 2 / 3})
+    assert summary.at("never_complete") == 1
+    assert [run.result.at("first_hit_rank") for run in row.questions] == [2, 1, None]
+    assert row.output == "list"
     assert row.questions[0].top_coordinates == ("Query.movie", "Movie.title", "Movie.id")
     assert row.list_depth == depth
     assert row.seconds >= 0
@@ -182,8 +199,8 @@ def test_tokens_at_50_sum_the_costs_of_the_hits(tmp_path: Path, scripted: None) 
     corpus = open_corpus(settings).corpus
     cost = dict(zip(corpus.coordinates, corpus.texts(Format.GLOSS), strict=True))
     expected = [sum(count_tokens(cost[c]) for c in ranking) for ranking in RANKINGS.values()]
-    assert [run.result.tokens_at_depth for run in report.rows[0].questions] == expected
-    assert report.rows[0].summary.mean_tokens_at_depth == pytest.approx(sum(expected) / 3)
+    assert [run.result.at("tokens_at_50") for run in report.rows[0].questions] == expected
+    assert report.rows[0].summary.at("tokens_at_50") == pytest.approx(sum(expected) / 3)
 
 
 def test_rows_are_the_product_of_backends_and_formats(tmp_path: Path, scripted: None) -> None:
@@ -200,7 +217,8 @@ def test_defaults_come_from_settings(tmp_path: Path) -> None:
     report = run_bench(_settings(tmp_path, format="gloss"))
     assert [(row.backend, row.format) for row in report.rows] == [("structural", "GLOSS")]
     assert report.ks == (1, 5, 10, 20, 50)
-    assert report.budgets == (125, 250, 500, 1000, 2000)
+    assert report.budgets == (125, 250, 500, 1000, 2000, 4000, 8000, 16000)
+    assert report.outputs == ("list",)
 
 
 def test_unknown_coordinates_warn_and_count_as_misses(tmp_path: Path, scripted: None) -> None:
@@ -210,7 +228,7 @@ def test_unknown_coordinates_warn_and_count_as_misses(tmp_path: Path, scripted: 
     assert report.unknown_coordinates == ("Movie.rating", "Studio.name")
     assert len(events.warnings) == 1
     assert "Movie.rating, Studio.name" in events.warnings[0]
-    assert report.rows[0].summary.recall[50] == pytest.approx(1 / 3)
+    assert report.rows[0].summary.at("recall", 50) == pytest.approx(1 / 3)
 
 
 def test_strict_refuses_unknown_coordinates(tmp_path: Path, scripted: None) -> None:
@@ -237,3 +255,102 @@ def test_an_unknown_backend_is_refused_before_anything_runs(tmp_path: Path, scri
 def test_bad_cutoffs_are_refused(tmp_path: Path, flags: dict[str, str], message: str) -> None:
     with pytest.raises(InputError, match=message):
         run_bench(_settings(tmp_path, **flags))
+
+
+def test_arguments_and_types_count_where_the_rendering_shows_them(
+    tmp_path: Path, scripted: None
+) -> None:
+    # ranking: Query.movie, Movie.title, Movie.id
+    questions = "title of a movie\tQuery.movie(id:),Movie.title,Movie\n"
+    report = run_bench(
+        _settings(tmp_path, questions, ks="1,5"),
+        ["scripted"],
+        [Format.RAW, Format.GLOSS, Format.SDL],
+    )
+    assert report.targets_by_kind == {"field": 1, "argument": 1, "type": 1}
+    recall = {row.format: row.summary.values["recall"] for row in report.rows}
+    complete = {row.format: row.summary.at("complete", 5) for row in report.rows}
+    # RAW shows coordinates (and so their owners): Movie.title and Movie at 2, never the argument
+    assert recall["RAW"] == pytest.approx({1: 0.0, 5: 2 / 3})
+    # GLOSS also prints the return type: Query.movie's `Returns: Movie` at 1; no arguments
+    assert recall["GLOSS"] == pytest.approx({1: 1 / 3, 5: 2 / 3})
+    # SDL prints `movie(id: ID!): Movie`: the argument and the type at 1, the field at 2
+    assert recall["SDL"] == pytest.approx({1: 2 / 3, 5: 1.0})
+    assert complete == {"RAW": 0.0, "GLOSS": 0.0, "SDL": 1.0}
+
+
+def test_field_labels_score_the_same_in_every_rendering(tmp_path: Path, scripted: None) -> None:
+    report = run_bench(_settings(tmp_path), ["scripted"], [Format.RAW, Format.SDL])
+    raw, sdl = (row.summary.values for row in report.rows)
+    for key in ("recall", "mrr", "rank_p50", "complete"):
+        assert raw[key] == sdl[key]
+
+
+def test_unknown_arguments_and_types_are_reported(tmp_path: Path, scripted: None) -> None:
+    questions = (
+        "nothing matches\tQuery.movie(id:),Query.movie(first:),Movie,Studio,Movie.title(x:)\n"
+    )
+    report = run_bench(_settings(tmp_path, questions), ["scripted"], [Format.RAW], Recorder())
+    assert report.unknown_coordinates == ("Movie.title(x:)", "Query.movie(first:)", "Studio")
+
+
+class ScriptedSlice:
+    """A stand-in slicer: within budget B it holds the first B // 10 ranked fields, their
+    owner types and every argument of those fields, at 9 tokens a field."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.arguments = {
+            entry.coordinate: [f"{entry.coordinate}({a.name}:)" for a in entry.arguments]
+            for entry in corpus.entries
+        }
+
+    def __call__(self, question: str, ranked: Sequence[str], budget: int) -> View:
+        fields = list(ranked[: budget // 10])
+        shown = {*fields, *(f.split(".")[0] for f in fields)}
+        shown.update(a for f in fields for a in self.arguments[f])
+        return View(frozenset(shown), 9 * len(fields))
+
+
+def test_an_output_axis_scores_lists_and_slices_side_by_side(
+    tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(
+        OUTPUTS, "scripted-slice", lambda settings, corpus, fmt: SliceOutput(ScriptedSlice(corpus))
+    )
+    questions = "title of a movie\tQuery.movie(id:),Movie.title\nyear and id\tMovie.year\n"
+    settings = _settings(tmp_path, questions, ks="1,5", budgets="10,20,100")
+    report = run_bench(settings, ["scripted"], [Format.RAW], outputs=["list", "scripted-slice"])
+    assert [(row.format, row.output) for row in report.rows] == [
+        ("RAW", "list"),
+        ("RAW", "scripted-slice"),
+    ]
+    assert report.outputs == ("list", "scripted-slice")
+    listed, sliced = report.rows
+    # one search per question serves both outputs
+    assert len(ScriptedBackend.calls) == 2
+    # the slice holds Query.movie and its argument within 10 tokens, Movie.title within 20:
+    # question 1 complete at 18 tokens (2 fields × 9); question 2's Movie.year is 3rd: 27
+    assert sliced.summary.values["budget_complete"] == pytest.approx({10: 0.0, 20: 0.5, 100: 1.0})
+    assert [run.result.at("tokens_to_complete") for run in sliced.questions] == [18, 27]
+    # a slice is no ranked list: no recall@k, rank or tokens@50 (– in the tables)
+    assert sliced.summary.at("mrr") is None
+    assert sliced.summary.values["recall"] == {1: None, 5: None}
+    # the RAW list never shows the argument, so question 1 never completes
+    assert listed.summary.at("never_complete") == 1
+    payload = report.as_dict()
+    assert [row["output"] for row in payload["rows"]] == ["list", "scripted-slice"]
+    assert payload["rows"][1]["mrr"] is None
+
+
+def test_outputs_are_parsed_and_the_slicer_is_optional(
+    tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert parse_outputs(" list, LIST,slice") == ["list", "slice"]
+    with pytest.raises(InputError, match="unknown output 'tree': choose one of list, slice"):
+        parse_outputs("list,tree")
+    with pytest.raises(InputError, match="--output is empty"):
+        parse_outputs(",")
+    # a build without the slicer says so instead of failing on an import
+    monkeypatch.setitem(sys.modules, "schemanav.retrieval.slicing", None)
+    with pytest.raises(InputError, match="no schema slicer"):
+        run_bench(_settings(tmp_path), ["scripted"], [Format.RAW], outputs=["slice"])

@@ -9,11 +9,16 @@ import pytest
 from schemanav.bench.labelled import (
     LabelledFileError,
     LabelledQuery,
+    coordinate_kind,
+    known_coordinates,
     load_labelled,
+    shown_by_entry,
     unknown_coordinates,
 )
+from schemanav.corpus import Corpus, Format
+from schemanav.corpus.model import build_corpus
 from schemanav.errors import InputError
-from schemanav.schema import bundled_path
+from schemanav.schema import bundled_path, load_schema
 
 
 def _write(tmp_path: Path, text: str, name: str = "questions.tsv") -> Path:
@@ -62,7 +67,7 @@ def test_the_sample_benchmark_shipped_with_the_repo_loads() -> None:
 def test_no_tab(tmp_path: Path) -> None:
     path = _write(tmp_path, "which field is the title? Movie.title\n")
     assert _problems(path) == [
-        f"{path}:1: no tab; expected 'question<TAB>Type.field[,Type.field...]'"
+        f"{path}:1: no tab; expected 'question<TAB>coordinate[,coordinate...]'"
     ]
 
 
@@ -96,22 +101,39 @@ def test_stray_comma_is_an_empty_coordinate(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "coordinate",
     [
-        "Movie",  # no field
         "Movie.",  # empty field
         ".title",  # empty type
         "Movie.title.name",  # a path, not a coordinate
         "Movie.1title",  # a name may not start with a digit
         "Movie.ti-tle",  # '-' is not in a GraphQL name
         "Movie. title",  # inner blank
-        "Query.movie(id:)",  # argument coordinate
+        "Query.movie(id)",  # an argument coordinate ends in `:)`
+        "Query.movie(id:",  # unclosed
+        "Query(id:)",  # an argument needs its field
+        "Query.movie(id:).x",  # nothing after the argument
         "@deprecated",  # directive coordinate
+        "@deprecated(reason:)",  # directive argument
     ],
 )
 def test_malformed_coordinate_names_it(tmp_path: Path, coordinate: str) -> None:
     path = _write(tmp_path, f"q\t{coordinate}\n")
     (problem,) = _problems(path)
-    assert problem.startswith(f"{path}:1: '{coordinate}' is not a field coordinate")
-    assert "Type.field(arg:) are not supported" in problem
+    assert problem.startswith(f"{path}:1: '{coordinate}' is not a coordinate of the form")
+    assert "Type.field, Type.field(arg:) or Type" in problem
+
+
+def test_labels_may_name_fields_arguments_and_types(tmp_path: Path) -> None:
+    path = _write(tmp_path, "q\tQuery.movie(id:), Movie ,Movie.title,_T.f(_a1:)\n")
+    (query,) = load_labelled(path)
+    assert query.expected_coordinates == ("Query.movie(id:)", "Movie", "Movie.title", "_T.f(_a1:)")
+    assert [coordinate_kind(c) for c in query.expected_coordinates] == [
+        "argument",
+        "type",
+        "field",
+        "argument",
+    ]
+    with pytest.raises(ValueError, match="not a coordinate"):
+        coordinate_kind("Movie.title.name")
 
 
 def test_a_file_with_no_questions(tmp_path: Path) -> None:
@@ -128,7 +150,7 @@ def test_every_problem_is_reported_at_once_with_its_line(tmp_path: Path) -> None
         "good question\tMovie.title\n"  # 2
         "no tab here\n"  # 3
         "\n"  # 4
-        "\tMovie.title, Query.movie(id:)\n"  # 5: empty question AND a bad coordinate
+        "\tMovie.title, Query.movie(id)\n"  # 5: empty question AND a bad coordinate
         "two\ttabs\there\n"  # 6
         "fine again\tPerson.name\n"  # 7
         "nothing after\t\n",  # 8
@@ -144,7 +166,7 @@ def test_every_problem_is_reported_at_once_with_its_line(tmp_path: Path) -> None
         f"{path}:8",
     ]
     assert "empty question" in error.problems[1]
-    assert "'Query.movie(id:)'" in error.problems[2]
+    assert "'Query.movie(id)'" in error.problems[2]
     # One line for the CLI, every problem in it, and the input-error exit code.
     assert str(error) == "; ".join(error.problems)
     assert "\n" not in str(error)
@@ -181,3 +203,45 @@ def test_unknown_coordinates_sorted_and_unique() -> None:
     assert unknown_coordinates(queries, known) == ["Actor.age", "Movie.budget"]
     assert unknown_coordinates(queries, known | {"Actor.age", "Movie.budget"}) == []
     assert unknown_coordinates([], known) == []
+
+
+SCHEMA = """
+type Query { movie(id: ID!, locale: Locale): Movie  search(filter: MovieFilter): [Result!]! }
+type Movie { title: String! }
+type Person { name: String }
+union Result = Movie | Person
+enum Locale { EN FR }
+input MovieFilter { title: String }
+"""
+
+
+def _corpus(tmp_path: Path) -> Corpus:
+    path = _write(tmp_path, SCHEMA, name="schema.graphqls")
+    return build_corpus(load_schema(str(path)).schema)
+
+
+def test_known_coordinates_are_fields_their_arguments_and_types(tmp_path: Path) -> None:
+    known = known_coordinates(_corpus(tmp_path))
+    assert {
+        "Query.movie",
+        "Query.movie(id:)",
+        "Query.movie(locale:)",
+        "Query.search(filter:)",
+    } <= known
+    assert {"Query", "Movie", "Person", "Result", "Locale", "MovieFilter", "ID"} <= known
+    # an argument of another field, a field of an input type, an enum value: not labels
+    assert not {"Query.search(id:)", "MovieFilter.title", "Locale.EN", "Movie.title(id:)"} & known
+
+
+def test_a_listed_entry_shows_what_its_rendering_prints(tmp_path: Path) -> None:
+    movie = next(e for e in _corpus(tmp_path).entries if e.coordinate == "Query.movie")
+    own = {"Query.movie", "Query"}
+    arguments = {"Query.movie(id:)", "Query.movie(locale:)"}
+    for fmt in (Format.RAW, Format.DOT_PLUS_GLOSS):
+        assert shown_by_entry(movie, fmt) == own
+        assert "Movie" not in movie.render(fmt).replace("Query.movie", "")
+    assert shown_by_entry(movie, Format.GLOSS) == own | {"Movie"}
+    assert shown_by_entry(movie, Format.SDL) == own | {"Movie"} | arguments
+    # the claim matches the text: SDL prints each argument's name, GLOSS prints none
+    assert all(f"{name}:" in movie.render(Format.SDL) for name in ("id", "locale"))
+    assert "locale" not in movie.render(Format.GLOSS)

@@ -41,7 +41,8 @@ def test_defaults(cache_dir: Path) -> None:
     assert settings.backend in backend_names()
     assert settings.options == {}
     assert settings.ks == [1, 5, 10, 20, 50]
-    assert settings.budgets == [125, 250, 500, 1000, 2000]
+    assert settings.budgets == [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
+    assert settings.output == "list"
     assert settings.cache_dir == cache_dir
 
 

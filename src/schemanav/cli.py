@@ -271,6 +271,7 @@ def bench(
     format: FormatOption = None,
     ks: Annotated[str | None, _flag("ks")] = None,
     budgets: Annotated[str | None, _flag("budgets")] = None,
+    output: Annotated[str | None, _flag("output")] = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
@@ -285,16 +286,18 @@ def bench(
     ] = None,
     plot: Annotated[
         str | None,
-        typer.Option("--plot", help="Also draw recall charts (SVG) into this folder."),
+        typer.Option(
+            "--plot", help="Also draw recall and completeness charts (SVG) into this folder."
+        ),
     ] = None,
 ) -> None:
-    """Score labelled questions: recall@k, MRR, token cost and budget sweeps per
-    backend × format."""
+    """Score labelled questions: recall@k, MRR, token cost, budget sweeps and completeness
+    (every expected coordinate shown) per backend × format × output."""
     with _user_errors():
         from pathlib import Path
 
         from schemanav.bench.report import print_tables, write_markdown
-        from schemanav.bench.runner import parse_formats, run_bench, split_list
+        from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
 
         settings = _settings(ctx)
         reporter = _Reporter()
@@ -303,6 +306,7 @@ def bench(
             backends=split_list(settings.backend),
             formats=parse_formats(settings.format),
             events=reporter,
+            outputs=parse_outputs(settings.output),
         )
         if markdown is not None:
             write_markdown(report, Path(markdown))

@@ -15,7 +15,7 @@ DEFAULT_MAX_PATHS = 2
 DEFAULT_BACKEND = "structural"
 DEFAULT_FORMAT = "DOT_PLUS_GLOSS"
 DEFAULT_KS = (1, 5, 10, 20, 50)
-DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000)
+DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000, 4000, 8000, 16000)
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 """Ollama's own default address, used when neither a setting nor $OLLAMA_HOST names one."""
@@ -45,11 +45,14 @@ SETTING_HELP: dict[str, str] = {
     "max_paths": f"Paths to root shown per hit [default: {DEFAULT_MAX_PATHS}]",
     "options": "Backend option KEY VALUE, repeatable (e.g. -o tokenizer camel_stem); "
     "a key no chosen backend accepts is refused with the keys each one accepts",
-    "bench_file": "Labelled TSV: question<TAB>Type.field[,Type.field…] "
+    "bench_file": "Labelled TSV: question<TAB>coordinate[,coordinate…] "
+    "(Type.field, Type.field(arg:), Type) "
     "[default: bundled Movie DB questions]",
     "ks": "Recall cutoffs k [default: " + ",".join(map(str, DEFAULT_KS)) + "]",
     "budgets": "Token budgets [default: " + ",".join(map(str, DEFAULT_BUDGETS)) + "]",
     "strict": "Refuse expected coordinates the schema does not have.",
+    "output": "What an agent is handed, comma-separated: list (the ranked hits), "
+    "slice (a schema slice per budget) [default: list]",
     "model": f"Ollama chat model [default: {DEFAULT_CHAT_MODEL}]",
     "ollama_host": f"Ollama URL of the chat model [default: $OLLAMA_HOST or {DEFAULT_OLLAMA_HOST}]",
     "max_calls": "Most model calls per run [default: 12]",

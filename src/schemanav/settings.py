@@ -99,6 +99,7 @@ with warnings.catch_warnings():
             default_factory=lambda: list(DEFAULT_BUDGETS), description=_about("budgets")
         )
         strict: bool = Field(default=False, description=_about("strict"))
+        output: str = Field(default="list", description=_about("output"))
 
         # agent
         model: str = Field(default=DEFAULT_CHAT_MODEL, description=_about("model"))

@@ -124,7 +124,7 @@ LIST_FIELDS_TOOL = _tool(
     LIST_FIELDS,
     "One type's fields: name, return type, required arguments, deprecation. Cheaper than "
     f"{INTROSPECT_TYPE}; enums list their values, input types their fields.",
-    {"name": {"type": "string", "description": "A type name exactly as it appeared in a search hit."}},
+    {"name": {"type": "string", "description": "A type name as a search hit showed it."}},
     ["name"],
 )
 BUILD_QUERY_TOOL = _tool(

@@ -1,4 +1,8 @@
-"""Labelled questions: a TSV of `question<TAB>Type.field[,Type.field…]`, one per line.
+"""Labelled questions: a TSV of `question<TAB>coordinate[,coordinate…]`, one per line.
+
+A coordinate (the schema-coordinates RFC) names a field `Type.field`, an argument
+`Type.field(arg:)` or a type `Type`. Recall and rank are about whatever the labels name;
+an output holds a label only when it *shows* it (see `shown_by_entry`).
 
 Lines whose first non-blank character is `#` and blank lines are skipped. A malformed file
 is refused with every problem at once (`file:line: what is wrong`), so a hand-written
@@ -11,16 +15,41 @@ import re
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from schemanav.errors import InputError
+from schemanav.textfile import read_text
+
+if TYPE_CHECKING:
+    from schemanav.corpus import Corpus, CorpusEntry, Format
 
 _NAME = r"[_A-Za-z][_0-9A-Za-z]*"
-_FIELD_COORDINATE = re.compile(rf"{_NAME}\.{_NAME}")
+_COORDINATE = re.compile(rf"(?P<type>{_NAME})(?:\.(?P<field>{_NAME})(?:\((?P<arg>{_NAME}):\))?)?")
+COORDINATE_FORMS = "Type.field, Type.field(arg:) or Type"
+
+CoordinateKind = Literal["field", "argument", "type"]
+
+
+def coordinate_kind(coordinate: str) -> CoordinateKind:
+    """`Type.field` → field, `Type.field(arg:)` → argument, `Type` → type.
+
+    Raises ValueError for anything else (a path, a directive, an enum value is not a label).
+    """
+    match = _COORDINATE.fullmatch(coordinate)
+    if match is None:
+        raise ValueError(f"{coordinate!r} is not a coordinate of the form {COORDINATE_FORMS}")
+    if match["arg"] is not None:
+        return "argument"
+    return "field" if match["field"] is not None else "type"
+
+
+def argument_coordinate(owner: str, field: str, argument: str) -> str:
+    return f"{owner}.{field}({argument}:)"
 
 
 @dataclass(frozen=True)
 class LabelledQuery:
-    """One question and the field coordinates that answer it (in file order, no repeats)."""
+    """One question and the coordinates that answer it (in file order, no repeats)."""
 
     question: str
     expected_coordinates: tuple[str, ...]
@@ -44,30 +73,11 @@ class LabelledFileError(InputError):
         self.problems = list(problems)
 
 
-def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: labelled file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a labelled TSV file") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read labelled file ({error.strerror})") from None
-    try:
-        # utf-8-sig: tolerate the byte-order mark spreadsheet exports like to add.
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{path}: labelled file is not UTF-8 text (bad byte at offset {error.start});"
-            " re-save it as UTF-8"
-        ) from None
-
-
 def _parse_line(where: str, line: str) -> tuple[LabelledQuery | None, list[str]]:
     """The query on one non-comment line, or the problems that stop it being one."""
     tabs = line.count("\t")
     if tabs == 0:
-        return None, [f"{where}: no tab; expected 'question<TAB>Type.field[,Type.field...]'"]
+        return None, [f"{where}: no tab; expected 'question<TAB>coordinate[,coordinate...]'"]
     if tabs > 1:
         return None, [
             f"{where}: {tabs} tabs; expected exactly one, between the question and the coordinates"
@@ -84,11 +94,10 @@ def _parse_line(where: str, line: str) -> tuple[LabelledQuery | None, list[str]]
     for piece in pieces:
         if not piece:
             problems.append(f"{where}: empty coordinate (a stray comma) in the coordinate list")
-        elif not _FIELD_COORDINATE.fullmatch(piece):
+        elif not _COORDINATE.fullmatch(piece):
             problems.append(
-                f"{where}: '{piece}' is not a field coordinate of the form Type.field"
-                " (GraphQL names on both sides; argument coordinates such as"
-                " Type.field(arg:) are not supported)"
+                f"{where}: '{piece}' is not a coordinate of the form {COORDINATE_FORMS}"
+                " (GraphQL names; paths, directives and enum values are not labels)"
             )
     if problems:
         return None, problems
@@ -101,7 +110,7 @@ def load_labelled(path: str | Path) -> list[LabelledQuery]:
     Missing, unreadable or non-UTF-8 files raise `InputError` saying so.
     """
     source = Path(path)
-    text = _read_text(source)
+    text = read_text(source, "labelled file")
     queries: list[LabelledQuery] = []
     problems: list[str] = []
     saw_question_line = False
@@ -124,11 +133,46 @@ def load_labelled(path: str | Path) -> list[LabelledQuery]:
     return queries
 
 
-def unknown_coordinates(queries: Iterable[LabelledQuery], known: Set[str]) -> list[str]:
-    """Expected coordinates that the schema does not have (sorted, each once).
+def known_coordinates(corpus: Corpus) -> frozenset[str]:
+    """Every coordinate a label may name in this schema: each output field, each of its
+    arguments, and each type the corpus knows (owners, return and argument types, interfaces,
+    unions, enums, input objects)."""
+    known: set[str] = set(corpus.possible_types) | set(corpus.enum_values)
+    known |= set(corpus.input_fields) | set(corpus.type_descriptions)
+    for entry in corpus.entries:
+        known.update((entry.coordinate, entry.owner, entry.named_return_type))
+        for argument in entry.arguments:
+            known.add(argument_coordinate(entry.owner, entry.field, argument.name))
+            known.add(argument.type.strip("[]!"))
+    return frozenset(known)
 
-    A label naming a field the corpus lacks can never be retrieved, so it would silently
-    cap recall; the CLI warns about these (or refuses them under --strict).
+
+def shown_by_entry(entry: CorpusEntry, fmt: Format) -> frozenset[str]:
+    """The coordinates a listed corpus entry shows to a reader, by rendering.
+
+    - its field `Type.field`, always;
+    - its owner type `Type`, always (every rendering names it: the coordinate in RAW and
+      DOT_PLUS_GLOSS, `Owner type:` in GLOSS, `# on type` in SDL);
+    - its return type, where the rendering prints it (GLOSS and SDL);
+    - its arguments `Type.field(arg:)`, where the rendering prints them (SDL only: GLOSS
+      says nothing of arguments, RAW and DOT_PLUS_GLOSS show the coordinate alone).
+    """
+    from schemanav.corpus import Format
+
+    shown = {entry.coordinate, entry.owner}
+    if fmt in (Format.GLOSS, Format.SDL):
+        shown.add(entry.named_return_type)
+    if fmt is Format.SDL:
+        shown.update(argument_coordinate(entry.owner, entry.field, a.name) for a in entry.arguments)
+    return frozenset(shown)
+
+
+def unknown_coordinates(queries: Iterable[LabelledQuery], known: Set[str]) -> list[str]:
+    """Expected coordinates that the schema does not have (sorted, each once); `known` is
+    `known_coordinates(corpus)`.
+
+    A label naming a coordinate the schema lacks can never be retrieved, so it would
+    silently cap recall; the CLI warns about these (or refuses them under --strict).
     """
     return sorted(
         {

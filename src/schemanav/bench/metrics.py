@@ -1,23 +1,46 @@
-"""Retrieval metrics as small pure functions, each with its formula (ir_measures / ranx style).
+"""Retrieval metrics as small pure functions, each with its formula, declared once.
 
-Inputs are plain sequences so the functions can be checked by hand and against other
-implementations: `ranked` is a list of coordinates, best first (it may repeat a coordinate;
-a repeat never counts twice), `expected` is the labelled set of right answers, and
-`token_counts[i]` is the o200k_base cost of reading `ranked[i]`.
+The functions take plain sequences so they can be checked by hand and against other
+implementations: `ranked` is a ranked list, best first, whose items are coordinates or the
+sets of coordinates each item *shows* (a field rendered as SDL shows its arguments too; see
+`bench.labelled.shown_by_entry`); `expected` is the labelled set of right answers;
+`token_counts[i]` is the o200k_base cost of reading `ranked[i]`. An item that repeats a
+coordinate never counts it twice.
 
-Per-question results are averaged over questions (macro averages), as ranx and trec_eval do.
+`MEASURES` declares each per-question metric once (JSON key, axis, the function that scores
+it) and `AGGREGATES` each per-row figure once (JSON key, how questions are combined, column
+label, cell format): per-question records, summaries, `--json`, the Rich and markdown tables
+and the charts are all generated from these two lists. Per-question results are averaged
+over questions (macro averages), as ranx and trec_eval do.
+
+Outputs that are not one ranked list (a schema slice, rebuilt for each budget) are scored on
+the same budget axis through `Observation.views`: per budget, what the output shows and what
+it costs. Measures that need a ranking (recall@k, ranks, tokens@50) are then not applicable.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
+from enum import Enum
 from typing import TypeVar
 
 from schemanav.retrieval.base import fit_prefix
 
 Number = TypeVar("Number", int, float)
+Item = str | Set[str]
+"""A ranked item: one coordinate, or the set of coordinates the item shows."""
+Value = float | int | bool | None
+"""One figure: a share, a rank, a token count, a yes/no, or None (no such figure)."""
+Values = Value | dict[int, Value]
+"""A figure, or one figure per cutoff k / per token budget."""
+
+TOKEN_DEPTH = 50
+"""tokens@50: what reading the first 50 hits costs (the published figure's depth)."""
+
+
+# --- the per-question functions -------------------------------------------------------
 
 
 def _check_cutoff(k: int) -> None:
@@ -32,36 +55,72 @@ def _expected_set(expected: Collection[str]) -> frozenset[str]:
     return targets
 
 
-def _recall_of_prefix(ranked: Sequence[str], targets: frozenset[str], depth: int) -> float:
-    """|targets ∩ set(ranked[:depth])| / |targets|; depth 0 gives 0.0."""
-    return len(targets.intersection(ranked[:depth])) / len(targets)
+def _shows(item: Item, targets: frozenset[str]) -> Set[str]:
+    """The targets one item shows."""
+    if isinstance(item, str):
+        return {item} if item in targets else set()
+    return targets.intersection(item)
 
 
-def recall_at_k(ranked: Sequence[str], expected: Collection[str], k: int) -> float:
-    """Share of the expected coordinates found in the top k.
-
-    recall@k = |expected ∩ set(ranked[:k])| / |expected|
-
-    A coordinate repeated in `ranked` counts once; k beyond the list means the whole list.
-    Raises ValueError for empty `expected` or k < 1.
-    """
-    _check_cutoff(k)
-    return _recall_of_prefix(ranked, _expected_set(expected), k)
+def _found(ranked: Sequence[Item], targets: frozenset[str], depth: int) -> set[str]:
+    """The targets shown by ranked[:depth]."""
+    found: set[str] = set()
+    for item in ranked[:depth]:
+        found |= _shows(item, targets)
+    return found
 
 
-def first_hit_rank(ranked: Sequence[str], expected: Collection[str]) -> int | None:
-    """The 1-based position of the first expected coordinate in `ranked`, or None if absent.
+def _check_lengths(ranked: Sequence[Item], token_counts: Sequence[int]) -> None:
+    if len(ranked) != len(token_counts):
+        raise ValueError(f"ranked has {len(ranked)} items but token_counts has {len(token_counts)}")
 
-    rank = min{ i : ranked[i-1] ∈ expected }   (positions count repeats, as a reader would)
+
+def coverage(shown: Collection[str], expected: Collection[str]) -> float:
+    """The share of the expected coordinates an output shows.
+
+    coverage = |expected ∩ shown| / |expected|
     """
     targets = _expected_set(expected)
-    for position, coordinate in enumerate(ranked, start=1):
-        if coordinate in targets:
+    return len(targets.intersection(shown)) / len(targets)
+
+
+def is_complete(shown: Collection[str], expected: Collection[str]) -> bool:
+    """Whether an output shows every expected coordinate: expected ⊆ shown."""
+    return _expected_set(expected).issubset(shown)
+
+
+def recall_at_k(ranked: Sequence[Item], expected: Collection[str], k: int) -> float:
+    """Share of the expected coordinates found in the top k.
+
+    recall@k = |expected ∩ shown(ranked[:k])| / |expected|
+
+    k beyond the list means the whole list. Raises ValueError for empty `expected` or k < 1.
+    """
+    _check_cutoff(k)
+    targets = _expected_set(expected)
+    return len(_found(ranked, targets, k)) / len(targets)
+
+
+def complete_at_k(ranked: Sequence[Item], expected: Collection[str], k: int) -> bool:
+    """Whether the top k show every expected coordinate: complete@k = (recall@k = 1)."""
+    _check_cutoff(k)
+    targets = _expected_set(expected)
+    return len(_found(ranked, targets, k)) == len(targets)
+
+
+def first_hit_rank(ranked: Sequence[Item], expected: Collection[str]) -> int | None:
+    """The 1-based position of the first item showing an expected coordinate, or None.
+
+    rank = min{ i : shown(ranked[i-1]) ∩ expected ≠ ∅ }   (positions count repeats)
+    """
+    targets = _expected_set(expected)
+    for position, item in enumerate(ranked, start=1):
+        if _shows(item, targets):
             return position
     return None
 
 
-def reciprocal_rank(ranked: Sequence[str], expected: Collection[str]) -> float:
+def reciprocal_rank(ranked: Sequence[Item], expected: Collection[str]) -> float:
     """RR = 1 / first_hit_rank, or 0.0 when no expected coordinate is ranked (no cutoff)."""
     rank = first_hit_rank(ranked, expected)
     return 0.0 if rank is None else 1.0 / rank
@@ -73,20 +132,94 @@ def tokens_at_k(token_counts: Sequence[int], k: int) -> int:
     return sum(token_counts[:k])
 
 
+@dataclass(frozen=True)
+class View:
+    """What an output shows within one token budget, and what that costs."""
+
+    shown: frozenset[str]
+    tokens: int
+
+
+def within_budget(
+    ranked: Sequence[Item], token_counts: Sequence[int], expected: Collection[str], budget: int
+) -> View:
+    """The expected coordinates a ranked list shows within a budget, and the tokens spent.
+
+    n = fit_prefix(token_counts, budget); view = (expected ∩ shown(ranked[:n]), Σ token_counts[:n])
+    """
+    _check_lengths(ranked, token_counts)
+    depth = fit_prefix(token_counts, budget)
+    return View(
+        frozenset(_found(ranked, _expected_set(expected), depth)), sum(token_counts[:depth])
+    )
+
+
 def budget_recall(
-    ranked: Sequence[str],
+    ranked: Sequence[Item], token_counts: Sequence[int], expected: Collection[str], budget: int
+) -> float:
+    """Recall on what fits in a token budget: coverage(within_budget(…).shown, expected)."""
+    return coverage(within_budget(ranked, token_counts, expected, budget).shown, expected)
+
+
+def budget_complete(
+    ranked: Sequence[Item], token_counts: Sequence[int], expected: Collection[str], budget: int
+) -> bool:
+    """Whether what fits in a token budget shows every expected coordinate."""
+    return is_complete(within_budget(ranked, token_counts, expected, budget).shown, expected)
+
+
+def smallest_complete(
+    views: Iterable[View], expected: Collection[str], limit: int | None = None
+) -> int | None:
+    """The tokens of the cheapest complete view, if it costs at most `limit`; else None.
+
+    tokens_to_complete = min{ v.tokens : expected ⊆ v.shown, v.tokens ≤ limit }
+    """
+    costs = [
+        view.tokens
+        for view in views
+        if is_complete(view.shown, expected) and (limit is None or view.tokens <= limit)
+    ]
+    return min(costs, default=None)
+
+
+def _prefix_views(
+    ranked: Sequence[Item], token_counts: Sequence[int], targets: frozenset[str]
+) -> Iterator[View]:
+    """The shortest prefix of a ranked list showing each new set of targets, as views.
+
+    A longer prefix showing no more targets costs at least as much, so it is left out.
+    """
+    found: set[str] = set()
+    spent = 0
+    yield View(frozenset(), 0)
+    for item, cost in zip(ranked, token_counts, strict=True):
+        spent += cost
+        new = _shows(item, targets)
+        if not new <= found:
+            found |= new
+            yield View(frozenset(found), spent)
+
+
+def tokens_to_complete(
+    ranked: Sequence[Item],
     token_counts: Sequence[int],
     expected: Collection[str],
-    budget: int,
-) -> float:
-    """Recall on what fits in a token budget.
+    limit: int | None = None,
+) -> int | None:
+    """The smallest budget at which a ranked list shows every expected coordinate, or None.
 
-    recall@budget = |expected ∩ set(ranked[:fit_prefix(token_counts, budget)])| / |expected|
+    With m the shortest prefix showing all of `expected`, tokens_to_complete = Σ token_counts[:m]
+    (a prefix is what fits a budget, so no smaller budget is complete); None when no prefix
+    is complete or it costs more than `limit` (bench passes the largest budget, so that
+    "never complete" means the same for every output).
     """
-    if len(ranked) != len(token_counts):
-        raise ValueError(f"ranked has {len(ranked)} items but token_counts has {len(token_counts)}")
+    _check_lengths(ranked, token_counts)
     targets = _expected_set(expected)
-    return _recall_of_prefix(ranked, targets, fit_prefix(token_counts, budget))
+    return smallest_complete(_prefix_views(ranked, token_counts, targets), targets, limit)
+
+
+# --- aggregates -----------------------------------------------------------------------
 
 
 def mean(values: Iterable[float]) -> float:
@@ -122,111 +255,320 @@ def median(values: Iterable[Number]) -> Number:
     return percentile(values, 50)
 
 
+def _mean_of(values: Sequence[Value]) -> Value:
+    """The mean over questions (a yes counts 1, a no 0)."""
+    return mean(float(value) for value in values if value is not None)
+
+
+def _percentile_of(q: float) -> Callable[[Sequence[Value]], Value]:
+    def reduce(values: Sequence[Value]) -> Value:
+        """A nearest-rank percentile over the questions that have the figure (None if none)."""
+        present = [value for value in values if value is not None]
+        return percentile(present, q) if present else None
+
+    return reduce
+
+
+def _count_missing(values: Sequence[Value]) -> Value:
+    """How many questions have no such figure (no hit, never complete)."""
+    return sum(1 for value in values if value is None)
+
+
+# --- declared once: the measures and their aggregates -----------------------------------
+
+
+class Axis(Enum):
+    """What a measure is taken at: once, at each cutoff k, or at each token budget."""
+
+    ONCE = "once"
+    K = "k"
+    BUDGET = "budget"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One question's output as the measures read it.
+
+    `ranked` / `token_counts`: the ranked list (None for an output that is not one list);
+    `views`: per token budget, the expected coordinates the output shows and its tokens.
+    """
+
+    expected: tuple[str, ...]
+    ranked: Sequence[Item] | None
+    token_counts: Sequence[int]
+    views: Mapping[int, View]
+
+    @classmethod
+    def of_list(
+        cls,
+        ranked: Sequence[Item],
+        token_counts: Sequence[int],
+        expected: Sequence[str],
+        budgets: Iterable[int],
+    ) -> Observation:
+        _check_lengths(ranked, token_counts)
+        targets = tuple(dict.fromkeys(expected))
+        views = {b: within_budget(ranked, token_counts, targets, b) for b in budgets}
+        return cls(targets, ranked, token_counts, views)
+
+    @classmethod
+    def of_views(cls, views: Mapping[int, View], expected: Sequence[str]) -> Observation:
+        """An output rebuilt for each budget (a slice): only its views."""
+        return cls(tuple(dict.fromkeys(expected)), None, (), dict(views))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A per-question metric: its JSON key, its axis and how it is scored.
+
+    `score(observation, at, limit)` gets the cutoff or budget (`at`, 0 for `Axis.ONCE`) and the
+    largest budget (`limit`). `ranked` measures need a ranked list and are None otherwise.
+    """
+
+    key: str
+    axis: Axis
+    ranked: bool
+    formula: str | None
+    score: Callable[[Observation, int, int | None], Value]
+
+
+def _ranked(observation: Observation) -> Sequence[Item]:
+    assert observation.ranked is not None  # Measure.ranked guards every call
+    return observation.ranked
+
+
+def _tokens_to_complete(observation: Observation, limit: int | None) -> int | None:
+    if observation.ranked is not None:
+        return tokens_to_complete(
+            observation.ranked, observation.token_counts, observation.expected, limit
+        )
+    return smallest_complete(observation.views.values(), observation.expected, limit)
+
+
+FIRST_HIT_RANK = Measure(
+    "first_hit_rank", Axis.ONCE, ranked=True, formula=first_hit_rank.__doc__,
+    score=lambda o, _, __: first_hit_rank(_ranked(o), o.expected),
+)  # fmt: skip
+RECIPROCAL_RANK = Measure(
+    "reciprocal_rank", Axis.ONCE, ranked=True, formula=reciprocal_rank.__doc__,
+    score=lambda o, _, __: reciprocal_rank(_ranked(o), o.expected),
+)  # fmt: skip
+RECALL = Measure(
+    "recall", Axis.K, ranked=True, formula=recall_at_k.__doc__,
+    score=lambda o, k, _: recall_at_k(_ranked(o), o.expected, k),
+)  # fmt: skip
+BUDGET_RECALL = Measure(
+    "budget_recall", Axis.BUDGET, ranked=False, formula=budget_recall.__doc__,
+    score=lambda o, b, _: coverage(o.views[b].shown, o.expected),
+)  # fmt: skip
+TOKENS_AT_DEPTH = Measure(
+    f"tokens_at_{TOKEN_DEPTH}", Axis.ONCE, ranked=True, formula=tokens_at_k.__doc__,
+    score=lambda o, _, __: tokens_at_k(o.token_counts, TOKEN_DEPTH),
+)  # fmt: skip
+COMPLETE = Measure(
+    "complete", Axis.K, ranked=True, formula=complete_at_k.__doc__,
+    score=lambda o, k, _: complete_at_k(_ranked(o), o.expected, k),
+)  # fmt: skip
+BUDGET_COMPLETE = Measure(
+    "budget_complete", Axis.BUDGET, ranked=False, formula=budget_complete.__doc__,
+    score=lambda o, b, _: is_complete(o.views[b].shown, o.expected),
+)  # fmt: skip
+TOKENS_TO_COMPLETE = Measure(
+    "tokens_to_complete", Axis.ONCE, ranked=False, formula=tokens_to_complete.__doc__,
+    score=lambda o, _, limit: _tokens_to_complete(o, limit),
+)  # fmt: skip
+
+MEASURES: tuple[Measure, ...] = (
+    FIRST_HIT_RANK,
+    RECIPROCAL_RANK,
+    RECALL,
+    BUDGET_RECALL,
+    TOKENS_AT_DEPTH,
+    COMPLETE,
+    BUDGET_COMPLETE,
+    TOKENS_TO_COMPLETE,
+)
+"""Every per-question figure, in the order of the per-question JSON record."""
+
+
+def _ratio_cell(value: Value) -> str:
+    return "–" if value is None else f"{float(value):.3f}"
+
+
+def _count_cell(value: Value) -> str:
+    return "–" if value is None else f"{round(value):,}"
+
+
+def short_tokens(budget: int) -> str:
+    """A compact budget label: 16000 → `16k`, 1500 → `1,500`, 250 → `250`."""
+    return f"{budget // 1000}k" if budget >= 1000 and budget % 1000 == 0 else f"{budget:,}"
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """A per-row figure: its JSON key, the measure it combines over questions and how, its
+    column label (given the cutoff or budget for an axis measure) and its cell format."""
+
+    key: str
+    measure: Measure
+    reduce: Callable[[Sequence[Value]], Value]
+    label: Callable[[int], str]
+    cell: Callable[[Value], str]
+
+
+# fmt: off
+AGGREGATES: tuple[Aggregate, ...] = (
+    Aggregate("recall", RECALL, _mean_of, lambda k: f"R@{k}", _ratio_cell),
+    Aggregate("mrr", RECIPROCAL_RANK, _mean_of, lambda _: "MRR", _ratio_cell),
+    Aggregate("rank_p50", FIRST_HIT_RANK, _percentile_of(50), lambda _: "rank p50", _count_cell),
+    Aggregate("rank_p95", FIRST_HIT_RANK, _percentile_of(95), lambda _: "rank p95", _count_cell),
+    Aggregate("questions_without_hit", FIRST_HIT_RANK, _count_missing, lambda _: "no hit",
+              _count_cell),
+    Aggregate(TOKENS_AT_DEPTH.key, TOKENS_AT_DEPTH, _mean_of, lambda _: f"tokens@{TOKEN_DEPTH}",
+              _count_cell),
+    Aggregate("budget_recall", BUDGET_RECALL, _mean_of, lambda b: f"{b:,} tok", _ratio_cell),
+    Aggregate("complete", COMPLETE, _mean_of, lambda k: f"C@{k}", _ratio_cell),
+    Aggregate("budget_complete", BUDGET_COMPLETE, _mean_of, lambda b: f"C≤{short_tokens(b)}",
+              _ratio_cell),
+    Aggregate("tokens_to_complete_p50", TOKENS_TO_COMPLETE, _percentile_of(50),
+              lambda _: "p50 tok", _count_cell),
+    Aggregate("tokens_to_complete_p95", TOKENS_TO_COMPLETE, _percentile_of(95),
+              lambda _: "p95 tok", _count_cell),
+    Aggregate("never_complete", TOKENS_TO_COMPLETE, _count_missing, lambda _: "never",
+              _count_cell),
+)
+# fmt: on
+"""Every per-row figure, in the order of a row's JSON record."""
+
+AGGREGATE = {aggregate.key: aggregate for aggregate in AGGREGATES}
+
+
+# --- per-question results and summaries -----------------------------------------------
+
+
+def _at(values: Mapping[str, Values], key: str, param: int | None) -> Value:
+    value = values[key]
+    if isinstance(value, dict):
+        if param is None:
+            raise KeyError(f"{key} is taken at a cutoff or budget: give one")
+        return value[param]
+    return value
+
+
+def _json_values(values: Mapping[str, Values]) -> dict[str, object]:
+    return {
+        key: {str(p): v for p, v in value.items()} if isinstance(value, dict) else value
+        for key, value in values.items()
+    }
+
+
 @dataclass(frozen=True)
 class QuestionResult:
-    """Every metric for one labelled question.
-
-    `recall` is keyed by cutoff k, `budget_recall` by token budget; `tokens_at_depth` is
-    what reading the top `token_depth` results costs.
-    """
+    """Every measure for one labelled question: `values[key]` is a figure, or one figure per
+    cutoff k / per budget for an axis measure (see `MEASURES`)."""
 
     question: str
     expected: tuple[str, ...]
-    first_hit_rank: int | None
-    reciprocal_rank: float
-    recall: dict[int, float]
-    budget_recall: dict[int, float]
-    token_depth: int
-    tokens_at_depth: int
+    values: Mapping[str, Values]
+    ranked: bool = True
+
+    def at(self, key: str, param: int | None = None) -> Value:
+        """One figure: `at("mrr")`… `at("recall", 5)`, `at("budget_complete", 500)`."""
+        return _at(self.values, key, param)
+
+    def as_json(self) -> dict[str, object]:
+        return _json_values(self.values)
 
 
 @dataclass(frozen=True)
 class MetricSummary:
-    """Metrics averaged over questions.
+    """The aggregates over a row's questions (see `AGGREGATES`); `values` as in QuestionResult.
 
-    `rank_p50` / `rank_p95` are nearest-rank percentiles of the first-hit rank over the
-    questions that had a hit (None when none did); `questions_without_hit` counts the rest.
+    Figures of a measure that needs a ranked list are None for outputs that are not one.
     """
 
     question_count: int
-    recall: dict[int, float]
-    mrr: float
-    rank_p50: int | None
-    rank_p95: int | None
-    questions_without_hit: int
-    token_depth: int
-    mean_tokens_at_depth: float
-    budget_recall: dict[int, float]
+    values: Mapping[str, Values]
+
+    def at(self, key: str, param: int | None = None) -> Value:
+        return _at(self.values, key, param)
+
+    def as_json(self) -> dict[str, object]:
+        return _json_values(self.values)
+
+
+def _params(axis: Axis, ks: Sequence[int], budgets: Sequence[int]) -> Sequence[int] | None:
+    return {Axis.ONCE: None, Axis.K: ks, Axis.BUDGET: budgets}[axis]
+
+
+def evaluate_observation(
+    question: str, observation: Observation, ks: Iterable[int], budgets: Iterable[int]
+) -> QuestionResult:
+    """Score one question's output at every cutoff and budget."""
+    ks, budgets = list(ks), list(budgets)
+    limit = max(budgets, default=None)
+    values: dict[str, Values] = {}
+    for measure in MEASURES:
+        applicable = observation.ranked is not None or not measure.ranked
+        params = _params(measure.axis, ks, budgets)
+        if params is None:
+            values[measure.key] = measure.score(observation, 0, limit) if applicable else None
+        else:
+            values[measure.key] = {
+                p: measure.score(observation, p, limit) if applicable else None for p in params
+            }
+    return QuestionResult(question, observation.expected, values, observation.ranked is not None)
 
 
 def evaluate_question(
     question: str,
-    ranked: Sequence[str],
+    ranked: Sequence[Item],
     token_counts: Sequence[int],
     expected: Sequence[str],
     ks: Iterable[int],
     budgets: Iterable[int],
-    depth_for_tokens: int = 50,
 ) -> QuestionResult:
-    """Score one question's ranking; `ranked[i]` costs `token_counts[i]` tokens."""
-    if len(ranked) != len(token_counts):
-        raise ValueError(f"ranked has {len(ranked)} items but token_counts has {len(token_counts)}")
-    targets = tuple(dict.fromkeys(expected))
-    return QuestionResult(
-        question=question,
-        expected=targets,
-        first_hit_rank=first_hit_rank(ranked, targets),
-        reciprocal_rank=reciprocal_rank(ranked, targets),
-        recall={k: recall_at_k(ranked, targets, k) for k in ks},
-        budget_recall={b: budget_recall(ranked, token_counts, targets, b) for b in budgets},
-        token_depth=depth_for_tokens,
-        tokens_at_depth=tokens_at_k(token_counts, depth_for_tokens),
-    )
+    """Score one question's ranked list; `ranked[i]` costs `token_counts[i]` tokens."""
+    budgets = list(budgets)
+    observation = Observation.of_list(ranked, token_counts, expected, budgets)
+    return evaluate_observation(question, observation, ks, budgets)
 
 
-def _column(
-    results: Sequence[QuestionResult],
-    key: int,
-    label: str,
-    table_of: Callable[[QuestionResult], Mapping[int, float]],
-) -> list[float]:
-    """One metric's per-question values, refusing a result that was not scored at `key`."""
-    column: list[float] = []
+def _column(results: Sequence[QuestionResult], key: str, param: int | None) -> list[Value]:
+    """One measure's per-question values, refusing a result not scored at `param`."""
+    column: list[Value] = []
     for result in results:
-        table = table_of(result)
-        if key not in table:
-            raise ValueError(f"question {result.question!r} has no {label}{key}")
-        column.append(table[key])
+        try:
+            column.append(result.at(key, param))
+        except KeyError:
+            raise ValueError(f"question {result.question!r} has no {key} at {param}") from None
     return column
 
 
 def summarise(
     results: Sequence[QuestionResult], ks: Iterable[int], budgets: Iterable[int]
 ) -> MetricSummary:
-    """Average per-question results (each question weighs the same).
+    """Combine per-question results by each aggregate (each question weighs the same).
 
-    recall@k = mean over questions of recall@k; MRR = mean of reciprocal ranks;
-    rank percentiles are taken over questions with a hit. Raises ValueError when
-    `results` is empty, a result lacks a requested k or budget, or results disagree
-    on the token depth.
+    Raises ValueError when `results` is empty or a result lacks a requested k or budget.
     """
     if not results:
         raise ValueError("no question results to summarise")
-    depths = {result.token_depth for result in results}
-    if len(depths) != 1:
-        raise ValueError(f"question results use different token depths: {sorted(depths)}")
-    hit_ranks = [r.first_hit_rank for r in results if r.first_hit_rank is not None]
-    return MetricSummary(
-        question_count=len(results),
-        recall={k: mean(_column(results, k, "recall@", lambda r: r.recall)) for k in ks},
-        mrr=mean(r.reciprocal_rank for r in results),
-        rank_p50=percentile(hit_ranks, 50) if hit_ranks else None,
-        rank_p95=percentile(hit_ranks, 95) if hit_ranks else None,
-        questions_without_hit=len(results) - len(hit_ranks),
-        token_depth=depths.pop(),
-        mean_tokens_at_depth=mean(r.tokens_at_depth for r in results),
-        budget_recall={
-            b: mean(_column(results, b, "recall at budget ", lambda r: r.budget_recall))
-            for b in budgets
-        },
-    )
+    ks, budgets = list(ks), list(budgets)
+    ranked = all(result.ranked for result in results)
+    values: dict[str, Values] = {}
+    for aggregate in AGGREGATES:
+        measure = aggregate.measure
+
+        def reduce(param: int | None, aggregate: Aggregate = aggregate) -> Value:
+            column = _column(results, aggregate.measure.key, param)
+            if aggregate.measure.ranked and not ranked:
+                return None  # not a ranked list: no such figure (not "no hit")
+            return aggregate.reduce(column)
+
+        params = _params(measure.axis, ks, budgets)
+        if params is None:
+            values[aggregate.key] = reduce(None)
+        else:
+            values[aggregate.key] = {p: reduce(p) for p in params}
+    return MetricSummary(len(results), values)

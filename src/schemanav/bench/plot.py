@@ -1,4 +1,5 @@
-"""Two charts of a benchmark run: recall against depth k, and recall against token budget.
+"""Three charts of a benchmark run: recall against depth k, recall against token budget, and
+the share of complete questions against token budget; one line per row.
 
 matplotlib is an optional extra (`schemanav[plot]`); it is imported only when a chart is
 asked for, and drawn on a bare `Figure` (no pyplot global state, no display needed).
@@ -7,6 +8,7 @@ asked for, and drawn on a bare `Figure` (no pyplot global state, no display need
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 RECALL_BY_DEPTH = "recall-by-depth"
 RECALL_BY_BUDGET = "recall-by-budget"
+COMPLETE_BY_BUDGET = "complete-by-budget"
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
@@ -31,31 +34,66 @@ def _figure_class() -> Any:
     return Figure
 
 
-def _chart(
-    report: BenchReport,
-    xs: tuple[int, ...],
-    ys_of_row: list[list[float]],
-    xlabel: str,
-    title: str,
-    image_format: str,
-) -> bytes:
+@dataclass(frozen=True)
+class Chart:
+    """One chart: the file stem, the aggregate plotted (`bench.metrics.AGGREGATES`), whether
+    its x axis is the cutoffs k or the budgets, and the words on it."""
+
+    stem: str
+    aggregate: str
+    by_budget: bool
+    xlabel: str
+    ylabel: str
+    title: str
+
+
+CHARTS = (
+    Chart(
+        RECALL_BY_DEPTH,
+        "recall",
+        False,
+        "depth k (hits read, best first)",
+        "recall (mean over questions)",
+        "Recall@k",
+    ),
+    Chart(
+        RECALL_BY_BUDGET,
+        "budget_recall",
+        True,
+        "token budget ({encoding})",
+        "recall (mean over questions)",
+        "Recall within a token budget",
+    ),
+    Chart(
+        COMPLETE_BY_BUDGET,
+        "budget_complete",
+        True,
+        "token budget ({encoding})",
+        "share of questions complete",
+        "Complete (every expected coordinate shown) within a token budget",
+    ),
+)
+
+
+def _chart(report: BenchReport, chart: Chart, subtitle: str, image_format: str) -> bytes:
+    xs = report.budgets if chart.by_budget else report.ks
     figure = _figure_class()(figsize=(7.5, 4.8), layout="constrained")
     axes = figure.add_subplot()
-    for index, (row, ys) in enumerate(zip(report.rows, ys_of_row, strict=True)):
-        axes.plot(
-            xs,
-            ys,
-            marker=_MARKERS[index % len(_MARKERS)],
-            linewidth=1.8,
-            label=f"{row.backend} · {row.format}",
-        )
+    for index, row in enumerate(report.rows):
+        ys = [row.summary.at(chart.aggregate, x) for x in xs]
+        if any(y is None for y in ys):
+            continue  # not a ranked list: no recall@k
+        label = f"{row.backend} · {row.format}"
+        if report.outputs != ("list",):
+            label += f" · {row.output}"
+        axes.plot(xs, ys, marker=_MARKERS[index % len(_MARKERS)], linewidth=1.8, label=label)
     axes.set_xscale("log")
     axes.set_xticks(xs, [f"{x:,}" for x in xs])
     axes.minorticks_off()
     axes.set_ylim(0, 1)
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel("recall (mean over questions)")
-    axes.set_title(title, loc="left", fontsize=10)
+    axes.set_xlabel(chart.xlabel.format(encoding=report.encoding))
+    axes.set_ylabel(chart.ylabel)
+    axes.set_title(f"{chart.title}{subtitle}", loc="left", fontsize=10)
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=8, loc="best")
     buffer = io.BytesIO()
@@ -66,31 +104,13 @@ def _chart(
 
 
 def write_plots(report: BenchReport, directory: Path, image_format: str = "svg") -> list[Path]:
-    """Draw both charts into `directory` (created if needed); return the files written."""
+    """Draw every chart into `directory` (created if needed); return the files written."""
     # Two title lines: what is plotted, then on which schema (a long path would run off).
     schema = report.schema if "://" in report.schema else Path(report.schema).name
     subtitle = f"\n{schema} · {report.question_count:,} questions, {report.target_count:,} targets"
-    charts = {
-        RECALL_BY_DEPTH: _chart(
-            report,
-            report.ks,
-            [[row.summary.recall[k] for k in report.ks] for row in report.rows],
-            "depth k (hits read, best first)",
-            f"Recall@k{subtitle}",
-            image_format,
-        ),
-        RECALL_BY_BUDGET: _chart(
-            report,
-            report.budgets,
-            [[row.summary.budget_recall[b] for b in report.budgets] for row in report.rows],
-            f"token budget ({report.encoding})",
-            f"Recall within a token budget{subtitle}",
-            image_format,
-        ),
-    }
     written: list[Path] = []
-    for stem, data in charts.items():
-        path = directory / f"{stem}.{image_format}"
-        write_output_file(path, data)
+    for chart in CHARTS:
+        path = directory / f"{chart.stem}.{image_format}"
+        write_output_file(path, _chart(report, chart, subtitle, image_format))
         written.append(path)
     return written

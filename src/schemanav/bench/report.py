@@ -1,16 +1,20 @@
-"""The two benchmark tables (ranking, and recall within a token budget) as plain cells.
+"""The benchmark tables (ranking, recall within a budget, completeness) as plain cells.
 
 Both the terminal (Rich) and `--markdown` render the same cells, so the README table and
-the terminal table can never disagree about a figure or its rounding.
+the terminal table can never disagree about a figure or its rounding. Every column is an
+aggregate declared once in `bench.metrics.AGGREGATES` (its label and cell format); a table
+only says which aggregates, at which cutoffs or budgets, it shows.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from schemanav.bench.metrics import AGGREGATE, TOKEN_DEPTH
 from schemanav.cache import atomic_write_bytes
 from schemanav.errors import SchemanavError
 
@@ -20,7 +24,8 @@ if TYPE_CHECKING:
 
     from schemanav.bench.runner import BenchReport
 
-NO_VALUE = "–"
+Column = tuple[str, int | None]
+"""An aggregate's key and the cutoff or budget it is shown at (None for a plain figure)."""
 
 
 @dataclass(frozen=True)
@@ -34,76 +39,81 @@ class TextTable:
     caption: str = ""
 
 
-def _ratio(value: float) -> str:
-    return f"{value:.3f}"
-
-
-def _rank(value: int | None) -> str:
-    return NO_VALUE if value is None else str(value)
-
-
-def ranking_table(report: BenchReport) -> TextTable:
-    """Recall@k, MRR, first-hit rank percentiles and tokens@50, one row per combination."""
-    headers = (
-        "backend",
-        "format",
-        *(f"R@{k}" for k in report.ks),
-        "MRR",
-        "rank p50",
-        "rank p95",
-        "no hit",
-        "tokens@50",
-    )
+def _table(report: BenchReport, columns: Sequence[Column], title: str, caption: str) -> TextTable:
+    """One row per combination: its labels, then each column's cell. The output column is
+    shown only when some row is not the plain ranked list."""
+    with_output = report.outputs != ("list",)
+    labels = ("backend", "format", "output") if with_output else ("backend", "format")
+    headers = [AGGREGATE[key].label(param or 0) for key, param in columns]
     rows = tuple(
         (
             row.backend,
             row.format,
-            *(_ratio(row.summary.recall[k]) for k in report.ks),
-            _ratio(row.summary.mrr),
-            _rank(row.summary.rank_p50),
-            _rank(row.summary.rank_p95),
-            str(row.summary.questions_without_hit),
-            f"{round(row.summary.mean_tokens_at_depth):,}",
+            *((row.output,) if with_output else ()),
+            *(AGGREGATE[key].cell(row.summary.at(key, param)) for key, param in columns),
         )
         for row in report.rows
     )
     return TextTable(
-        title=(
-            f"Ranking · {report.schema} · {report.bench_file}: {report.question_count:,} "
-            f"questions, {report.target_count:,} targets · tokens in {report.encoding}"
-        ),
-        headers=headers,
-        numeric=(False, False, *([True] * (len(headers) - 2))),
+        title=title,
+        headers=(*labels, *headers),
+        numeric=(*(False for _ in labels), *(True for _ in headers)),
         rows=rows,
-        caption=(
-            "R@k: share of expected coordinates in the top k. rank p50/p95: first correct hit, "
-            "over questions with one (no hit: the others). tokens@50: mean cost of the top 50."
-        ),
+        caption=caption,
+    )
+
+
+def ranking_table(report: BenchReport) -> TextTable:
+    """Recall@k, MRR, first-hit rank percentiles and tokens@50."""
+    columns: list[Column] = [("recall", k) for k in report.ks]
+    columns += [(key, None) for key in ("mrr", "rank_p50", "rank_p95", "questions_without_hit")]
+    columns.append((f"tokens_at_{TOKEN_DEPTH}", None))
+    return _table(
+        report,
+        columns,
+        f"Ranking · {report.schema} · {report.bench_file}: {report.question_count:,} "
+        f"questions, {report.target_count:,} targets · tokens in {report.encoding}",
+        "R@k: share of expected coordinates in the top k. rank p50/p95: first correct hit, "
+        f"over questions with one (no hit: the others). tokens@{TOKEN_DEPTH}: mean cost of the "
+        f"top {TOKEN_DEPTH}. – : not a ranked list.",
     )
 
 
 def budget_table(report: BenchReport) -> TextTable:
-    """Recall on the hits that fit each token budget (a prefix of the ranking)."""
-    headers = ("backend", "format", *(f"{budget:,} tok" for budget in report.budgets))
-    rows = tuple(
-        (
-            row.backend,
-            row.format,
-            *(_ratio(row.summary.budget_recall[budget]) for budget in report.budgets),
-        )
-        for row in report.rows
-    )
-    return TextTable(
-        title=f"Recall within a token budget ({report.encoding})",
-        headers=headers,
-        numeric=(False, False, *([True] * len(report.budgets))),
-        rows=rows,
-        caption="Hits are kept in rank order until the next one would exceed the budget.",
+    """Recall on what each output shows within each token budget."""
+    return _table(
+        report,
+        [("budget_recall", budget) for budget in report.budgets],
+        f"Recall within a token budget ({report.encoding})",
+        "A list keeps hits in rank order until the next one would exceed the budget; "
+        "a slice is built anew for each budget.",
     )
 
 
-def tables(report: BenchReport) -> tuple[TextTable, TextTable]:
-    return ranking_table(report), budget_table(report)
+def completeness_columns(report: BenchReport) -> list[Column]:
+    """complete@(deepest k); complete within every second budget counting down from the
+    largest (so eight budgets fit 100 columns; --json and the chart have all of them);
+    tokens to complete p50; how many never complete."""
+    shown = sorted(report.budgets[::-1][::2])
+    columns: list[Column] = [("complete", max(report.ks))]
+    columns += [("budget_complete", budget) for budget in shown]
+    columns += [("tokens_to_complete_p50", None), ("never_complete", None)]
+    return columns
+
+
+def completeness_table(report: BenchReport) -> TextTable:
+    """Share of questions whose expected coordinates are all shown, and what that costs."""
+    return _table(
+        report,
+        completeness_columns(report),
+        f"Complete: every expected coordinate shown ({report.encoding})",
+        f"C@k: within the top k. C≤B: within B tokens. p50 tok: median tokens to complete, over "
+        f"questions complete within {max(report.budgets):,}; never: the others.",
+    )
+
+
+def tables(report: BenchReport) -> tuple[TextTable, TextTable, TextTable]:
+    return ranking_table(report), budget_table(report), completeness_table(report)
 
 
 def to_rich(table: TextTable) -> Table:
@@ -119,7 +129,7 @@ def to_rich(table: TextTable) -> Table:
 
 
 def print_tables(console: Console, report: BenchReport) -> None:
-    """Both tables, never squeezed: a console narrower than a table is widened to fit it,
+    """Every table, never squeezed: a console narrower than a table is widened to fit it,
     because an elided figure (`0.2…`) is worse than a wrapped line."""
     from rich.measure import Measurement
 
@@ -173,5 +183,5 @@ def write_output_file(path: Path, data: bytes) -> None:
 
 
 def write_markdown(report: BenchReport, path: Path) -> None:
-    """Write both tables to `path` as GitHub markdown."""
+    """Write every table to `path` as GitHub markdown."""
     write_output_file(path, report_markdown(report).encode("utf-8"))

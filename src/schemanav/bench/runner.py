@@ -1,33 +1,53 @@
-"""Run labelled questions through every (backend × format) combination and score them.
+"""Run labelled questions through every (backend × format × output) combination and score them.
 
-Each question's ranked list is fetched once per combination, deep enough for every metric
-at once (recall@k, reciprocal rank, tokens@50 and the largest token budget), so the
-figures in one row always describe the same ranking.
+Each question's ranked list is fetched once per (backend, format), deep enough for every
+metric at once (recall@k, reciprocal rank, tokens@50 and the largest token budget), so the
+figures in one row always describe the same ranking. An *output* is what an agent is handed
+from that ranking: `list` (the hits themselves, cut to each budget) or `slice` (a schema
+slice built anew for each budget). Every output is scored by the coordinates it shows
+within each budget, so lists and slices share the budget and completeness columns.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from schemanav.bench.labelled import LabelledQuery, load_labelled, unknown_coordinates
-from schemanav.bench.metrics import MetricSummary, QuestionResult, evaluate_question, summarise
+from schemanav.bench.labelled import (
+    LabelledQuery,
+    coordinate_kind,
+    known_coordinates,
+    load_labelled,
+    shown_by_entry,
+    unknown_coordinates,
+)
+from schemanav.bench.metrics import (
+    TOKEN_DEPTH,
+    MetricSummary,
+    Observation,
+    QuestionResult,
+    View,
+    evaluate_observation,
+    summarise,
+)
 from schemanav.corpus import Format, open_corpus
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
-from schemanav.retrieval import Searcher
+from schemanav.retrieval import Searcher, SearchHit
 from schemanav.schema import bundled_path, describe_violations, schema_label
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
 
+if TYPE_CHECKING:
+    from schemanav.corpus import Corpus
+
 BUNDLED_BENCH_FILE = "moviedb-sample.tsv"
 BUNDLED_BENCH_LABEL = "moviedb-sample.tsv (bundled)"
 MIN_LIST_DEPTH = 100
-TOKEN_DEPTH = 50
-"""tokens@50: what reading the first 50 hits costs (the published figure's depth)."""
 _LISTED_UNKNOWN = 20
 
 
@@ -39,42 +59,32 @@ class QuestionRun:
     top_coordinates: tuple[str, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        result = self.result
         return {
-            "question": result.question,
-            "expected": list(result.expected),
-            "first_hit_rank": result.first_hit_rank,
-            "reciprocal_rank": result.reciprocal_rank,
-            "recall": {str(k): value for k, value in result.recall.items()},
-            "budget_recall": {str(b): value for b, value in result.budget_recall.items()},
-            f"tokens_at_{result.token_depth}": result.tokens_at_depth,
+            "question": self.result.question,
+            "expected": list(self.result.expected),
+            **self.result.as_json(),
             "top_coordinates": list(self.top_coordinates),
         }
 
 
 @dataclass(frozen=True)
 class BenchRow:
-    """The scores of one (backend, format) combination over every question."""
+    """The scores of one (backend, format, output) combination over every question."""
 
     backend: str
     format: str
+    output: str
     summary: MetricSummary
     questions: tuple[QuestionRun, ...]
     list_depth: int
     seconds: float
 
     def as_dict(self) -> dict[str, Any]:
-        summary = self.summary
         return {
             "backend": self.backend,
             "format": self.format,
-            "recall": {str(k): value for k, value in summary.recall.items()},
-            "mrr": summary.mrr,
-            "rank_p50": summary.rank_p50,
-            "rank_p95": summary.rank_p95,
-            "questions_without_hit": summary.questions_without_hit,
-            f"tokens_at_{summary.token_depth}": summary.mean_tokens_at_depth,
-            "budget_recall": {str(b): value for b, value in summary.budget_recall.items()},
+            "output": self.output,
+            **self.summary.as_json(),
             "list_depth": self.list_depth,
             "seconds": self.seconds,
             "per_question": [question.as_dict() for question in self.questions],
@@ -90,8 +100,10 @@ class BenchReport:
     encoding: str
     question_count: int
     target_count: int
+    targets_by_kind: Mapping[str, int]
     ks: tuple[int, ...]
     budgets: tuple[int, ...]
+    outputs: tuple[str, ...]
     unknown_coordinates: tuple[str, ...]
     rows: tuple[BenchRow, ...]
 
@@ -102,11 +114,99 @@ class BenchReport:
             "encoding": self.encoding,
             "questions": self.question_count,
             "targets": self.target_count,
+            "targets_by_kind": dict(self.targets_by_kind),
             "ks": list(self.ks),
             "budgets": list(self.budgets),
+            "outputs": list(self.outputs),
             "unknown_coordinates": list(self.unknown_coordinates),
             "rows": [row.as_dict() for row in self.rows],
         }
+
+
+class Output(Protocol):
+    """What an agent is handed from one question's ranked hits, observed at every budget."""
+
+    def observe(
+        self,
+        question: str,
+        hits: Sequence[SearchHit],
+        expected: Sequence[str],
+        budgets: Sequence[int],
+    ) -> Observation: ...
+
+
+class ListOutput:
+    """The ranked hits themselves; within a budget, the prefix that fits (`fit_prefix`).
+
+    A hit shows what its rendering prints (`shown_by_entry`): its field and owner type
+    always, its return type in GLOSS and SDL, its arguments in SDL only.
+    """
+
+    def __init__(self, corpus: Corpus, fmt: Format) -> None:
+        shown = [shown_by_entry(entry, fmt) for entry in corpus.entries]
+        self._shown = dict(zip(corpus.coordinates, shown, strict=True))
+
+    def observe(
+        self,
+        question: str,
+        hits: Sequence[SearchHit],
+        expected: Sequence[str],
+        budgets: Sequence[int],
+    ) -> Observation:
+        ranked = [self._shown.get(hit.coordinate, frozenset((hit.coordinate,))) for hit in hits]
+        return Observation.of_list(ranked, [hit.tokens for hit in hits], expected, budgets)
+
+
+SliceBuilder = Callable[[str, Sequence[str], int], View]
+"""(question, ranked coordinates, budget) → the coordinates a slice within that budget
+contains (fields, `Type.field(arg:)`, types) and its tokens."""
+
+
+class SliceOutput:
+    """A schema slice rebuilt for each budget from the same ranked hits; within a budget it
+    holds the coordinates it contains, so budget_complete = complete(contained(slice at B))."""
+
+    def __init__(self, build: SliceBuilder) -> None:
+        self._build = build
+
+    def observe(
+        self,
+        question: str,
+        hits: Sequence[SearchHit],
+        expected: Sequence[str],
+        budgets: Sequence[int],
+    ) -> Observation:
+        ranked = [hit.coordinate for hit in hits]
+        views = {budget: self._build(question, ranked, budget) for budget in budgets}
+        return Observation.of_views(views, expected)
+
+
+def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
+    """The schema slicer of `schemanav.retrieval.slicing`, imported only when asked for."""
+    try:
+        # By name: the slicer is an optional part of retrieval this module must not require.
+        slicing: Any = importlib.import_module("schemanav.retrieval.slicing")
+    except ImportError:
+        raise InputError(
+            "--output slice is not available: this build has no schema slicer"
+            " (schemanav.retrieval.slicing); use --output list"
+        ) from None
+    from schemanav.schema import open_schema
+
+    slicer = slicing.Slicer(open_schema(settings).schema, corpus)
+
+    def build(question: str, ranked: Sequence[str], budget: int) -> View:
+        piece = slicer.from_ranked(ranked, budget, question)
+        return View(frozenset(piece.coordinates), int(piece.tokens))
+
+    return SliceOutput(build)
+
+
+OUTPUTS: dict[str, Callable[[Settings, Corpus, Format], Output]] = {
+    "list": lambda settings, corpus, fmt: ListOutput(corpus, fmt),
+    "slice": _slice_output,
+}
+"""Every output bench can score, by the name `--output` takes."""
 
 
 def split_list(value: str) -> list[str]:
@@ -125,6 +225,17 @@ def parse_formats(value: str) -> list[Format]:
     if not formats:
         raise InputError("--format is empty: name at least one of RAW, DOT_PLUS_GLOSS, GLOSS, SDL")
     return list(dict.fromkeys(formats))
+
+
+def parse_outputs(value: str) -> list[str]:
+    """A comma-separated list of outputs (`list`, `slice`), refused with the choices."""
+    outputs = [part.lower() for part in split_list(value)]
+    for name in outputs:
+        if name not in OUTPUTS:
+            raise InputError(f"unknown output {name!r}: choose one of {', '.join(OUTPUTS)}")
+    if not outputs:
+        raise InputError("--output is empty: name at least one of " + ", ".join(OUTPUTS))
+    return list(dict.fromkeys(outputs))
 
 
 def _cutoffs(values: Iterable[int], what: str, minimum: int) -> tuple[int, ...]:
@@ -189,17 +300,20 @@ def run_bench(
     backends: Sequence[str] | None = None,
     formats: Sequence[Format] | None = None,
     events: Events | None = None,
+    outputs: Sequence[str] | None = None,
 ) -> BenchReport:
     """Score the labelled questions of `settings.bench_file` (default: the bundled Movie DB
-    sample) on `settings.schema` for every backend × format; rows in that order.
+    sample) on `settings.schema` for every backend × format × output; rows in that order.
 
-    `backends` and `formats` default to the single `settings.backend` and `settings.format`.
+    `backends`, `formats` and `outputs` default to `settings.backend`, `settings.format`
+    and `settings.output`.
     """
     from schemanav.retrieval.pipeline import prepare_backend
 
     events = events or SilentEvents()
     backend_list = list(backends) if backends is not None else [settings.backend]
     format_list = list(formats) if formats is not None else parse_formats(settings.format)
+    output_list = list(outputs) if outputs is not None else parse_outputs(settings.output)
     _check_backends(backend_list, settings)
     ks = _cutoffs(settings.ks, "ks", 1)
     budgets = _cutoffs(settings.budgets, "budgets", 1)
@@ -211,7 +325,7 @@ def run_bench(
     if loaded.violations:
         events.warning(describe_violations(loaded.violations))
     corpus = loaded.corpus
-    unknown = unknown_coordinates(queries, frozenset(corpus.coordinates))
+    unknown = unknown_coordinates(queries, known_coordinates(corpus))
     _warn_unknown(unknown, settings.strict, events)
 
     rows: list[BenchRow] = []
@@ -222,54 +336,62 @@ def run_bench(
         backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
         depth = list_depth(corpus.token_counts(fmt), ks, budgets)
         label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
-        runs = _score_questions(backend, queries, depth, ks, budgets, label, events)
-        summary = summarise([run.result for run in runs], ks, budgets)
-        rows.append(
-            BenchRow(
-                backend=backend.name,
-                format=fmt.value,
-                summary=summary,
-                questions=tuple(runs),
-                list_depth=depth,
-                seconds=time.perf_counter() - started,
+        hits = _search_all(backend, queries, depth, label, events)
+        searched = time.perf_counter() - started
+        for output_name in output_list:
+            started = time.perf_counter()
+            output = OUTPUTS[output_name](settings, corpus, fmt)
+            runs = [
+                QuestionRun(
+                    evaluate_observation(
+                        query.question,
+                        output.observe(query.question, found, query.expected_coordinates, budgets),
+                        ks,
+                        budgets,
+                    ),
+                    tuple(hit.coordinate for hit in found[: max(ks)]),
+                )
+                for query, found in zip(queries, hits, strict=True)
+            ]
+            rows.append(
+                BenchRow(
+                    backend=backend.name,
+                    format=fmt.value,
+                    output=output_name,
+                    summary=summarise([run.result for run in runs], ks, budgets),
+                    questions=tuple(runs),
+                    list_depth=depth,
+                    seconds=searched + time.perf_counter() - started,
+                )
             )
-        )
+    targets = [c for query in queries for c in query.expected_coordinates]
+    kinds = [coordinate_kind(c) for c in targets]
     return BenchReport(
         schema=schema_label(settings),
         bench_file=str(bench_path) if bench_path else BUNDLED_BENCH_LABEL,
         encoding=ENCODING_NAME,
         question_count=len(queries),
-        target_count=sum(len(query.expected_coordinates) for query in queries),
+        target_count=len(targets),
+        targets_by_kind={kind: kinds.count(kind) for kind in ("field", "argument", "type")},
         ks=ks,
         budgets=budgets,
+        outputs=tuple(output_list),
         unknown_coordinates=tuple(unknown),
         rows=tuple(rows),
     )
 
 
-def _score_questions(
+def _search_all(
     backend: Searcher,
     queries: Sequence[LabelledQuery],
     depth: int,
-    ks: tuple[int, ...],
-    budgets: tuple[int, ...],
     label: str,
     events: Events,
-) -> list[QuestionRun]:
-    runs: list[QuestionRun] = []
+) -> list[list[SearchHit]]:
+    """Every question's ranked hits, `depth` deep, with a progress bar."""
+    found: list[list[SearchHit]] = []
     events.progress(label, 0, len(queries))
     for done, query in enumerate(queries, start=1):
-        hits = backend.search(query.question, depth)
-        ranked = [hit.coordinate for hit in hits]
-        result = evaluate_question(
-            query.question,
-            ranked,
-            [hit.tokens for hit in hits],
-            query.expected_coordinates,
-            ks,
-            budgets,
-            depth_for_tokens=TOKEN_DEPTH,
-        )
-        runs.append(QuestionRun(result, tuple(ranked[: max(ks)])))
+        found.append(backend.search(query.question, depth))
         events.progress(label, done, len(queries))
-    return runs
+    return found

@@ -268,10 +268,11 @@ class StructuralSearcher:
             for entry in [*chain, int(position)]:
                 ranked.setdefault(entry, float(scores[position]))
         tokens = self.corpus.token_counts(self.fmt)
+        texts = self.corpus.texts(self.fmt)  # rendered once per corpus, not once per hit
         return [
             SearchHit(
                 coordinate=self.corpus.coordinates[entry],
-                text=self.corpus.entries[entry].render(self.fmt),
+                text=texts[entry],
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],

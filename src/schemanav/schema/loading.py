@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from schemanav.errors import InputError
+from schemanav.textfile import read_text
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema, IntrospectionQuery
@@ -79,18 +80,7 @@ def load_schema(
     if source.startswith(("http://", "https://")):
         return _load_from_endpoint(source, headers or {}, timeout)
     path = Path(source)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"schema file not found: {source} (pass --schema PATH or URL)") from None
-    except IsADirectoryError:
-        raise InputError(f"schema path is a directory, not a file: {source}") from None
-    except OSError as err:
-        raise InputError(f"cannot read schema file {source}: {err.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"schema file {source} is not UTF-8 text") from None
+    text = read_text(path, "schema file", hint=" (pass --schema PATH or URL)")
     if path.suffix.lower() in JSON_SUFFIXES or (
         path.suffix.lower() not in SDL_SUFFIXES and text.lstrip().startswith("{")
     ):
