@@ -674,5 +674,80 @@ def define(
             raise typer.Exit(1)
 
 
+@app.command()
+def mcp(
+    schema: SchemaOption = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--header",
+            help="'Name: value' sent with introspection and --endpoint requests "
+            "(repeatable; never printed)",
+            show_default=False,
+        ),
+    ] = None,
+    endpoint: Annotated[
+        str | None,
+        typer.Option("--endpoint", help="GraphQL URL the execute tool runs operations against"),
+    ] = None,
+    allow_mutations: Annotated[
+        bool, typer.Option("--allow-mutations", help="Let the execute tool run mutations.")
+    ] = False,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
+        ),
+    ] = None,
+) -> None:
+    """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
+    with _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.servers.mcp_server import parse_host_port, run_mcp
+
+        address = parse_host_port(http) if http is not None else None
+        settings = _settings(
+            schema=schema,
+            header=header,
+            endpoint=endpoint,
+            allow_mutations=allow_mutations or None,
+        )
+        reporter = _Reporter()
+        run_mcp(Navigator(settings, reporter), http=address, events=reporter)
+
+
+@app.command()
+def serve(
+    schema: SchemaOption = None,
+    upstream: Annotated[
+        str | None,
+        typer.Option("--upstream", help="GraphQL URL that runs every other operation"),
+    ] = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--header",
+            help="'Name: value' sent with introspection and --upstream requests "
+            "(repeatable; never printed)",
+            show_default=False,
+        ),
+    ] = None,
+    allow_mutations: Annotated[
+        bool, typer.Option("--allow-mutations", help="Forward mutations upstream.")
+    ] = False,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port (0: a free one).")] = 8000,
+) -> None:
+    """Serve the schema over GraphQL with __search and __definitions on the query root."""
+    with _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.servers.graphql_endpoint import run_serve
+
+        settings = _settings(schema=schema, header=header, allow_mutations=allow_mutations or None)
+        reporter = _Reporter()
+        navigator = Navigator(settings, reporter)
+        run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
+
+
 def main() -> None:
     app()
