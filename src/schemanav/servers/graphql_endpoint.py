@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from schemanav.errors import InputError
@@ -49,6 +50,7 @@ GRAPHQL_PATH = "/graphql"
 MAX_FIRST = 150
 DEFAULT_FIRST = 10
 MAX_BODY_BYTES = 1_000_000
+DOCUMENT_CACHE = 512
 SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
@@ -137,6 +139,24 @@ class SemanticEndpoint:
         union.resolve_type = _definition_type
         navigator.searcher().search("warm up", 1)
         self._client: Any = None
+        # Agents send the same documents with new variables: parse and validate each once.
+        self._parse = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
+        self._validate = lru_cache(maxsize=DOCUMENT_CACHE)(self._validate_uncached)
+
+    def _parse_uncached(self, query: str) -> DocumentNode | dict[str, Any]:
+        from graphql import GraphQLSyntaxError, parse
+
+        try:
+            return parse(query)
+        except GraphQLSyntaxError as err:
+            return {"errors": [err.formatted]}
+
+    def _validate_uncached(self, query: str) -> list[Any]:
+        from graphql import validate
+
+        document = self._parse(query)
+        assert not isinstance(document, dict)
+        return [error.formatted for error in validate(self.schema, document)]
 
     # resolvers -------------------------------------------------------------------------------
 
@@ -228,12 +248,11 @@ class SemanticEndpoint:
         get: bool = False,
     ) -> dict[str, Any]:
         """The GraphQL response (a dict with `data` and/or `errors`) to one request."""
-        from graphql import GraphQLSyntaxError, OperationType, parse
+        from graphql import OperationType
 
-        try:
-            document = parse(query)
-        except GraphQLSyntaxError as err:
-            return {"errors": [err.formatted]}
+        document = self._parse(query)
+        if isinstance(document, dict):
+            return document
         operation = _operation(document, operation_name)
         if isinstance(operation, str):
             return _error(operation)
@@ -247,7 +266,7 @@ class SemanticEndpoint:
                     f"ask {' and '.join(sorted(semantic))} in a request of their own: the "
                     "other fields are forwarded to the API, which does not know them"
                 )
-            return self._execute_here(document, variables, operation_name)
+            return self._execute_here(query, document, variables, operation_name)
         if self.upstream is None:
             return _error(
                 "this endpoint answers __search, __definitions and introspection only; "
@@ -260,15 +279,16 @@ class SemanticEndpoint:
 
     def _execute_here(
         self,
+        query: str,
         document: DocumentNode,
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
     ) -> dict[str, Any]:
-        from graphql import ExecutionResult, execute, validate
+        from graphql import ExecutionResult, execute
 
-        errors = validate(self.schema, document)
+        errors = self._validate(query)
         if errors:
-            return {"errors": [error.formatted for error in errors]}
+            return {"errors": errors}
         result = execute(
             self.schema,
             document,
