@@ -45,6 +45,12 @@ def summary(samples: list[float]) -> dict[str, float]:
     return {"n": len(samples), "p50_ms": statistics.median(ordered) * 1e3, "p95_ms": p95 * 1e3}
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -75,12 +81,13 @@ def in_process(asked: list[str]) -> dict[str, Any]:
     for name, call in (("search_schema", search_schema), ("__search", graphql_search)):
         for question in asked[:20]:
             call(question)
-        samples = []
+        samples, cpu = [], []
         for question in asked:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             call(question)
             samples.append(time.perf_counter() - started)
-        results[name] = summary(samples)
+            cpu.append(time.process_time() - cpu_started)
+        results[name] = {**summary(samples), "cpu": summary(cpu)}
     results["rss_mb"] = rss_mb(os.getpid())
     return results
 
@@ -116,12 +123,16 @@ def serve_over_http(asked: list[str], env: dict[str, str], clients: int, seconds
             for question in asked[:20]:
                 ask(question)
             samples = []
+            cpu_started = cpu_s(process.pid)
             for question in asked:
                 started = time.perf_counter()
                 ask(question)
                 samples.append(time.perf_counter() - started)
-        sequential = summary(samples)
+            server_cpu = cpu_s(process.pid) - cpu_started
+        sequential = {**summary(samples), "server_cpu_ms_mean": server_cpu / len(asked) * 1e3}
+        cpu_started = cpu_s(process.pid)
         load = asyncio.run(hammer(url, asked, clients, seconds))
+        load["server_cpu_ms_mean"] = (cpu_s(process.pid) - cpu_started) / load["requests"] * 1e3
         return {"__search": sequential, "load": load, "rss_mb": rss_mb(process.pid)}
     finally:
         stop(process)
@@ -178,12 +189,14 @@ def mcp_over_http(asked: list[str], env: dict[str, str]) -> Any:
             for question in asked[:20]:
                 await client.call_tool("search_schema", {"query": question})
             samples = []
+            cpu_started = cpu_s(process.pid)
             for question in asked:
                 started = time.perf_counter()
                 result = await client.call_tool("search_schema", {"query": question})
                 samples.append(time.perf_counter() - started)
                 assert not result.is_error
-            return summary(samples)
+            server_cpu = cpu_s(process.pid) - cpu_started
+            return {**summary(samples), "server_cpu_ms_mean": server_cpu / len(asked) * 1e3}
 
     try:
         return {"search_schema": asyncio.run(run()), "rss_mb": rss_mb(process.pid)}
@@ -191,7 +204,8 @@ def mcp_over_http(asked: list[str], env: dict[str, str]) -> Any:
         stop(process)
 
 
-def startup_serve(env: dict[str, str]) -> float:
+def startup_serve(env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from spawning `schemanav serve` to the first answer, and the CPU it used."""
     import httpx
 
     started = time.perf_counter()
@@ -199,7 +213,7 @@ def startup_serve(env: dict[str, str]) -> float:
     try:
         body = {"query": SEARCH, "variables": {"q": "open pull requests of a repository"}}
         assert "errors" not in httpx.post(url, json=body).json()
-        return time.perf_counter() - started
+        return time.perf_counter() - started, cpu_s(process.pid)
     finally:
         stop(process)
 
@@ -238,14 +252,21 @@ def main() -> int:
     cache = tempfile.mkdtemp(prefix="schemanav-servers-")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "SCHEMANAV_CACHE_DIR": cache}
     os.environ["SCHEMANAV_CACHE_DIR"] = cache
-    report: dict[str, Any] = {"questions": len(asked), "cpus": os.cpu_count()}
+    report: dict[str, Any] = {
+        "questions": len(asked),
+        "cpus": os.cpu_count(),
+        "load_average_before": os.getloadavg(),
+    }
     report["in_process"] = in_process(asked)  # also fills the on-disk cache: later starts are warm
+    serve_starts = [startup_serve(env) for _ in range(3)]
     report["startup_warm_s"] = {
-        "serve": statistics.median(startup_serve(env) for _ in range(3)),
+        "serve": statistics.median(wall for wall, _ in serve_starts),
+        "serve_cpu": statistics.median(cpu for _, cpu in serve_starts),
         "mcp_stdio": statistics.median(startup_mcp_stdio(env) for _ in range(3)),
     }
     report["serve_http"] = serve_over_http(asked, env, options.clients, options.seconds)
     report["mcp_http"] = mcp_over_http(asked, env)
+    report["load_average_after"] = os.getloadavg()
     text = json.dumps(report, indent=2)
     print(text)
     if options.json is not None:
