@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,9 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from typer.testing import CliRunner
 
+from schemanav.cli import app
 from schemanav.tokens import count_tokens
 from servers.graphql_server import MovieDbServer, serve_moviedb
 
@@ -148,3 +150,10 @@ def test_over_streamable_http(upstream: MovieDbServer, tmp_path: Path) -> None:
         process.terminate()
         _, rest = process.communicate(timeout=10)
     assert all(SECRET not in text for text in [*seen, line, rest])
+
+
+def test_a_malformed_http_address_is_one_error_line(
+    runner: CliRunner, user_error: Callable[..., str], cache_dir: Path, workdir: Path
+) -> None:
+    result = runner.invoke(app, ["mcp", "--http", "8765"])
+    user_error(result, "--http expects HOST:PORT such as 127.0.0.1:8765, got '8765'")
