@@ -424,8 +424,12 @@ def run_serve(
     events: Events | None = None,
 ) -> None:
     """Build the index, then serve GraphQL on host:port until the process is stopped."""
+    from importlib.util import find_spec
+
     from schemanav.servers.http import serve_asgi
 
+    if find_spec("starlette") is None or find_spec("uvicorn") is None:
+        raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
     endpoint = SemanticEndpoint(navigator, upstream=upstream)
     app = endpoint.app()
     note = events.note if events is not None else (lambda _message: None)

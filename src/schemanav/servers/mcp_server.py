@@ -86,8 +86,12 @@ def run_mcp(
 ) -> None:
     """Build the index, then serve the tools until the client disconnects (stdio) or the
     process is stopped (HTTP)."""
+    from importlib.util import find_spec
+
     import anyio
 
+    if find_spec("mcp") is None:
+        raise InputError(MISSING_EXTRA)  # before the schema is loaded, not after
     toolbox = ToolBox(navigator)
     server = build_mcp_server(toolbox)
     toolbox.warm()
