@@ -155,10 +155,13 @@ def test_other_operations_are_validated_here_then_forwarded_with_the_headers(
     assert len(upstream.requests) == sent, "refused operations must not reach the upstream"
 
 
-def test_get_runs_queries(url: str) -> None:
+def test_get_runs_queries_and_refuses_mutations(url: str) -> None:
     response = httpx.get(url, params={"query": '{ __search(query: "rating", first: 1) { score } }'})
     assert response.status_code == 200
     assert response.json() == {"data": {"__search": [{"score": 1.0}]}}
+    mutation = httpx.get(url, params={"query": "mutation { __typename }"})
+    assert mutation.status_code == 405
+    assert mutation.json()["errors"][0]["message"].startswith("only queries may be sent with GET")
 
 
 def test_oversized_input_is_a_clear_graphql_error(url: str) -> None:

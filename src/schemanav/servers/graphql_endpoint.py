@@ -236,28 +236,34 @@ class SemanticEndpoint:
         if problem is not None:
             return problem
         query, variables, operation_name = params
-        answer = await self.answer(query, variables, operation_name, get=request.method == "GET")
-        return _json(answer)
+        if request.method == "GET" and not self._is_query(query, operation_name):
+            message = "only queries may be sent with GET; send mutations with POST"
+            return _json(_error(message), 405)
+        return _json(await self.answer(query, variables, operation_name))
+
+    def _is_query(self, query: str, operation_name: str | None) -> bool:
+        """False only for a document whose operation is surely not a query."""
+        from graphql import OperationType
+
+        document = self._parse(query)
+        if isinstance(document, dict):
+            return True  # the syntax error is answered as such
+        operation = _operation(document, operation_name)
+        return isinstance(operation, str) or operation.operation is OperationType.QUERY
 
     async def answer(
         self,
         query: str,
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
-        *,
-        get: bool = False,
     ) -> dict[str, Any]:
         """The GraphQL response (a dict with `data` and/or `errors`) to one request."""
-        from graphql import OperationType
-
         document = self._parse(query)
         if isinstance(document, dict):
             return document
         operation = _operation(document, operation_name)
         if isinstance(operation, str):
             return _error(operation)
-        if get and operation.operation is not OperationType.QUERY:
-            return _error("only queries may be sent with GET; send mutations with POST")
         roots = _root_fields(document, operation)
         semantic = roots & SEMANTIC_ROOTS
         if semantic or roots <= INTROSPECTION_ROOTS:
