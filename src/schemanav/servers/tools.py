@@ -35,8 +35,11 @@ MAX_SEARCH_BUDGET = 20_000
 MAX_QUERY_CHARS = 1024
 MAX_COORDINATES = 150
 MAX_OPERATION_CHARS = 100_000
-# Hits fetched first when filling a budget; deepened (×4) only while the budget is not full.
-FIRST_DEPTH = 16
+# Hits fetched first when filling a budget: one per this many budget tokens (a hit with its
+# path lines costs 20–40 tokens), at least MIN_DEPTH; doubled only while the budget is not full.
+# Only the work changes with these, never the answer.
+TOKENS_PER_HIT = 20
+MIN_DEPTH = 8
 
 # A slice renderer (question, token budget) → SDL text. When one is given, search_schema
 # offers `output: "slice"` beside the default ranked list.
@@ -265,7 +268,7 @@ class ToolBox:
         """The hits that fit, and the blocks and costs of every hit fetched."""
         searcher = self.navigator.searcher()
         size = len(self.navigator.corpus)
-        depth = min(FIRST_DEPTH, size)
+        depth = min(max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1), size)
         while True:
             ranked = searcher.search(query, depth)
             blocks = [self._block(hit) for hit in ranked]
@@ -273,7 +276,7 @@ class ToolBox:
             shown = fit_prefix(costs, budget)
             if shown < len(ranked) or len(ranked) < depth or depth >= size:
                 return ranked[:shown], blocks, costs
-            depth = min(depth * 4, size)
+            depth = min(depth * 2, size)
 
     def _block(self, hit: SearchHit) -> str:
         # Most renderings contain the coordinate already; a root field is its own path.
