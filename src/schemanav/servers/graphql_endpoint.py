@@ -51,6 +51,7 @@ MAX_FIRST = 150
 DEFAULT_FIRST = 10
 MAX_BODY_BYTES = 1_000_000
 DOCUMENT_CACHE = 512
+CACHED_CHARS = 20_000
 SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
@@ -139,9 +140,20 @@ class SemanticEndpoint:
         union.resolve_type = _definition_type
         navigator.searcher().search("warm up", 1)
         self._client: Any = None
-        # Agents send the same documents with new variables: parse and validate each once.
-        self._parse = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
-        self._validate = lru_cache(maxsize=DOCUMENT_CACHE)(self._validate_uncached)
+        # Agents send the same documents with new variables: parse and validate each once
+        # (documents up to CACHED_CHARS long, so the cache stays small).
+        self._parse_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
+        self._validate_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._validate_uncached)
+
+    def _parse(self, query: str) -> DocumentNode | dict[str, Any]:
+        if len(query) > CACHED_CHARS:
+            return self._parse_uncached(query)
+        return self._parse_cached(query)
+
+    def _validate(self, query: str) -> list[Any]:
+        if len(query) > CACHED_CHARS:
+            return self._validate_uncached(query)
+        return self._validate_cached(query)
 
     def _parse_uncached(self, query: str) -> DocumentNode | dict[str, Any]:
         from graphql import GraphQLSyntaxError, parse
