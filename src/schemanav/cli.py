@@ -564,5 +564,63 @@ def agent_bench(
             out.print(rich_table)
 
 
+@app.command(cls=_Command)
+def mcp(
+    ctx: typer.Context,
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    endpoint: Annotated[str | None, _flag("endpoint")] = None,
+    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    backend: BackendOption = None,
+    format: FormatOption = None,
+    options: OptionsOption = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
+        ),
+    ] = None,
+) -> None:
+    """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
+    with _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.servers.mcp_server import parse_host_port, run_mcp
+
+        address = parse_host_port(http) if http is not None else None
+        reporter = _Reporter()
+        run_mcp(Navigator(_settings(ctx), reporter), http=address, events=reporter)
+
+
+@app.command(cls=_Command)
+def serve(
+    ctx: typer.Context,
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    upstream: Annotated[
+        str | None,
+        typer.Option("--upstream", help="GraphQL URL that runs every other operation"),
+    ] = None,
+    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    backend: BackendOption = None,
+    options: OptionsOption = None,
+    cache_dir: CacheDirOption = None,
+    max_paths: MaxPathsOption = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port (0: a free one).")] = 8000,
+) -> None:
+    """Serve the schema over GraphQL with __search and __definitions on the query root."""
+    with _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.servers.graphql_endpoint import run_serve
+
+        reporter = _Reporter()
+        navigator = Navigator(_settings(ctx), reporter)
+        run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
+
+
 def main() -> None:
     app()

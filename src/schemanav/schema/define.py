@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
 
+NOT_A_COORDINATE = (
+    "not a schema coordinate (write Type, Type.field, Type.field(arg:), Enum.VALUE or @directive)"
+)
+
+
 @dataclass(frozen=True)
 class Definition:
     """One coordinate's definition; `error` is set (and the rest empty) when it is unknown."""
@@ -47,12 +52,7 @@ def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
     try:
         resolved: Any = resolve_schema_coordinate(schema, coordinate)
     except GraphQLSyntaxError:
-        return _unknown(
-            schema,
-            coordinate,
-            "not a schema coordinate (write Type, Type.field, Type.field(arg:), "
-            "Enum.VALUE or @directive)",
-        )
+        return _unknown(schema, coordinate, NOT_A_COORDINATE)
     except (GraphQLError, TypeError):
         resolved = None
     if resolved is None:
@@ -61,6 +61,45 @@ def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
     sdl = _sdl(resolved)
     record = _record(schema, resolved)
     return Definition(coordinate=coordinate, kind=kind, sdl=sdl, record=record)
+
+
+def introspection_item(schema: GraphQLSchema, coordinate: str) -> Any:
+    """The object graphql-core's introspection types resolve for `coordinate`: a named type
+    (`__Type`), a directive (`__Directive`), or a `(name, member)` pair for a field
+    (`__Field`), an argument or input field (`__InputValue`) or an enum value (`__EnumValue`).
+
+    Raises `LookupError` whose message says why, with the closest coordinates.
+    """
+    from graphql import GraphQLError, GraphQLSyntaxError, resolve_schema_coordinate
+
+    coordinate = coordinate.strip()
+    error = "no such element in the schema"
+    try:
+        resolved: Any = resolve_schema_coordinate(schema, coordinate)
+    except GraphQLSyntaxError:
+        resolved, error = None, NOT_A_COORDINATE
+    except (GraphQLError, TypeError):
+        resolved = None
+    if resolved is None:
+        closest = closest_coordinates(schema, coordinate)
+        hint = f" (did you mean {', '.join(closest)}?)" if closest else ""
+        raise LookupError(f"{coordinate}: {error}{hint}")
+    kind = resolved.kind
+    if kind == "NamedType":
+        return resolved.type
+    if kind == "Directive":
+        return resolved.directive
+    if kind == "DirectiveArgument":
+        arg = resolved.directive_argument
+        return (_member_name(resolved.directive.args, arg), arg)
+    if kind == "EnumValue":
+        return (_member_name(resolved.type.values, resolved.enum_value), resolved.enum_value)
+    if kind == "InputField":
+        return (_member_name(resolved.type.fields, resolved.input_field), resolved.input_field)
+    if kind == "FieldArgument":
+        arg = resolved.field_argument
+        return (_member_name(resolved.field.args, arg), arg)
+    return (_member_name(resolved.type.fields, resolved.field), resolved.field)
 
 
 def _unknown(schema: GraphQLSchema, coordinate: str, error: str) -> Definition:

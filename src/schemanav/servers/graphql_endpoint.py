@@ -1,0 +1,463 @@
+"""`schemanav serve`: the user's schema plus Semantic Introspection, over GraphQL-over-HTTP.
+
+The query root gains the two fields the semantic-introspection proposal names:
+
+    __search(query: String!, first: Int! = 10): [__SearchResult!]!
+    __definitions(coordinates: [String!]!): [__Definition]!
+
+    type __SearchResult {
+      coordinate: String!        # Type.field
+      score: Float!              # 0–1, relative to the best hit of this search
+      pathsToRoot: [[String!]!]! # root-first coordinate lists, best first
+      definition: __Definition!  # the matched member
+    }
+    union __Definition = __Type | __Field | __InputValue | __EnumValue | __Directive
+
+`definition` and `__definitions` answer with graphql-core's own introspection types, so
+`... on __Field { name type { name } args { name } }` reads exactly like `__type`.
+Introspection (`__schema`, `__type`) is answered here and shows the new fields and types.
+
+Any other operation is validated locally against the user's schema (mutations refused unless
+allowed) and forwarded to the upstream endpoint with the configured headers; its JSON answer
+is passed back (header values redacted). Without an upstream, or when it cannot be reached,
+the answer is a GraphQL error, never an HTTP 500.
+
+The schema, the corpus and the search index are built once, in `SemanticEndpoint(...)`; a
+request parses only its own document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from schemanav.errors import InputError
+from schemanav.schema import headers_from
+from schemanav.servers.tools import MAX_COORDINATES, MAX_QUERY_CHARS
+
+if TYPE_CHECKING:
+    from graphql import DocumentNode, GraphQLSchema, OperationDefinitionNode
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from schemanav.events import Events
+    from schemanav.navigator import Navigator
+
+GRAPHQL_PATH = "/graphql"
+MAX_FIRST = 150
+DEFAULT_FIRST = 10
+MAX_BODY_BYTES = 1_000_000
+DOCUMENT_CACHE = 512
+CACHED_CHARS = 20_000
+SEARCH = "__search"
+DEFINITIONS = "__definitions"
+INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
+SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
+MISSING_EXTRA = "the GraphQL server needs Starlette and uvicorn: pip install 'schemanav[serve]'"
+
+SEMANTIC_SDL = f"""
+extend type {{query}} {{
+  "Schema coordinates ranked for a question in plain words, best first."
+  {SEARCH}(query: String!, first: Int! = {DEFAULT_FIRST}): [__SearchResult!]!
+  "The definitions of schema coordinates, in order; null (with an error) for unknown ones."
+  {DEFINITIONS}(coordinates: [String!]!): [__Definition]!
+}}
+
+"One hit of __search."
+type __SearchResult {{
+  "The hit, as Type.field."
+  coordinate: String!
+  "Relevance from 0 to 1, relative to the best hit of this search."
+  score: Float!
+  "Ways to reach the hit from the root: root-first coordinate lists, best first."
+  pathsToRoot: [[String!]!]!
+  "The matched member."
+  definition: __Definition!
+}}
+
+"A schema member, as introspection describes it."
+union __Definition = __Type | __Field | __InputValue | __EnumValue | __Directive
+"""
+
+
+def semantic_schema(schema: GraphQLSchema) -> GraphQLSchema:
+    """`schema` with `__search` and `__definitions` on its query root (resolvers attached
+    by `SemanticEndpoint`). Names starting with `__` are reserved by the spec for
+    introspection, so graphql-core's schema validation is switched off for this schema, as
+    the proposal asks of servers that implement it."""
+    from graphql import extend_schema, parse
+
+    if schema.query_type is None:
+        raise InputError("the schema has no query type, so there is nothing to serve")
+    extension = parse(SEMANTIC_SDL.replace("{query}", schema.query_type.name))
+    extended = extend_schema(schema, extension, assume_valid=True, assume_valid_sdl=True)
+    extended._validation_errors = []
+    return extended
+
+
+def _definition_type(value: Any, _info: Any, _union: Any) -> str:
+    from graphql import GraphQLDirective, GraphQLEnumValue, GraphQLField, GraphQLNamedType
+
+    if isinstance(value, GraphQLNamedType):
+        return "__Type"
+    if isinstance(value, GraphQLDirective):
+        return "__Directive"
+    member = value[1]
+    if isinstance(member, GraphQLField):
+        return "__Field"
+    if isinstance(member, GraphQLEnumValue):
+        return "__EnumValue"
+    return "__InputValue"
+
+
+class SemanticEndpoint:
+    """One schema served: the semantic schema, the warm index and the upstream client."""
+
+    def __init__(
+        self,
+        navigator: Navigator,
+        *,
+        upstream: str | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        from graphql import GraphQLUnionType
+
+        self.navigator = navigator
+        self.upstream = upstream
+        self.timeout = timeout or navigator.settings.timeout
+        self.redact = navigator.operations.redact
+        self._headers = headers_from(navigator.settings)
+        self.schema = semantic_schema(navigator.loaded.schema)
+        query_type = self.schema.query_type
+        assert query_type is not None
+        query_type.fields[SEARCH].resolve = self._resolve_search
+        query_type.fields[DEFINITIONS].resolve = self._resolve_definitions
+        union = self.schema.get_type("__Definition")
+        assert isinstance(union, GraphQLUnionType)
+        union.resolve_type = _definition_type
+        navigator.searcher().search("warm up", 1)
+        self._client: Any = None
+        # Agents send the same documents with new variables: parse and validate each once
+        # (documents up to CACHED_CHARS long, so the cache stays small).
+        self._parse_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
+        self._validate_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._validate_uncached)
+
+    def _parse(self, query: str) -> DocumentNode | dict[str, Any]:
+        if len(query) > CACHED_CHARS:
+            return self._parse_uncached(query)
+        return self._parse_cached(query)
+
+    def _validate(self, query: str) -> list[Any]:
+        if len(query) > CACHED_CHARS:
+            return self._validate_uncached(query)
+        return self._validate_cached(query)
+
+    def _parse_uncached(self, query: str) -> DocumentNode | dict[str, Any]:
+        from graphql import GraphQLSyntaxError, parse
+
+        try:
+            return parse(query)
+        except GraphQLSyntaxError as err:
+            return {"errors": [err.formatted]}
+
+    def _validate_uncached(self, query: str) -> list[Any]:
+        from graphql import validate
+
+        document = self._parse(query)
+        assert not isinstance(document, dict)
+        return [error.formatted for error in validate(self.schema, document)]
+
+    # resolvers -------------------------------------------------------------------------------
+
+    def _item(self, coordinate: str) -> Any:
+        from schemanav.schema.define import introspection_item
+
+        return introspection_item(self.schema, coordinate)
+
+    def _resolve_search(self, _root: Any, _info: Any, query: str, first: int) -> list[Any]:
+        from graphql import GraphQLError
+
+        if len(query) > MAX_QUERY_CHARS:
+            raise GraphQLError(
+                f"__search: the query is {len(query):,} characters long; the most is "
+                f"{MAX_QUERY_CHARS:,}. Ask in fewer words."
+            )
+        if not 1 <= first <= MAX_FIRST:
+            raise GraphQLError(f"__search: first must be from 1 to {MAX_FIRST}, got {first}")
+        hits = self.navigator.searcher().search(query, first)
+        top = max((hit.score for hit in hits), default=0.0)
+        results = []
+        for hit in hits:
+            score = min(max(hit.score / top, 0.0), 1.0) if top > 0 else 0.0
+            results.append(
+                {
+                    "coordinate": hit.coordinate,
+                    "score": round(score, 6),
+                    "pathsToRoot": [list(path) for path in hit.paths_to_root],
+                    # Resolved only when selected.
+                    "definition": lambda _info, coordinate=hit.coordinate: self._item(coordinate),
+                }
+            )
+        return results
+
+    def _resolve_definitions(self, _root: Any, _info: Any, coordinates: list[str]) -> list[Any]:
+        from graphql import GraphQLError
+
+        if len(coordinates) > MAX_COORDINATES:
+            raise GraphQLError(
+                f"__definitions: at most {MAX_COORDINATES} coordinates per request, "
+                f"got {len(coordinates)}"
+            )
+        items: list[Any] = []
+        for coordinate in coordinates:
+            try:
+                items.append(self._item(coordinate))
+            except LookupError as err:
+                # An exception as a list item nulls that item and reports it at its path.
+                items.append(GraphQLError(f"__definitions: {err}"))
+        return items
+
+    # HTTP ------------------------------------------------------------------------------------
+
+    def app(self) -> Starlette:
+        """The ASGI app: POST (JSON) and GET (queries only) on `/graphql`."""
+        try:
+            import httpx
+            from starlette.applications import Starlette
+            from starlette.routing import Route
+        except ImportError:
+            raise InputError(MISSING_EXTRA) from None
+        from contextlib import asynccontextmanager
+
+        @asynccontextmanager
+        async def lifespan(_app: Starlette) -> Any:
+            async with httpx.AsyncClient(timeout=self.timeout) as client:
+                self._client = client
+                yield
+
+        return Starlette(
+            routes=[Route(GRAPHQL_PATH, self.handle, methods=["GET", "POST"])],
+            lifespan=lifespan,
+        )
+
+    async def handle(self, request: Request) -> Response:
+        params, problem = await _request_params(request)
+        if problem is not None:
+            return problem
+        query, variables, operation_name = params
+        if request.method == "GET" and not self._is_query(query, operation_name):
+            message = "only queries may be sent with GET; send mutations with POST"
+            return _json(_error(message), 405)
+        return _json(await self.answer(query, variables, operation_name))
+
+    def _is_query(self, query: str, operation_name: str | None) -> bool:
+        """False only for a document whose operation is surely not a query."""
+        from graphql import OperationType
+
+        document = self._parse(query)
+        if isinstance(document, dict):
+            return True  # the syntax error is answered as such
+        operation = _operation(document, operation_name)
+        return isinstance(operation, str) or operation.operation is OperationType.QUERY
+
+    async def answer(
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None,
+        operation_name: str | None,
+    ) -> dict[str, Any]:
+        """The GraphQL response (a dict with `data` and/or `errors`) to one request."""
+        document = self._parse(query)
+        if isinstance(document, dict):
+            return document
+        operation = _operation(document, operation_name)
+        if isinstance(operation, str):
+            return _error(operation)
+        roots = _root_fields(document, operation)
+        semantic = roots & SEMANTIC_ROOTS
+        if semantic or roots <= INTROSPECTION_ROOTS:
+            if roots - SEMANTIC_ROOTS - INTROSPECTION_ROOTS:
+                return _error(
+                    f"ask {' and '.join(sorted(semantic))} in a request of their own: the "
+                    "other fields are forwarded to the API, which does not know them"
+                )
+            return self._execute_here(query, document, variables, operation_name)
+        if self.upstream is None:
+            return _error(
+                "this endpoint answers __search, __definitions and introspection only; "
+                "start it with --upstream URL to run other operations"
+            )
+        outcome = self.navigator.validate(query, variables)
+        if not outcome.ok:
+            return _error(outcome.text)
+        return await self._forward(query, variables, operation_name)
+
+    def _execute_here(
+        self,
+        query: str,
+        document: DocumentNode,
+        variables: Mapping[str, Any] | None,
+        operation_name: str | None,
+    ) -> dict[str, Any]:
+        from graphql import ExecutionResult, execute
+
+        errors = self._validate(query)
+        if errors:
+            return {"errors": errors}
+        result = execute(
+            self.schema,
+            document,
+            variable_values=dict(variables) if variables else None,
+            operation_name=operation_name,
+        )
+        assert isinstance(result, ExecutionResult)  # every resolver here is synchronous
+        return dict(result.formatted)
+
+    async def _forward(
+        self, query: str, variables: Mapping[str, Any] | None, operation_name: str | None
+    ) -> dict[str, Any]:
+        import httpx
+
+        assert self.upstream is not None
+        body: dict[str, Any] = {"query": query}
+        if variables:
+            body["variables"] = dict(variables)
+        if operation_name:
+            body["operationName"] = operation_name
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers.update(self._headers)
+        client = self._client or httpx.AsyncClient(timeout=self.timeout)
+        try:
+            response = await client.post(self.upstream, json=body, headers=headers)
+        except httpx.TimeoutException:
+            return _error(f"the upstream API did not answer within {self.timeout:g} s")
+        except httpx.HTTPError as err:
+            return _error(
+                f"cannot reach the upstream API ({type(err).__name__}); the operation was not run"
+            )
+        finally:
+            if client is not self._client:
+                await client.aclose()
+        try:
+            payload = json.loads(self.redact(response.text))
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict) and ("data" in payload or "errors" in payload):
+            return payload
+        return _error(
+            f"the upstream API answered HTTP {response.status_code} without a GraphQL result"
+        )
+
+
+async def _request_params(
+    request: Request,
+) -> tuple[tuple[str, Mapping[str, Any] | None, str | None], Response | None]:
+    """query, variables and operationName from a GET query string or a POST JSON body."""
+    nothing = ("", None, None)
+    if request.method == "GET":
+        raw: Mapping[str, Any] = dict(request.query_params)
+        variables_text = raw.get("variables")
+        if variables_text:
+            try:
+                raw = {**raw, "variables": json.loads(variables_text)}
+            except ValueError:
+                return nothing, _json(_error("variables is not valid JSON"), 400)
+    else:
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            return nothing, _json(_error(f"the request is over {MAX_BODY_BYTES:,} bytes"), 413)
+        try:
+            raw = json.loads(body)
+        except ValueError:
+            return nothing, _json(_error('send a JSON body: {"query": "…"}'), 400)
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("query"), str):
+        return nothing, _json(_error('the request has no "query" string'), 400)
+    variables = raw.get("variables")
+    if variables is not None and not isinstance(variables, Mapping):
+        return nothing, _json(_error("variables must be a JSON object"), 400)
+    name = raw.get("operationName")
+    return (raw["query"], variables, name if isinstance(name, str) else None), None
+
+
+def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | str:
+    from graphql import OperationDefinitionNode
+
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if name is not None:
+        named = [op for op in operations if op.name is not None and op.name.value == name]
+        return named[0] if named else f"no operation named {name!r} in the document"
+    if len(operations) != 1:
+        return "the document has several operations: say which one with operationName"
+    return operations[0]
+
+
+def _root_fields(document: DocumentNode, operation: OperationDefinitionNode) -> set[str]:
+    """The root field names the operation selects, through fragments."""
+    from graphql import FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode
+
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    names: set[str] = set()
+    pending = [operation.selection_set]
+    seen: set[str] = set()
+    while pending:
+        for selection in pending.pop().selections:
+            if isinstance(selection, FieldNode):
+                names.add(selection.name.value)
+            elif isinstance(selection, InlineFragmentNode):
+                pending.append(selection.selection_set)
+            elif isinstance(selection, FragmentSpreadNode):
+                fragment = fragments.get(selection.name.value)
+                if fragment is not None and fragment.name.value not in seen:
+                    seen.add(fragment.name.value)
+                    pending.append(fragment.selection_set)
+    return names
+
+
+def _error(message: str) -> dict[str, Any]:
+    """A request that did not run: `errors` and no `data` (GraphQL over HTTP)."""
+    return {"errors": [{"message": message}]}
+
+
+def _json(payload: dict[str, Any], status: int = 200) -> Response:
+    from starlette.responses import Response
+
+    return Response(
+        json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+        status_code=status,
+        media_type="application/json",
+    )
+
+
+def run_serve(
+    navigator: Navigator,
+    *,
+    upstream: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    events: Events | None = None,
+) -> None:
+    """Build the index, then serve GraphQL on host:port until the process is stopped."""
+    from importlib.util import find_spec
+
+    from schemanav.servers.http import serve_asgi
+
+    if find_spec("starlette") is None or find_spec("uvicorn") is None:
+        raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
+    endpoint = SemanticEndpoint(navigator, upstream=upstream)
+    app = endpoint.app()
+    note = events.note if events is not None else (lambda _message: None)
+    forward = f"forwarding other operations to {upstream}" if upstream else "no upstream"
+    serve_asgi(
+        app,
+        host,
+        port,
+        lambda url: note(
+            f"schemanav serve: {navigator.label}, {len(navigator.corpus):,} coordinates, "
+            f"{forward}; listening on {url}{GRAPHQL_PATH}"
+        ),
+    )

@@ -1,0 +1,127 @@
+"""`schemanav mcp`: the agent tools over the Model Context Protocol (official `mcp` SDK).
+
+The SDK's low-level `Server` is used rather than its decorator API so the tool list is
+exactly the hand-written `ToolSpec`s (precise JSON schemas, no generated titles that would
+cost tokens). Transports: stdio (what desktop agents launch; stdout is the protocol, so every
+note goes to stderr) and streamable HTTP on host:port at `/mcp`.
+
+    navigator = Navigator.open("schema.graphql", endpoint="https://api.example.com/graphql")
+    run_mcp(navigator)                                # stdio
+    run_mcp(navigator, http=("127.0.0.1", 8765))      # http://127.0.0.1:8765/mcp
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from schemanav.errors import InputError
+from schemanav.servers.tools import ToolBox
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+    from schemanav.events import Events
+    from schemanav.navigator import Navigator
+
+MCP_PATH = "/mcp"
+SERVER_NAME = "schemanav"
+INSTRUCTIONS = (
+    "Find what a task needs in a GraphQL schema without reading all of it: search_schema first, "
+    "define for exact signatures, then validate (and execute, when offered) an operation."
+)
+MISSING_EXTRA = "the MCP server needs the `mcp` package: pip install 'schemanav[mcp]'"
+
+
+def build_mcp_server(toolbox: ToolBox) -> Server[Any]:
+    """A low-level MCP `Server` offering the toolbox's tools."""
+    try:
+        import anyio
+        import mcp_types as types
+        from mcp.server import Server
+    except ImportError:
+        raise InputError(MISSING_EXTRA) from None
+    from importlib.metadata import version
+
+    tools = [
+        types.Tool(
+            name=spec.name,
+            description=spec.description,
+            input_schema=spec.input_schema,
+            annotations=types.ToolAnnotations(
+                read_only_hint=spec.read_only, open_world_hint=spec.name == "execute"
+            ),
+        )
+        for spec in toolbox.specs
+    ]
+    schemas = {spec.name: spec.input_schema for spec in toolbox.specs}
+
+    async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        # Searches are CPU-bound and execute waits on the endpoint: off the event loop, so
+        # one slow call never holds up the others.
+        output = await anyio.to_thread.run_sync(toolbox.call, params.name, params.arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=output.text)],
+            structured_content=output.data,
+            is_error=not output.ok,
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=version("schemanav"),
+        instructions=INSTRUCTIONS,
+        get_tool_input_schema=schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def run_mcp(
+    navigator: Navigator,
+    *,
+    http: tuple[str, int] | None = None,
+    events: Events | None = None,
+) -> None:
+    """Build the index, then serve the tools until the client disconnects (stdio) or the
+    process is stopped (HTTP)."""
+    from importlib.util import find_spec
+
+    import anyio
+
+    if find_spec("mcp") is None:
+        raise InputError(MISSING_EXTRA)  # before the schema is loaded, not after
+    toolbox = ToolBox(navigator)
+    server = build_mcp_server(toolbox)
+    toolbox.warm()
+    note = events.note if events is not None else (lambda _message: None)
+    summary = (
+        f"schemanav mcp: {navigator.label}, {len(navigator.corpus):,} coordinates, "
+        f"{len(toolbox.specs)} tools ({toolbox.tool_list_tokens()} tokens, o200k_base)"
+    )
+    if http is None:
+        from mcp.server.stdio import stdio_server
+
+        note(f"{summary}; serving on stdio")
+
+        async def main() -> None:
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+
+        anyio.run(main)
+        return
+    from schemanav.servers.http import serve_asgi
+
+    host, port = http
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    serve_asgi(app, host, port, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
+
+
+def parse_host_port(value: str) -> tuple[str, int]:
+    """`127.0.0.1:8765` (or `[::1]:8765`) → host and port; port 0 picks a free one."""
+    host, sep, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise InputError(f"--http expects HOST:PORT such as 127.0.0.1:8765, got {value!r}")
+    return host, int(port)

@@ -1,0 +1,387 @@
+"""The agent tools every front end serves, with no protocol in them.
+
+`search_schema`, `define`, `validate` and `execute` over one `Navigator`: each tool has a JSON
+schema (a small subset of JSON Schema that `check_arguments` enforces, so what the schema
+says and what is refused never drift apart) and a short description that names nothing of any
+particular schema, so the tool list costs the same tokens whatever schema is served.
+
+Every call answers a `ToolOutput`, never an exception: bad arguments, unknown coordinates, an
+invalid or refused operation and an unreachable endpoint are `ok=False` outputs whose text
+says what to do. Every text ends with its own token cost (o200k_base) and goes through the
+navigator's redactor, so a header value never reaches an agent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from schemanav.retrieval import fit_prefix, has_words
+from schemanav.tokens import ENCODING_NAME, count_tokens
+
+if TYPE_CHECKING:
+    from schemanav.navigator import Navigator
+    from schemanav.retrieval import SearchHit
+
+SEARCH_SCHEMA = "search_schema"
+DEFINE = "define"
+VALIDATE = "validate"
+EXECUTE = "execute"
+
+DEFAULT_SEARCH_BUDGET = 500
+MAX_SEARCH_BUDGET = 20_000
+MAX_QUERY_CHARS = 1024
+MAX_COORDINATES = 150
+MAX_OPERATION_CHARS = 100_000
+# Hits fetched first when filling a budget: one per this many budget tokens (a hit with its
+# path lines costs 20–40 tokens), at least MIN_DEPTH; doubled only while the budget is not full.
+# Only the work changes with these, never the answer.
+TOKENS_PER_HIT = 20
+MIN_DEPTH = 8
+
+# A slice renderer (question, token budget) → SDL text. When one is given, search_schema
+# offers `output: "slice"` beside the default ranked list.
+Slicer = Callable[[str, int], str]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as an MCP `tools/list` shows it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    read_only: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+        }
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """A tool's answer: `text` is what the agent reads (ending with its own token cost),
+    `data` the same as a record (with `tokens` and `encoding`)."""
+
+    ok: bool
+    text: str
+    tokens: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def _operation_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "operation": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_OPERATION_CHARS,
+                "description": "One GraphQL query (or mutation) document",
+            },
+            "variables": {"type": "object", "description": "Values of its $variables"},
+        },
+        "required": ["operation"],
+        "additionalProperties": False,
+    }
+
+
+class ToolBox:
+    """The tools of one server, bound to its navigator (schema, backend, endpoint, limits)."""
+
+    def __init__(
+        self,
+        navigator: Navigator,
+        *,
+        default_budget: int | None = None,
+        slicer: Slicer | None = None,
+    ) -> None:
+        self.navigator = navigator
+        self.default_budget = default_budget or navigator.settings.budget or DEFAULT_SEARCH_BUDGET
+        self.slicer = slicer
+        self.redact = navigator.operations.redact
+        self.specs = self._specs()
+        self._by_name = {spec.name: spec for spec in self.specs}
+
+    def warm(self) -> None:
+        """Load the schema, the corpus and the index now, so the first call is as fast as any."""
+        self.navigator.searcher().search("warm up", 1)
+
+    # the tool list ---------------------------------------------------------------------------
+
+    def _specs(self) -> tuple[ToolSpec, ...]:
+        settings = self.navigator.settings
+        search_properties: dict[str, Any] = {
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_QUERY_CHARS,
+                "description": "What you need, in plain words",
+            },
+            "budget": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_SEARCH_BUDGET,
+                "description": f"Most tokens of hits to return (default {self.default_budget})",
+            },
+        }
+        if self.slicer is not None:
+            search_properties["output"] = {
+                "type": "string",
+                "enum": ["list", "slice"],
+                "description": "list: ranked fields (default); slice: a connected SDL excerpt",
+            }
+        specs = [
+            ToolSpec(
+                SEARCH_SCHEMA,
+                "Search the GraphQL schema for the fields a task needs. Returns ranked "
+                "coordinates (Type.field) with their description and the path from the root "
+                "type, as many as fit the token budget. Start here.",
+                {
+                    "type": "object",
+                    "properties": search_properties,
+                    "required": ["query"],
+                    "additionalProperties": False,
+                },
+            ),
+            ToolSpec(
+                DEFINE,
+                "Exact SDL definitions of schema coordinates: Type, Type.field, "
+                "Type.field(arg:), Enum.VALUE or @directive. Use it for argument and return "
+                "types before writing an operation.",
+                {
+                    "type": "object",
+                    "properties": {
+                        "coordinates": {
+                            "type": "array",
+                            "items": {"type": "string", "minLength": 1},
+                            "minItems": 1,
+                            "maxItems": MAX_COORDINATES,
+                        }
+                    },
+                    "required": ["coordinates"],
+                    "additionalProperties": False,
+                },
+            ),
+            ToolSpec(
+                VALIDATE,
+                "Check a GraphQL operation against the schema without running it: 'valid', "
+                "or the errors and a hint.",
+                _operation_schema(),
+            ),
+        ]
+        if settings.endpoint is not None:
+            mutations = (
+                "Mutations are allowed."
+                if settings.allow_mutations
+                else "Read-only: mutations are refused."
+            )
+            specs.append(
+                ToolSpec(
+                    EXECUTE,
+                    "Validate, then run a GraphQL operation against the API; returns its JSON "
+                    f"response, cut to {settings.response_token_cap} tokens. {mutations}",
+                    _operation_schema(),
+                    read_only=not settings.allow_mutations,
+                )
+            )
+        return tuple(specs)
+
+    def tool_list_tokens(self) -> int:
+        """Tokens (o200k_base) of the tool list as JSON: what a client puts in a prompt."""
+        return count_tokens(json.dumps([spec.as_dict() for spec in self.specs]))
+
+    # calls -----------------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutput:
+        """Run one tool call; every text that leaves is redacted and stamped with its cost."""
+        spec = self._by_name.get(name)
+        if spec is None:
+            names = ", ".join(self._by_name)
+            return self._output(False, f"unknown tool {name!r}: the tools are {names}", {})
+        problem = check_arguments(spec, arguments or {})
+        if problem is not None:
+            return self._output(False, problem, {})
+        args = dict(arguments or {})
+        if name == SEARCH_SCHEMA:
+            return self.search_schema(args["query"], args.get("budget"), args.get("output", "list"))
+        if name == DEFINE:
+            return self.define(args["coordinates"])
+        variables = args.get("variables")
+        if name == VALIDATE:
+            outcome = self.navigator.validate(args["operation"], variables)
+            return self._output(True, outcome.text, {"valid": outcome.ok})
+        outcome = self.navigator.execute(args["operation"], variables)
+        return self._output(outcome.ok, outcome.text, {"executed": outcome.executed})
+
+    def search_schema(
+        self, query: str, budget: int | None = None, output: str = "list"
+    ) -> ToolOutput:
+        """Ranked hits, each with its paths from the root, as many as fit `budget` tokens
+        (the budget covers each hit's whole block: its text and its path lines)."""
+        budget = budget or self.default_budget
+        if not has_words(query):
+            return self._output(
+                False, "the query has no words to search for; describe what you need", {}
+            )
+        if output == "slice" and self.slicer is not None:
+            sdl = self.slicer(query, budget)
+            return self._output(True, sdl, {"query": query, "budget": budget, "output": "slice"})
+        hits, blocks, costs = self._fill(query, budget)
+        if not hits:
+            if blocks:
+                message = (
+                    f"the best hit ({costs[0]} tokens) does not fit the budget of {budget} "
+                    "tokens; ask again with a larger budget"
+                )
+            else:
+                message = f"nothing in the schema matches {query!r}; try other words"
+            return self._output(True, message, {"query": query, "budget": budget, "hits": []})
+        spent = sum(costs[: len(hits)])
+        text = "\n".join(
+            [
+                f"{len(hits)} hits ({spent} of {budget} budget tokens), best first:",
+                *blocks[: len(hits)],
+            ]
+        )
+        data = {
+            "query": query,
+            "budget": budget,
+            "hits": [
+                {
+                    "coordinate": hit.coordinate,
+                    "score": round(hit.score, 6),
+                    "tokens": cost,
+                    "paths_to_root": [list(path) for path in hit.paths_to_root],
+                }
+                for hit, cost in zip(hits, costs, strict=False)
+            ],
+        }
+        return self._output(True, text, data)
+
+    def _fill(self, query: str, budget: int) -> tuple[list[SearchHit], list[str], list[int]]:
+        """The hits that fit, and the blocks and costs of every hit fetched."""
+        searcher = self.navigator.searcher()
+        size = len(self.navigator.corpus)
+        depth = min(max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1), size)
+        while True:
+            ranked = searcher.search(query, depth)
+            blocks = [self._block(hit) for hit in ranked]
+            costs = [count_tokens(block) for block in blocks]
+            shown = fit_prefix(costs, budget)
+            if shown < len(ranked) or len(ranked) < depth or depth >= size:
+                return ranked[:shown], blocks, costs
+            depth = min(depth * 2, size)
+
+    def _block(self, hit: SearchHit) -> str:
+        # Most renderings contain the coordinate already; a root field is its own path.
+        lines = [hit.text if hit.coordinate in hit.text else f"{hit.coordinate}: {hit.text}"]
+        lines.extend(
+            "   from the root: " + " > ".join(path) for path in hit.paths_to_root if len(path) > 1
+        )
+        return "\n".join(lines)
+
+    def define(self, coordinates: list[str]) -> ToolOutput:
+        definitions = self.navigator.define(coordinates)
+        parts: list[str] = []
+        unknown: list[dict[str, Any]] = []
+        for definition in definitions:
+            if definition.sdl is not None:
+                parts.append(f"# {definition.coordinate}\n{definition.sdl}")
+                continue
+            hint = ""
+            if definition.did_you_mean:
+                hint = f" (did you mean {', '.join(definition.did_you_mean)}?)"
+            parts.append(f"# {definition.coordinate}: {definition.error}{hint}")
+            unknown.append(definition.as_dict())
+        data = {
+            "defined": [d.coordinate for d in definitions if d.sdl is not None],
+            "unknown": unknown,
+        }
+        return self._output(len(unknown) < len(definitions), "\n\n".join(parts), data)
+
+    def _output(self, ok: bool, text: str, data: dict[str, Any]) -> ToolOutput:
+        text, tokens = stamp(self.redact(text))
+        return ToolOutput(ok, text, tokens, {**data, "tokens": tokens, "encoding": ENCODING_NAME})
+
+
+def stamp(text: str) -> tuple[str, int]:
+    """`text` with a last line stating its own token count, and that count.
+
+    The count includes the line itself: a fixed point, reached in two or three rounds because
+    a number's tokens grow by at most one per three digits.
+    """
+    tokens = 0
+    for _ in range(8):
+        stamped = f"{text}\n[{tokens} tokens, {ENCODING_NAME}]"
+        counted = count_tokens(stamped)
+        if counted == tokens:
+            return stamped, tokens
+        tokens = counted
+    return stamped, count_tokens(stamped)
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "object": (dict,),
+    "array": (list,),
+}
+
+
+def check_arguments(spec: ToolSpec, arguments: Any) -> str | None:
+    """Why `arguments` do not fit `spec.input_schema` (in words an agent can act on), or None.
+
+    Enforces the subset of JSON Schema the specs use: type, required, additionalProperties,
+    minLength/maxLength, minimum/maximum, minItems/maxItems, items, enum.
+    """
+    schema = spec.input_schema
+    properties: dict[str, Any] = schema["properties"]
+    example = "{" + ", ".join(f'"{name}": …' for name in schema["required"]) + "}"
+    if not isinstance(arguments, Mapping):
+        return f"the arguments of {spec.name} must be a JSON object such as {example}"
+    for name in schema["required"]:
+        if arguments.get(name) is None:
+            return f"{spec.name} needs the argument {name!r}; send a JSON object such as {example}"
+    for name, value in arguments.items():
+        if name not in properties:
+            known = ", ".join(properties)
+            return f"{spec.name} has no argument {name!r}; its arguments are {known}"
+        if value is None:
+            continue
+        problem = _check_value(properties[name], value)
+        if problem is not None:
+            return f"argument {name!r} of {spec.name} {problem}"
+    return None
+
+
+def _check_value(schema: dict[str, Any], given: Any) -> str | None:
+    kind = schema["type"]
+    value: Any = given  # (isinstance with a looked-up tuple would narrow it to `object`)
+    if not isinstance(given, _JSON_TYPES[kind]) or (kind == "integer" and isinstance(given, bool)):
+        article = "an" if kind[0] in "aeiou" else "a"
+        return f"must be {article} {kind}, not {type(value).__name__}"
+    if kind == "string":
+        if len(value) < schema.get("minLength", 0):
+            return "must not be empty"
+        if len(value) > schema.get("maxLength", len(value)):
+            return f"is {len(value):,} characters long; the most is {schema['maxLength']:,}"
+        if "enum" in schema and value not in schema["enum"]:
+            return f"must be one of {', '.join(schema['enum'])}, not {value!r}"
+    if kind == "integer" and not schema.get("minimum", value) <= value <= schema.get(
+        "maximum", value
+    ):
+        return f"must be from {schema['minimum']} to {schema['maximum']}, not {value}"
+    if kind == "array":
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+            return f"must hold from {schema['minItems']} to {schema['maxItems']} items"
+        for item in value:
+            problem = _check_value(schema["items"], item)
+            if problem is not None:
+                return f"has an item that {problem}"
+    return None

@@ -1,0 +1,215 @@
+"""`schemanav serve`: __search / __definitions over GraphQL-over-HTTP, driven by gql over httpx.
+
+The endpoint runs under uvicorn on 127.0.0.1; operations it does not answer itself go to the
+real Movie DB GraphQL server, which demands a bearer token.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from gql import Client, GraphQLRequest, gql
+from gql.transport.exceptions import TransportQueryError
+from gql.transport.httpx import HTTPXTransport
+
+from schemanav.navigator import Navigator
+from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
+from servers.asgi import serve_asgi_app
+from servers.graphql_server import MovieDbServer, serve_moviedb
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SECRET = "moviedb-secret-token-4242"
+
+SEARCH = """
+query Seed($q: String!, $first: Int!) {
+  __search(query: $q, first: $first) {
+    coordinate
+    score
+    pathsToRoot
+    definition { __typename ... on __Field { name args { name } } }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[MovieDbServer]:
+    with serve_moviedb(token=SECRET) as server:
+        yield server
+
+
+def _navigator(tmp: Path) -> Navigator:
+    return Navigator.open(header=[f"Authorization: Bearer {SECRET}"], cache_dir=str(tmp))
+
+
+@pytest.fixture(scope="module")
+def url(upstream: MovieDbServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    endpoint = SemanticEndpoint(_navigator(tmp_path_factory.mktemp("cache")), upstream=upstream.url)
+    with serve_asgi_app(endpoint.app()) as base:
+        yield base + GRAPHQL_PATH
+
+
+def run(url: str, query: str, **variables: Any) -> dict[str, Any]:
+    client = Client(transport=HTTPXTransport(url=url), fetch_schema_from_transport=False)
+    request = gql(query)
+    if variables:
+        request = GraphQLRequest(query, variable_values=variables)
+    return client.execute(request)
+
+
+def failing(url: str, query: str) -> TransportQueryError:
+    with pytest.raises(TransportQueryError) as caught:
+        run(url, query)
+    return caught.value
+
+
+def test_search_answers_the_seed_shape(url: str) -> None:
+    hits = run(url, SEARCH, q="movies with a high rating", first=5)["__search"]
+    assert len(hits) == 5
+    scores = [hit["score"] for hit in hits]
+    assert scores[0] == 1.0 and all(0.0 <= s <= 1.0 for s in scores)
+    assert scores == sorted(scores, reverse=True)
+    rating = next(hit for hit in hits if hit["coordinate"] == "Movie.rating")
+    assert ["Query.movies", "Movie.rating"] in rating["pathsToRoot"]
+    assert rating["definition"] == {"__typename": "__Field", "name": "rating", "args": []}
+    movies = next(hit for hit in hits if hit["coordinate"] == "Query.movies")
+    assert {"name": "filter"} in movies["definition"]["args"]
+
+
+def test_definitions_of_a_field_a_type_an_argument_and_an_enum_value(url: str) -> None:
+    data = run(
+        url,
+        """{ __definitions(coordinates: ["Query.movies", "Movie", "Query.movies(filter:)",
+                                         "Genre.DRAMA"]) {
+              __typename
+              ... on __Field { fieldName: name type { kind ofType { kind } } }
+              ... on __Type { typeName: name kind }
+              ... on __InputValue { argName: name type { name } }
+              ... on __EnumValue { valueName: name isDeprecated }
+           } }""",
+    )
+    field, type_, argument, value = data["__definitions"]
+    assert field == {
+        "__typename": "__Field",
+        "fieldName": "movies",
+        "type": {"kind": "NON_NULL", "ofType": {"kind": "LIST"}},
+    }
+    assert type_ == {"__typename": "__Type", "typeName": "Movie", "kind": "OBJECT"}
+    assert argument == {
+        "__typename": "__InputValue",
+        "argName": "filter",
+        "type": {"name": "MovieFilter"},
+    }
+    assert value == {"__typename": "__EnumValue", "valueName": "DRAMA", "isDeprecated": False}
+
+
+def test_an_unknown_coordinate_is_null_with_an_error_that_suggests(url: str) -> None:
+    error = failing(url, '{ __definitions(coordinates: ["Movie", "Movie.titel"]) { __typename } }')
+    assert error.data == {"__definitions": [{"__typename": "__Type"}, None]}
+    assert isinstance(error.errors, list)
+    (message,) = [e["message"] for e in error.errors]
+    assert "Movie.titel" in message and "did you mean" in message and "Movie.title" in message
+
+
+def test_introspection_shows_the_new_fields(url: str) -> None:
+    data = run(url, '{ __type(name: "Query") { fields { name } } __schema { types { name } } }')
+    fields = {f["name"] for f in data["__type"]["fields"]}
+    assert {"movies", "__search", "__definitions"} <= fields
+    types = {t["name"] for t in data["__schema"]["types"]}
+    assert {"__SearchResult", "__Definition", "Movie"} <= types
+
+
+def test_other_operations_are_validated_here_then_forwarded_with_the_headers(
+    url: str, upstream: MovieDbServer
+) -> None:
+    data = run(url, '{ movie(id: "movie-3") { title directors { name } } }')
+    assert data == {
+        "movie": {
+            "title": "Paper Moons",
+            "directors": [{"name": "Ada Moreno"}, {"name": "Lena Okafor"}],
+        }
+    }
+    assert upstream.last_request.headers["authorization"] == f"Bearer {SECRET}"
+
+    sent = len(upstream.requests)
+    invalid = failing(url, "{ movies { titel } }")
+    assert "Cannot query field 'titel'" in str(invalid.errors)
+    mutation = failing(
+        url,
+        'mutation { addReview(input: {movieId: "movie-1", authorId: "user-1", score: 3}) { id } }',
+    )
+    assert "mutations are refused" in str(mutation.errors)
+    # A secret pasted into an operation comes back redacted.
+    echoed = failing(url, f'{{ movies(first: "{SECRET}") {{ title }} }}')
+    assert SECRET not in str(echoed.errors) and "[redacted]" in str(echoed.errors)
+    mixed = failing(url, '{ movies { title } __search(query: "title") { coordinate } }')
+    assert "request of their own" in str(mixed.errors)
+    assert len(upstream.requests) == sent, "refused operations must not reach the upstream"
+
+
+def test_get_runs_queries_and_refuses_mutations(url: str) -> None:
+    response = httpx.get(url, params={"query": '{ __search(query: "rating", first: 1) { score } }'})
+    assert response.status_code == 200
+    assert response.json() == {"data": {"__search": [{"score": 1.0}]}}
+    mutation = httpx.get(url, params={"query": "mutation { __typename }"})
+    assert mutation.status_code == 405
+    assert mutation.json()["errors"][0]["message"].startswith("only queries may be sent with GET")
+
+
+def test_oversized_input_is_a_clear_graphql_error(url: str) -> None:
+    long_query = "rating " * 147  # 1,029 characters
+    too_long = failing(url, f'{{ __search(query: "{long_query}") {{ coordinate }} }}')
+    assert "1,029 characters" in str(too_long.errors) and "1,024" in str(too_long.errors)
+    too_many = failing(url, '{ __search(query: "rating", first: 151) { coordinate } }')
+    assert "first must be from 1 to 150, got 151" in str(too_many.errors)
+
+
+def test_concurrent_requests_get_the_answers_of_sequential_ones(url: str) -> None:
+    questions = ["who directed a movie", "reviews of a movie", "studio that made it", "cast"] * 6
+    expected = {q: run(url, SEARCH, q=q, first=5) for q in set(questions)}
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(lambda q: run(url, SEARCH, q=q, first=5), questions))
+    assert answers == [expected[q] for q in questions]
+
+
+def test_a_down_upstream_is_a_graphql_error_not_a_500(tmp_path: Path) -> None:
+    with serve_moviedb() as gone:
+        dead = gone.url
+    endpoint = SemanticEndpoint(_navigator(tmp_path), upstream=dead)
+    with serve_asgi_app(endpoint.app()) as base:
+        response = httpx.post(base + GRAPHQL_PATH, json={"query": "{ movies { title } }"})
+        no_upstream = SemanticEndpoint(_navigator(tmp_path))
+        with serve_asgi_app(no_upstream.app()) as other:
+            alone = httpx.post(other + GRAPHQL_PATH, json={"query": "{ movies { title } }"})
+    assert response.status_code == 200
+    (error,) = response.json()["errors"]
+    assert error["message"].startswith("cannot reach the upstream API (ConnectError)")
+    assert "--upstream URL" in alone.json()["errors"][0]["message"]
+
+
+def test_schemanav_serve_starts_and_answers(upstream: MovieDbServer) -> None:
+    """The command line end to end: a free port, the `listening on` line, one answer."""
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+    command = [sys.executable, "-m", "schemanav", "serve", "--port", "0"]
+    command += ["--upstream", upstream.url, "--header", f"Authorization: Bearer {SECRET}"]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        assert "listening on http://127.0.0.1:" in line, line
+        served = line.rsplit("listening on ", 1)[1].strip()
+        assert run(served, '{ movie(id: "movie-1") { title } }') == {
+            "movie": {"title": "The Lantern Keeper"}
+        }
+    finally:
+        process.terminate()
+        _, rest = process.communicate(timeout=10)
+    assert SECRET not in line + rest
