@@ -23,8 +23,12 @@ from pydantic_settings import (
 )
 
 from schemanav.errors import InputError
+from schemanav.limits import DEFAULT_MAX_SCHEMA_BYTES
 
 CONFIG_FILE = "schemanav.toml"
+# Settings a file cannot set: a schemanav.toml may come with a checked-out repository, and it
+# must not make the agent send mutations with the user's token.
+NOT_FROM_FILE = ("allow_mutations",)
 
 DEFAULT_QUERY_PREFIX = (
     "Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery:"
@@ -64,6 +68,11 @@ with warnings.catch_warnings():
             default_factory=list, description="'Name: value' headers"
         )
         timeout: float = Field(default=30.0, gt=0, description="HTTP timeout in seconds")
+        max_schema_bytes: int = Field(
+            default=DEFAULT_MAX_SCHEMA_BYTES,
+            ge=1024,
+            description="largest schema file or live introspection response, in bytes",
+        )
         cache_dir: Path = Field(default_factory=default_cache_dir)
 
         # retrieval
@@ -131,7 +140,23 @@ with warnings.catch_warnings():
             dotenv_settings: PydanticBaseSettingsSource,
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
-            return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+            return (init_settings, env_settings, _FileSource(settings_cls))
+
+
+class _FileSource(TomlConfigSettingsSource):
+    """./schemanav.toml, refusing the keys in `NOT_FROM_FILE`."""
+
+    def __call__(self) -> dict[str, Any]:
+        values = super().__call__()
+        for key in NOT_FROM_FILE:
+            if key in values:
+                flag = "--" + key.replace("_", "-")
+                raise InputError(
+                    f"{CONFIG_FILE} cannot set {key} (a file that came with a repository must "
+                    f"not switch it on): remove it and pass {flag}, or set "
+                    f"SCHEMANAV_{key.upper()}=1 in the environment"
+                )
+        return values
 
 
 def load_settings(**flags: Any) -> Settings:

@@ -35,5 +35,8 @@ def headers_from(settings: Settings) -> dict[str, str]:
 def open_schema(settings: Settings) -> LoadedSchema:
     """The full schema (needed to validate operations and print definitions)."""
     return load_schema(
-        schema_source(settings), headers=headers_from(settings), timeout=settings.timeout
+        schema_source(settings),
+        headers=headers_from(settings),
+        timeout=settings.timeout,
+        max_bytes=settings.max_schema_bytes,
     )
