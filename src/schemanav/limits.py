@@ -104,7 +104,8 @@ def loads_json(data: str | bytes, *, max_depth: int | None = None) -> Any:
     try:
         value = json.loads(data)
     except RecursionError:
-        raise TooDeep("nested too deeply to parse") from None
+        deep = f"nested more than {max_depth} levels deep" if max_depth else "nested too deeply"
+        raise TooDeep(deep) from None
     if max_depth is not None:
         problem = json_depth_problem(value, max_depth)
         if problem:

@@ -1,14 +1,17 @@
 """Secrets never leave the process: header values and URL credentials are redacted in every form.
 
 A server may echo a credential back in an error text, raw, JSON-escaped (a `"` or `\\` in the
-secret becomes `\\"` or `\\\\`), escaped twice (an error text inside a JSON string), or
-percent-encoded (URL credentials). `Redactor` replaces every such form with `[redacted]`, and
-must run BEFORE a text is cut to a limit (a cut can leave a prefix of a secret that no longer
-matches) and before anything is printed, logged, written or sent to a model.
+secret becomes `\\"` or `\\\\`), escaped twice (an error text inside a JSON string), quoted as
+a Python string (graphql-core's errors quote the offending record), percent-encoded or as the
+base64 `user:password` of basic authentication (URL credentials). `Redactor` replaces every
+such form with `[redacted]`, and must run BEFORE a text is cut to a limit (a cut can leave a
+prefix of a secret that no longer matches) and before anything is printed, logged, written or
+sent to a model.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterable, Mapping
 from urllib.parse import quote, quote_plus, unquote, urlsplit, urlunsplit
@@ -20,7 +23,8 @@ MIN_SECRET_LENGTH = 4
 
 
 def url_credentials(url: str | None) -> list[str]:
-    """The user name and password in `https://user:password@host/…`, decoded and as written."""
+    """The user name and password in `https://user:password@host/…`, decoded and as written,
+    and the base64 `user:password` that basic authentication sends."""
     if not url:
         return []
     try:
@@ -31,8 +35,13 @@ def url_credentials(url: str | None) -> list[str]:
     if not at:
         return []
     found: list[str] = []
-    for piece in userinfo.split(":", 1):
+    pieces = userinfo.split(":", 1)
+    for piece in pieces:
         found.extend([piece, unquote(piece)])
+    # What HTTP basic auth sends (and a server may echo): base64 of "user:password".
+    pair = ":".join(unquote(piece) for piece in pieces) if len(pieces) == 2 else None
+    if pair:
+        found.append(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
     return found
 
 
@@ -54,6 +63,7 @@ def _forms(secret: str) -> set[str]:
     forms.add(escaped)
     forms.add(json.dumps(escaped, ensure_ascii=False)[1:-1])
     forms.add(json.dumps(secret, ensure_ascii=True)[1:-1])
+    forms.add(repr(secret)[1:-1])  # as Python error texts quote a record
     forms.add(quote(secret, safe=""))
     forms.add(quote_plus(secret, safe=""))
     return forms

@@ -281,7 +281,8 @@ class _ToolArgumentsTransport(httpx.BaseTransport):
             text = content.decode("utf-8", errors="replace")
             if not text.strip():
                 raise self._bad("an empty body") from None
-            if err.pos >= len(text.rstrip()) - 1 and text.lstrip()[:1] in "{[":
+            cut = err.pos >= len(text.rstrip()) - 1 or err.msg.startswith("Unterminated")
+            if cut and text.lstrip()[:1] in "{[":
                 raise self._bad(f"truncated JSON ({err.msg})") from None
             raise self._bad(f"a body that is not JSON ({err.msg})") from None
         except ValueError:

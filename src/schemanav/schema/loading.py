@@ -118,7 +118,7 @@ def load_schema(
     if source.startswith(("http://", "https://")):
         return _load_from_endpoint(source, headers or {}, timeout, max_bytes)
     path = Path(source)
-    data = _read_schema_file(path, source, max_bytes)
+    data = read_schema_file(path, source, max_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -130,7 +130,7 @@ def load_schema(
     return schema_from_sdl(text, source)
 
 
-def _read_schema_file(path: Path, source: str, max_bytes: int) -> bytes:
+def read_schema_file(path: Path, source: str, max_bytes: int) -> bytes:
     """The file's bytes; a file over `max_bytes` is refused before reading (by its size) or
     while reading (a device or FIFO has no size)."""
     try:
