@@ -33,7 +33,11 @@ from hypothesis import strategies as st
 from schemanav.cache import read_checked
 from schemanav.errors import InputError, SchemanavError
 from schemanav.events import SilentEvents
-from schemanav.limits import MAX_QUESTION_CHARS, MAX_TOOL_CALLS_PER_REPLY
+from schemanav.limits import (
+    MAX_QUESTION_CHARS,
+    MAX_TOOL_CALLS_PER_REPLY,
+    MAX_TOOL_CALLS_PER_RUN,
+)
 from schemanav.outputs import write_output_file
 from schemanav.text import strip_control
 
@@ -612,6 +616,21 @@ def test_tool_calls_are_capped_per_reply(tmp_path: Path) -> None:
     )
     transcript = json.loads((tmp_path / "transcript.json").read_text())
     assert len([m for m in transcript["messages"] if m.get("tool_name") == "schemanav"]) == 1
+
+
+def test_tool_calls_are_capped_per_run(tmp_path: Path) -> None:
+    eight = [{"name": "introspectType", "arguments": {"name": "Movie"}}] * MAX_TOOL_CALLS_PER_REPLY
+    rounds = MAX_TOOL_CALLS_PER_RUN // MAX_TOOL_CALLS_PER_REPLY + 1
+    replies = [reply(chat_message(tool_calls=eight)) for _ in range(rounds)]
+    server = model_server([*replies, reply(chat_message("done"))])
+    try:
+        run = inline(tmp_path, *agent_args(server, tmp_path), "--max-calls", str(rounds + 1))
+    finally:
+        server.shutdown()
+    assert run.returncode == 0, run.stderr
+    receipt = json.loads((tmp_path / "receipt.json").read_text())
+    assert len(receipt["tool_calls"]) == MAX_TOOL_CALLS_PER_RUN
+    assert f"this run's {MAX_TOOL_CALLS_PER_RUN} tool executions are spent" in run.stderr
 
 
 def test_a_huge_tool_argument_is_a_tool_error_and_cut_in_the_receipt(cases: Cases) -> None:

@@ -23,6 +23,7 @@ from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
+from schemanav.redaction import public_url
 from schemanav.retrieval import SearchBackend, SearchHit, fit_budget, has_words
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
@@ -187,9 +188,11 @@ class Navigator:
     def operations(self) -> OperationRunner:
         """Validation and execution against the configured endpoint, with the secret headers."""
         if self.settings.allow_mutations:
+            endpoint = self.settings.endpoint
             self.events.warning(
-                "mutations are allowed: executed operations may change data at "
-                f"{self.settings.endpoint or 'no endpoint (none configured)'}"
+                "mutations are allowed (--allow-mutations or SCHEMANAV_ALLOW_MUTATIONS): "
+                "executed operations may change data at "
+                f"{public_url(endpoint) if endpoint else 'no endpoint (none configured)'}"
             )
         return OperationRunner(
             self.loaded.schema,

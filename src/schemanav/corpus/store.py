@@ -55,7 +55,7 @@ def open_corpus(settings: Settings, events: Events | None = None) -> CorpusLoad:
     if isinstance(cached, CorpusLoad):
         return cached
     if cached is not None:
-        events.warning(f"the corpus cache {cache_file} {cached}; rebuilding it")
+        events.warning(f"the corpus cache {cache_file} is not usable ({cached}); rebuilding it")
     loaded = open_schema(settings)
     corpus = build_corpus(loaded.schema)
     payload = {**corpus.to_payload(), "violations": list(loaded.violations)}
@@ -74,29 +74,29 @@ def _read_cache(path: Path, digest: str) -> CorpusLoad | str | None:
     except CorruptCacheError as err:
         return err.reason
     except OSError as err:
-        return f"cannot be read ({err.strerror or err})"
+        return f"unreadable: {err.strerror or err}"
     if header.get("version") != CORPUS_CACHE_VERSION or header.get("schema_sha256") != digest:
-        return "was written for another version or schema"
+        return "written for another version or schema"
     try:
         payload = loads_json(data)
     except TooDeep:
-        return "is nested too deeply"
+        return "nested too deeply"
     except ValueError:
-        return "is not valid JSON"
+        return "not valid JSON"
     problem = payload_problem(payload)
     if problem:
         return problem
     try:
         corpus = Corpus.from_payload(payload)
     except (ValueError, KeyError, TypeError, AttributeError) as err:
-        return f"does not describe a corpus ({type(err).__name__})"
+        return f"not a corpus: {type(err).__name__}"
     return CorpusLoad(corpus, tuple(payload["violations"]), from_cache=True)
 
 
 def payload_problem(payload: Any) -> str | None:
     """What is wrong with a corpus payload's shape (every field, every type), or None."""
     if not isinstance(payload, dict):
-        return "is not a JSON object"
+        return "not a JSON object"
     roots = payload.get("roots")
     if (
         not isinstance(roots, list)
@@ -104,27 +104,27 @@ def payload_problem(payload: Any) -> str | None:
         or not isinstance(roots[0], str)
         or not all(r is None or isinstance(r, str) for r in roots)
     ):
-        return "has malformed roots"
+        return "malformed roots"
     for key in ("possible_types", "enum_values", "input_fields"):
         table = payload.get(key)
         if not isinstance(table, dict) or not all(
             isinstance(v, list) and all(isinstance(x, str) for x in v) for v in table.values()
         ):
-            return f"has a malformed {key}"
+            return f"malformed {key}"
     descriptions = payload.get("type_descriptions")
     if not isinstance(descriptions, dict) or not all(
         isinstance(v, str) for v in descriptions.values()
     ):
-        return "has malformed type_descriptions"
+        return "malformed type_descriptions"
     violations = payload.get("violations")
     if not isinstance(violations, list) or not all(isinstance(v, str) for v in violations):
-        return "has malformed violations"
+        return "malformed violations"
     entries = payload.get("entries")
     if not isinstance(entries, list) or not all(_entry_ok(entry) for entry in entries):
-        return "has a malformed entry"
+        return "a malformed entry"
     tokens = payload.get("tokens")
     if not isinstance(tokens, dict):
-        return "has no token counts"
+        return "no token counts"
     for fmt in Format:
         counts = tokens.get(fmt.value)
         if (
@@ -132,7 +132,7 @@ def payload_problem(payload: Any) -> str | None:
             or len(counts) != len(entries)
             or not all(type(n) is int and n >= 0 for n in counts)
         ):
-            return f"has malformed {fmt.value} token counts"
+            return f"malformed {fmt.value} token counts"
     return None
 
 
