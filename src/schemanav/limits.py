@@ -23,8 +23,11 @@ so a server that sends one byte a second cannot hold a `--timeout 5` for minutes
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import httpx
 
 MAX_QUESTION_CHARS = 1024
 MAX_TOOL_ARGUMENT_CHARS = 32 * 1024
@@ -34,6 +37,8 @@ MAX_JSON_DEPTH = 64
 MAX_TYPE_REF_DEPTH = 32
 MAX_TOOL_CALLS_PER_REPLY = 8
 MAX_TOOL_CALLS_PER_RUN = 64
+# An error answer is only ever quoted in part: this much of it is read.
+ERROR_BODY_BYTES = 64 * 1024
 
 T = TypeVar("T")
 
@@ -113,17 +118,61 @@ def loads_json(data: str | bytes, *, max_depth: int | None = None) -> Any:
     return value
 
 
-def read_capped(chunks: Iterable[bytes], max_bytes: int, cancelled: threading.Event) -> bytes:
-    """The joined chunks (decompressed, when they come from `httpx.Response.iter_bytes`);
-    `TooLarge` past `max_bytes`, `DeadlineExceeded` once `cancelled` is set."""
+# Decompressed bytes produced per step: a gzip bomb never expands by more than this at once.
+_DECODE_STEP = 256 * 1024
+
+
+def decoded_chunks(response: httpx.Response) -> Iterator[bytes]:
+    """The body of a streamed response, decompressed a bounded step at a time.
+
+    gzip is decoded here with an output limit per step (httpx's own decoder would expand one
+    64 KiB network read of a bomb into 64 MiB at once); other encodings go through httpx.
+    """
+    import zlib
+
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        yield from response.iter_raw()
+        return
+    if encoding not in ("gzip", "x-gzip"):
+        yield from response.iter_bytes()
+        return
+    decoder = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    for raw in response.iter_raw():
+        data = raw
+        while data and not decoder.eof:
+            try:
+                out = decoder.decompress(data, _DECODE_STEP)
+            except zlib.error:
+                raise ValueError("the gzip body is damaged") from None
+            if out:
+                yield out
+            data = decoder.unconsumed_tail
+    tail = decoder.flush()
+    if tail:
+        yield tail
+
+
+def read_capped(
+    chunks: Iterable[bytes],
+    max_bytes: int,
+    cancelled: threading.Event,
+    *,
+    truncate: bool = False,
+) -> bytes:
+    """The joined chunks (decompressed, from `decoded_chunks`): `TooLarge` past `max_bytes`
+    (or, with `truncate`, the first `max_bytes`), `DeadlineExceeded` once `cancelled` is set."""
     parts: list[bytes] = []
     total = 0
     for chunk in chunks:
         if cancelled.is_set():
             raise DeadlineExceeded("cancelled")
+        if total + len(chunk) > max_bytes:
+            if not truncate:
+                raise TooLarge(f"the response is larger than {describe_bytes(max_bytes)}")
+            parts.append(chunk[: max_bytes - total])
+            break
         total += len(chunk)
-        if total > max_bytes:
-            raise TooLarge(f"the response is larger than {describe_bytes(max_bytes)}")
         parts.append(chunk)
     return b"".join(parts)
 
@@ -153,3 +202,48 @@ def run_with_deadline(work: Callable[[threading.Event], T], seconds: float) -> T
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
+
+
+def bounded_transport(
+    inner: httpx.BaseTransport,
+    *,
+    timeout: float,
+    max_bytes: int = MAX_RESPONSE_BYTES,
+    on_body: Callable[[httpx.Request, int, bytes], bytes] | None = None,
+) -> httpx.BaseTransport:
+    """A transport for any httpx-based client (the `ollama` client takes one): every request
+    ends within `timeout` in total (`DeadlineExceeded`) and every body is read decompressed
+    and capped (`TooLarge`; an error body is cut to `ERROR_BODY_BYTES` instead).
+    `on_body(request, status, body)` may check or rewrite a body before the client sees it."""
+    import httpx
+
+    class _Bounded(httpx.BaseTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            status, headers, content = run_with_deadline(
+                lambda cancelled: _fetch(request, cancelled), timeout
+            )
+            if on_body is not None:
+                content = on_body(request, status, content)
+            dropped = {"content-length", "content-encoding", "transfer-encoding"}
+            kept = [(k, v) for k, v in headers if k.lower() not in dropped]
+            return httpx.Response(status, headers=kept, content=content, request=request)
+
+        def close(self) -> None:
+            inner.close()
+
+    def _fetch(
+        request: httpx.Request, cancelled: threading.Event
+    ) -> tuple[int, list[tuple[str, str]], bytes]:
+        response = inner.handle_request(request)
+        try:
+            ok = response.status_code < 400
+            streamed = httpx.Response(
+                response.status_code, headers=response.headers, stream=response.stream
+            )
+            cap = max_bytes if ok else ERROR_BODY_BYTES
+            content = read_capped(decoded_chunks(streamed), cap, cancelled, truncate=not ok)
+            return response.status_code, list(response.headers.items()), content
+        finally:
+            response.close()
+
+    return _Bounded()

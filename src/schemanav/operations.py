@@ -22,6 +22,7 @@ from schemanav.limits import (
     DeadlineExceeded,
     TooDeep,
     TooLarge,
+    decoded_chunks,
     describe_bytes,
     loads_json,
     read_capped,
@@ -200,7 +201,11 @@ class OperationRunner:
         body: dict[str, Any] = {"query": query}
         if variables:
             body["variables"] = dict(variables)
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip, identity",
+        }
         headers.update(self._headers)
 
         def fetch(cancelled: threading.Event) -> tuple[int, bytes, str]:
@@ -208,7 +213,7 @@ class OperationRunner:
                 httpx.Client(timeout=self.timeout) as client,
                 client.stream("POST", endpoint, json=body, headers=headers) as response,
             ):
-                content = read_capped(response.iter_bytes(), MAX_RESPONSE_BYTES, cancelled)
+                content = read_capped(decoded_chunks(response), MAX_RESPONSE_BYTES, cancelled)
                 return response.status_code, content, response.encoding or "utf-8"
 
         try:

@@ -31,10 +31,9 @@ from schemanav.limits import (
     DeadlineExceeded,
     TooDeep,
     TooLarge,
+    bounded_transport,
     describe_bytes,
     loads_json,
-    read_capped,
-    run_with_deadline,
 )
 from schemanav.redaction import public_url
 from schemanav.text import one_line
@@ -77,13 +76,16 @@ class OllamaChat:
         import ollama
 
         self.host = ollama_host(host)
+        self.server = f"the model server at {public_url(self.host)}"
         self.model = model
         self.timeout = timeout
         self._client = ollama.Client(
             host=self.host,
             timeout=timeout,
-            transport=_ToolArgumentsTransport(
-                httpx.HTTPTransport(), f"the model server at {public_url(self.host)}", timeout
+            transport=bounded_transport(
+                httpx.HTTPTransport(),
+                timeout=timeout,
+                on_body=_ReplyCheck(self.server),
             ),
         )
 
@@ -149,6 +151,15 @@ class OllamaChat:
                 ) from None
             raise SchemanavError(
                 f"Ollama at {self.host} answered HTTP {err.status_code}: {_short(err.error)}"
+            ) from None
+        except DeadlineExceeded:
+            raise SchemanavError(
+                f"{self.server} did not answer within {self.timeout:g} s "
+                "(raise SCHEMANAV_CHAT_TIMEOUT, or use a smaller model or prompt)"
+            ) from None
+        except TooLarge:
+            raise SchemanavError(
+                f"{self.server} answered with more than {describe_bytes(MAX_RESPONSE_BYTES)}"
             ) from None
         except httpx.TimeoutException:
             raise SchemanavError(
@@ -221,58 +232,17 @@ def _normalise_tool_arguments(payload: Any) -> bool:
     return changed
 
 
-class _ToolArgumentsTransport(httpx.BaseTransport):
-    """Wraps the real transport: bounds every reply in time and size, checks that a successful
-    one is a JSON object of sane depth, and rewrites `/api/chat` bodies whose tool arguments
-    are text. `server` names the model server in errors."""
+class _ReplyCheck:
+    """`on_body` of the bounded transport: a successful reply must be a JSON object of sane
+    depth; `/api/chat` bodies whose tool arguments are text are rewritten. `server` names the
+    model server in errors."""
 
-    def __init__(self, inner: httpx.BaseTransport, server: str, timeout: float) -> None:
-        self._inner = inner
+    def __init__(self, server: str) -> None:
         self._server = server
-        self._timeout = timeout
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            status, headers, content = run_with_deadline(
-                lambda cancelled: self._fetch(request, cancelled), self._timeout
-            )
-        except DeadlineExceeded:
-            raise SchemanavError(
-                f"{self._server} did not answer within {self._timeout:g} s "
-                "(raise SCHEMANAV_CHAT_TIMEOUT, or use a smaller model or prompt)"
-            ) from None
-        except TooLarge:
-            raise SchemanavError(
-                f"{self._server} answered with more than {describe_bytes(MAX_RESPONSE_BYTES)}"
-            ) from None
-        if status == 200:
-            content = self._checked(request, content)
-        dropped = {"content-length", "content-encoding", "transfer-encoding"}
-        kept = [(k, v) for k, v in headers if k.lower() not in dropped]
-        return httpx.Response(status, headers=kept, content=content, request=request)
-
-    def _fetch(
-        self, request: httpx.Request, cancelled: Any
-    ) -> tuple[int, list[tuple[str, str]], bytes]:
-        response = self._inner.handle_request(request)
-        try:
-            # An error body is quoted in part only; a successful one must fit the cap.
-            cap = MAX_RESPONSE_BYTES if response.status_code == 200 else 64 * 1024
-            decoded = httpx.Response(
-                response.status_code, headers=response.headers, stream=response.stream
-            )
-            try:
-                content = read_capped(decoded.iter_bytes(), cap, cancelled)
-            except TooLarge:
-                if response.status_code == 200:
-                    raise
-                content = b""
-            return response.status_code, list(response.headers.items()), content
-        finally:
-            response.close()
-
-    def _checked(self, request: httpx.Request, content: bytes) -> bytes:
-        """The body, rewritten when tool arguments came as text; a bad body is an error."""
+    def __call__(self, request: httpx.Request, status: int, content: bytes) -> bytes:
+        if status != 200:
+            return content
         try:
             payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
         except TooDeep as err:
@@ -299,9 +269,6 @@ class _ToolArgumentsTransport(httpx.BaseTransport):
 
     def _bad(self, what: str) -> SchemanavError:
         return SchemanavError(f"{self._server} answered with {what}")
-
-    def close(self) -> None:
-        self._inner.close()
 
 
 def _json_kind(value: Any) -> str:

@@ -23,10 +23,12 @@ from typing import TYPE_CHECKING, Any, cast
 from schemanav.errors import InputError
 from schemanav.limits import (
     DEFAULT_MAX_SCHEMA_BYTES,
+    ERROR_BODY_BYTES,
     MAX_TYPE_REF_DEPTH,
     DeadlineExceeded,
     TooDeep,
     TooLarge,
+    decoded_chunks,
     describe_bytes,
     loads_json,
     read_capped,
@@ -319,7 +321,11 @@ def _load_from_endpoint(
     shown = public_url(url)
     redact = Redactor(headers, urls=[url])
     body = {"query": get_introspection_query(descriptions=True), "operationName": None}
-    request_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    request_headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Accept-Encoding": "gzip, identity",
+    }
     request_headers.update(headers)
 
     def fetch(cancelled: threading.Event) -> tuple[int, str, bytes]:
@@ -327,14 +333,10 @@ def _load_from_endpoint(
             httpx.Client(timeout=timeout) as client,
             client.stream("POST", url, json=body, headers=request_headers) as response,
         ):
-            # An error body is only quoted in part, so little of it is read.
-            cap = max_bytes if response.status_code < 400 else 64 * 1024
-            try:
-                content = read_capped(response.iter_bytes(), cap, cancelled)
-            except TooLarge:
-                if response.status_code < 400:
-                    raise
-                content = b""
+            ok = response.status_code < 400
+            cap = max_bytes if ok else ERROR_BODY_BYTES
+            chunks = decoded_chunks(response)
+            content = read_capped(chunks, cap, cancelled, truncate=not ok)
             return response.status_code, response.reason_phrase, content
 
     try:
