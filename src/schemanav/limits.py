@@ -9,7 +9,8 @@ end or crash with a traceback. The limits (each says what it protects):
   for `executeGraphql`, its variables as JSON).
 - `DEFAULT_MAX_SCHEMA_BYTES` (256 MiB): a schema file, checked before reading, and a live
   introspection response, counted after decompression while it streams in (GitLab's
-  introspection JSON is tens of MB; a gzip bomb or an endless body stops here). Configurable.
+  introspection JSON is tens of MB; a gzip bomb or an endless body stops here). The environment
+  variable `SCHEMANAV_MAX_SCHEMA_BYTES` changes it (`schema_byte_cap`).
 - `MAX_RESPONSE_BYTES` (16 MiB): a GraphQL endpoint's or a model server's answer.
 - `MAX_JSON_DEPTH` (64): nesting of a model's tool-call arguments and of a model server's reply;
   deeper JSON anywhere else (a schema, a cache) is caught as Python's `RecursionError`.
@@ -61,6 +62,28 @@ class TooLarge(LimitExceeded):
 
 class TooDeep(LimitExceeded, ValueError):
     pass
+
+
+SCHEMA_BYTES_VARIABLE = "SCHEMANAV_MAX_SCHEMA_BYTES"
+
+
+def schema_byte_cap() -> int:
+    """The largest schema file or live introspection response: `$SCHEMANAV_MAX_SCHEMA_BYTES`,
+    else `DEFAULT_MAX_SCHEMA_BYTES`."""
+    import os
+
+    from schemanav.errors import InputError
+
+    raw = os.environ.get(SCHEMA_BYTES_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_MAX_SCHEMA_BYTES
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = 0
+    if value < 1024:
+        raise InputError(f"{SCHEMA_BYTES_VARIABLE} must be a whole number of bytes, at least 1024")
+    return value
 
 
 def question_problem(question: str, *, what: str = "the question") -> str | None:

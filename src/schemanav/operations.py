@@ -233,7 +233,11 @@ class OperationRunner:
             return OperationOutcome(
                 False, f"cannot reach the endpoint ({type(err).__name__}); the query was not run"
             )
-        text, ok = content.decode(charset, errors="replace"), status < 400
+        try:
+            text = content.decode(charset, errors="replace")
+        except LookupError:  # a charset Python does not know
+            text = content.decode("utf-8", errors="replace")
+        ok = status < 400
         try:
             payload = loads_json(content)
             text = json.dumps(payload, ensure_ascii=False)

@@ -23,7 +23,6 @@ from pydantic_settings import (
 )
 
 from schemanav.errors import InputError
-from schemanav.limits import DEFAULT_MAX_SCHEMA_BYTES
 
 CONFIG_FILE = "schemanav.toml"
 # Settings a file cannot set: a schemanav.toml may come with a checked-out repository, and it
@@ -68,11 +67,6 @@ with warnings.catch_warnings():
             default_factory=list, description="'Name: value' headers"
         )
         timeout: float = Field(default=30.0, gt=0, description="HTTP timeout in seconds")
-        max_schema_bytes: int = Field(
-            default=DEFAULT_MAX_SCHEMA_BYTES,
-            ge=1024,
-            description="largest schema file or live introspection response, in bytes",
-        )
         cache_dir: Path = Field(default_factory=default_cache_dir)
 
         # retrieval

@@ -20,7 +20,7 @@ from typing import Any
 from schemanav.cache import CorruptCacheError, read_checked, write_checked
 from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.events import Events, SilentEvents
-from schemanav.limits import TooDeep, loads_json
+from schemanav.limits import TooDeep, loads_json, schema_byte_cap
 from schemanav.schema.loading import read_schema_file
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
@@ -48,7 +48,7 @@ def open_corpus(settings: Settings, events: Events | None = None) -> CorpusLoad:
         loaded = open_schema(settings)
         return CorpusLoad(build_corpus(loaded.schema), loaded.violations, from_cache=False)
     # Bounded like every schema read (a FIFO or /dev/zero must not be read without end).
-    data = read_schema_file(Path(source), source, settings.max_schema_bytes)
+    data = read_schema_file(Path(source), source, schema_byte_cap())
     digest = hashlib.sha256(data).hexdigest()
     cache_file = settings.cache_dir / "corpus" / f"{digest[:40]}-v{CORPUS_CACHE_VERSION}.json"
     cached = _read_cache(cache_file, digest)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from schemanav.limits import schema_byte_cap
 from schemanav.schema.loading import LoadedSchema, load_schema, parse_header
 from schemanav.settings import Settings
 
@@ -38,5 +39,5 @@ def open_schema(settings: Settings) -> LoadedSchema:
         schema_source(settings),
         headers=headers_from(settings),
         timeout=settings.timeout,
-        max_bytes=settings.max_schema_bytes,
+        max_bytes=schema_byte_cap(),
     )
