@@ -33,6 +33,16 @@ die() {
   exit "${2:-1}"
 }
 
+# One value of curl's config file, quoted: backslash and double quote escaped. A control
+# character (a newline would start a new curl option) is refused, never written.
+curl_quoted() {
+  local value=$1
+  [[ $value != *[[:cntrl:]]* ]] || die "WG_BASE_URL and the paths must not contain control characters (a newline would add curl options)" 2
+  value=${value//\\/\\\\}
+  value=${value//\"/\\\"}
+  printf '"%s"' "$value"
+}
+
 from_dir=""
 out_dir=$REPO_ROOT
 while [[ $# -gt 0 ]]; do
@@ -80,13 +90,17 @@ else
   trap 'rm -rf "$work_dir"' EXIT
   src_dir=$work_dir/wg
   config=$work_dir/curl.config
+  curl_quoted "$BASE_URL" >/dev/null # refuse a bad URL before writing anything
+  curl_quoted "$src_dir" >/dev/null
   {
-    printf 'url = "%s"\noutput = "%s"\n' \
-      "$BASE_URL/schemas/github/schema.graphql" "$src_dir/github/schema.graphql"
+    printf 'url = %s\noutput = %s\n' \
+      "$(curl_quoted "$BASE_URL/schemas/github/schema.graphql")" \
+      "$(curl_quoted "$src_dir/github/schema.graphql")"
     for number in $(seq -f '%03g' 1 100); do
       for name in "gh-ext-$number" "gh-ext-$number-kw"; do
-        printf 'url = "%s"\noutput = "%s"\n' \
-          "$BASE_URL/queries/all-schemas/$name.yaml" "$src_dir/github/queries/$name.yaml"
+        printf 'url = %s\noutput = %s\n' \
+          "$(curl_quoted "$BASE_URL/queries/all-schemas/$name.yaml")" \
+          "$(curl_quoted "$src_dir/github/queries/$name.yaml")"
       done
     done
   } >"$config"

@@ -287,7 +287,7 @@ HOSTILE = [
     "映画 評価",
     "rating\x00movie",
     "/regex.*/",
-    "movie" * 300,
+    "movie" * 204,  # 1,020 characters: just inside the 1,024-character limit
 ]
 
 

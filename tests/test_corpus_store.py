@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from schemanav.cache import read_checked, write_checked
+import pytest
+
+from schemanav.cache import MAGIC, read_checked, write_checked
 from schemanav.corpus import Format, open_corpus
+from schemanav.events import SilentEvents
 from schemanav.settings import Settings
 
 
@@ -45,3 +48,56 @@ def test_a_checksummed_cache_with_too_few_token_counts_is_ignored(tmp_path: Path
     again = open_corpus(settings)
     assert not again.from_cache
     assert again.corpus.token_counts(Format.GLOSS) == first.corpus.token_counts(Format.GLOSS)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("possible_types", {"Node": 5}, "malformed possible_types"),
+        ("possible_types", ["Node"], "malformed possible_types"),
+        ("type_descriptions", {"Movie": None}, "malformed type_descriptions"),
+        ("roots", "Query", "malformed roots"),
+        ("entries", [["Movie", "title", "String!", 7, [], False, None]], "a malformed entry"),
+        ("violations", [1], "malformed violations"),
+    ],
+)
+def test_a_checksummed_cache_with_a_wrong_type_is_rebuilt_with_a_notice(
+    tmp_path: Path, field: str, value: object, reason: str
+) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    first = open_corpus(settings)
+    cache_file = _cache_file(tmp_path)
+    header, data = read_checked(cache_file)
+    payload = json.loads(data)
+    payload[field] = value
+    header = {k: v for k, v in header.items() if not k.startswith("payload_")}
+    write_checked(cache_file, header, json.dumps(payload).encode())
+
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    again = open_corpus(settings, Collect())
+    assert not again.from_cache
+    assert warnings == [f"the corpus cache {cache_file} is not usable ({reason}); rebuilding it"]
+    assert again.corpus.coordinates == first.corpus.coordinates
+    assert open_corpus(settings).from_cache
+
+
+def test_a_cache_header_nested_thousands_deep_is_rebuilt_not_a_traceback(tmp_path: Path) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    open_corpus(settings)
+    cache_file = _cache_file(tmp_path)
+    cache_file.write_bytes(MAGIC + b"[" * 5000 + b"\n{}")
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    assert not open_corpus(settings, Collect()).from_cache
+    assert warnings == [
+        f"the corpus cache {cache_file} is not usable (header is not valid JSON); rebuilding it"
+    ]

@@ -88,7 +88,7 @@ def read_checked(path: Path) -> tuple[dict[str, Any], bytes]:
         raise CorruptCacheError("header is truncated")
     try:
         header = json.loads(data[len(MAGIC) : end].decode("ascii"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise CorruptCacheError("header is not valid JSON") from None
     if not isinstance(header, dict):
         raise CorruptCacheError("header is not a JSON object")

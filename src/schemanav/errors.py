@@ -1,10 +1,14 @@
 """One exception type for every failure a user can fix.
 
 The CLI turns a `SchemanavError` into a one-line message on stderr and a non-zero exit code;
-anything else is a bug and keeps its traceback.
+anything else is a bug and keeps its traceback. The message is one line with control and
+escape sequences removed, since parts of it (a server's error text, a file name) come from
+outside.
 """
 
 from __future__ import annotations
+
+from schemanav.text import one_line
 
 
 class SchemanavError(Exception):
@@ -12,7 +16,7 @@ class SchemanavError(Exception):
 
     def __init__(self, message: str, *, exit_code: int = 1) -> None:
         super().__init__(message)
-        self.message = " ".join(message.split())
+        self.message = one_line(message)
         self.exit_code = exit_code
 
     def __str__(self) -> str:

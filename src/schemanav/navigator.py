@@ -20,9 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_schema
 from schemanav.defaults import DEFAULT_K
+from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
+from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
+from schemanav.redaction import public_url
 from schemanav.retrieval import Searcher, SearchHit, fit_budget, has_words
 from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
@@ -104,7 +107,7 @@ class Navigator:
             from schemanav.corpus import build_corpus
 
             return build_corpus(self.loaded.schema)
-        load = open_corpus(self.settings)
+        load = open_corpus(self.settings, self.events)
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
@@ -138,7 +141,13 @@ class Navigator:
         backend: str | None = None,
         fmt: str | None = None,
     ) -> SearchResult:
-        """Ranked hits: the top `k` (default 10), or, with a `budget`, as many as fit it."""
+        """Ranked hits: the top `k` (default 10), or, with a `budget`, as many as fit it.
+
+        A question longer than `schemanav.limits.MAX_QUESTION_CHARS` is an `InputError`.
+        """
+        problem = question_problem(question)
+        if problem:
+            raise InputError(problem)
         k = k if k is not None else self.settings.k
         budget = budget if budget is not None else self.settings.budget
         searcher = self.searcher(backend, fmt)
@@ -169,6 +178,13 @@ class Navigator:
     @cached_property
     def operations(self) -> OperationRunner:
         """Validation and execution against the configured endpoint, with the secret headers."""
+        if self.settings.allow_mutations:
+            endpoint = self.settings.endpoint
+            self.events.warning(
+                "mutations are allowed (--allow-mutations or SCHEMANAV_ALLOW_MUTATIONS): "
+                "executed operations may change data at "
+                f"{public_url(endpoint) if endpoint else 'no endpoint (none configured)'}"
+            )
         return OperationRunner(
             self.loaded.schema,
             endpoint=self.settings.endpoint,

@@ -3,7 +3,10 @@ GraphQL endpoint all do with a query an agent wrote.
 
 Every outcome is text an agent can act on, never an exception: a syntax error, a refused
 mutation, validation errors (compacted to their messages plus a hint), an unreachable
-endpoint. Header values are secrets: every text that leaves `OperationRunner` is redacted.
+endpoint. Header values and the endpoint's URL credentials are secrets: every text that leaves
+`OperationRunner` is redacted in every form (raw, JSON-escaped, percent-encoded) BEFORE it is cut
+to the token cap, so neither a whole nor a partial secret reaches the model or a transcript. The
+endpoint's answer is bounded in size (`MAX_RESPONSE_BYTES`) and in total time (`timeout`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from schemanav.limits import (
+    MAX_RESPONSE_BYTES,
+    MAX_TOOL_ARGUMENT_CHARS,
+    DeadlineExceeded,
+    TooDeep,
+    TooLarge,
+    decoded_chunks,
+    describe_bytes,
+    loads_json,
+    read_capped,
+    run_with_deadline,
+)
+from schemanav.redaction import MIN_SECRET_LENGTH, Redactor
 from schemanav.tokens import ENCODING_NAME, encoding
 
 if TYPE_CHECKING:
@@ -20,9 +36,15 @@ if TYPE_CHECKING:
 
 VALIDATION_HINT = "introspect the types named in the errors before retrying"
 MAX_ERROR_MESSAGES = 8
-# A header value shorter than this is not treated as a secret (redacting "1" or "yes" would
-# garble every response); real credentials are far longer.
-MIN_SECRET_LENGTH = 4
+__all__ = [
+    "MIN_SECRET_LENGTH",
+    "OperationOutcome",
+    "OperationRunner",
+    "Redactor",
+    "compact_errors",
+    "cut_to_tokens",
+    "validate_operation",
+]
 
 
 @dataclass(frozen=True)
@@ -32,26 +54,6 @@ class OperationOutcome:
     ok: bool
     text: str
     executed: bool = False
-
-
-class Redactor:
-    """Replaces header values (and the credential after an auth scheme) with `[redacted]`."""
-
-    def __init__(self, headers: Mapping[str, str]) -> None:
-        secrets: set[str] = set()
-        for value in headers.values():
-            secrets.add(value.strip())
-            # "Bearer abc…": a server may echo the credential without its scheme.
-            secrets.add(value.strip().rsplit(" ", 1)[-1])
-        # Longest first, so that a value is replaced whole before any part of it.
-        self._secrets = sorted(
-            (s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True
-        )
-
-    def __call__(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, "[redacted]")
-        return text
 
 
 def cut_to_tokens(text: str, cap: int) -> tuple[str, int]:
@@ -73,8 +75,16 @@ def validate_operation(
     against `schema` and coerce `variables`. `ok` means the operation may be sent."""
     from graphql import GraphQLSyntaxError, OperationDefinitionNode, OperationType, parse
 
+    if len(query) > MAX_TOOL_ARGUMENT_CHARS:
+        return OperationOutcome(
+            False,
+            f"the operation is {len(query):,} characters long; the limit is "
+            f"{MAX_TOOL_ARGUMENT_CHARS:,}: select fewer fields",
+        )
     try:
         document = parse(query)
+    except RecursionError:
+        return OperationOutcome(False, "the operation is nested too deeply to parse")
     except GraphQLSyntaxError as err:
         where = ""
         if err.locations:
@@ -95,7 +105,10 @@ def validate_operation(
         )
     if operation.operation is OperationType.SUBSCRIPTION:
         return OperationOutcome(False, "subscriptions cannot be run here; use a query")
-    problems = _problems(schema, document, variables)
+    try:
+        problems = _problems(schema, document, variables)
+    except RecursionError:
+        return OperationOutcome(False, "the operation or its variables are nested too deeply")
     if problems:
         return OperationOutcome(False, compact_errors(problems))
     return OperationOutcome(True, "valid: the operation validates against the schema")
@@ -157,7 +170,7 @@ class OperationRunner:
         self.allow_mutations = allow_mutations
         self.response_token_cap = response_token_cap
         self.timeout = timeout
-        self.redact = Redactor(self._headers)
+        self.redact = Redactor(self._headers, urls=[endpoint] if endpoint else ())
 
     def validate(self, query: str, variables: Mapping[str, Any] | None = None) -> OperationOutcome:
         outcome = validate_operation(
@@ -181,35 +194,64 @@ class OperationRunner:
     def _post(
         self, endpoint: str, query: str, variables: Mapping[str, Any] | None
     ) -> OperationOutcome:
+        import threading
+
         import httpx
 
         body: dict[str, Any] = {"query": query}
         if variables:
             body["variables"] = dict(variables)
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip, identity",
+        }
         headers.update(self._headers)
+
+        def fetch(cancelled: threading.Event) -> tuple[int, bytes, str]:
+            with (
+                httpx.Client(timeout=self.timeout) as client,
+                client.stream("POST", endpoint, json=body, headers=headers) as response,
+            ):
+                content = read_capped(decoded_chunks(response), MAX_RESPONSE_BYTES, cancelled)
+                return response.status_code, content, response.encoding or "utf-8"
+
         try:
-            response = httpx.post(endpoint, json=body, headers=headers, timeout=self.timeout)
-        except httpx.TimeoutException:
+            status, content, charset = run_with_deadline(fetch, self.timeout)
+        except (httpx.TimeoutException, DeadlineExceeded):
             return OperationOutcome(
                 False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"
             )
-        except httpx.HTTPError as err:
+        except TooLarge:
+            return OperationOutcome(
+                False,
+                f"the endpoint answered with more than {describe_bytes(MAX_RESPONSE_BYTES)}; "
+                "select fewer fields or ask for fewer items",
+                executed=True,
+            )
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as err:
             return OperationOutcome(
                 False, f"cannot reach the endpoint ({type(err).__name__}); the query was not run"
             )
-        text, ok = response.text, response.status_code < 400
         try:
-            payload = response.json()
-        except ValueError:
-            payload = None
-        if payload is not None:
+            text = content.decode(charset, errors="replace")
+        except LookupError:  # a charset Python does not know
+            text = content.decode("utf-8", errors="replace")
+        ok = status < 400
+        try:
+            payload = loads_json(content)
             text = json.dumps(payload, ensure_ascii=False)
+        except TooDeep:
+            text, ok = "the endpoint answered with JSON nested too deeply to read", False
+        except (ValueError, RecursionError):
+            pass
+        else:
             if isinstance(payload, dict) and payload.get("errors"):
                 ok = False
-        if response.status_code >= 400:
-            text = f"the endpoint answered HTTP {response.status_code}: {text}"
-        return OperationOutcome(ok, self._capped(text), executed=True)
+        if status >= 400:
+            text = f"the endpoint answered HTTP {status}: {text}"
+        # Redact first: a cut can leave a prefix of a secret that no longer matches.
+        return OperationOutcome(ok, self._capped(self.redact(text)), executed=True)
 
     def _capped(self, text: str) -> str:
         kept, total = cut_to_tokens(text, self.response_token_cap)

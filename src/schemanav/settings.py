@@ -36,6 +36,9 @@ from schemanav.defaults import (
 from schemanav.errors import InputError
 
 CONFIG_FILE = "schemanav.toml"
+# Settings a file cannot set: a schemanav.toml may come with a checked-out repository, and it
+# must not make the agent send mutations with the user's token.
+NOT_FROM_FILE = ("allow_mutations",)
 
 
 def default_cache_dir() -> Path:
@@ -142,7 +145,23 @@ with warnings.catch_warnings():
             dotenv_settings: PydanticBaseSettingsSource,
             file_secret_settings: PydanticBaseSettingsSource,
         ) -> tuple[PydanticBaseSettingsSource, ...]:
-            return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+            return (init_settings, env_settings, _FileSource(settings_cls))
+
+
+class _FileSource(TomlConfigSettingsSource):
+    """./schemanav.toml, refusing the keys in `NOT_FROM_FILE`."""
+
+    def __call__(self) -> dict[str, Any]:
+        values = super().__call__()
+        for key in NOT_FROM_FILE:
+            if key in values:
+                flag = "--" + key.replace("_", "-")
+                raise InputError(
+                    f"{CONFIG_FILE} cannot set {key} (a file that came with a repository must "
+                    f"not switch it on): remove it and pass {flag}, or set "
+                    f"SCHEMANAV_{key.upper()}=1 in the environment"
+                )
+        return values
 
 
 def load_settings(**flags: Any) -> Settings:

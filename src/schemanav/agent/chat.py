@@ -6,6 +6,12 @@ instead (which may not even parse); one such reply must become a tool error the 
 act on, not a crashed run. A small transport under the client therefore turns string
 arguments into an object before the client sees them: the parsed object when the string is
 JSON, else a marker carrying the raw text (`RAW_ARGUMENTS_KEY`).
+
+The same transport bounds every reply: the whole request (connect, generation, body) must end
+within the chat timeout, the body may not exceed `MAX_RESPONSE_BYTES` (decompressed), and a
+successful body must be a JSON object nested at most `MAX_JSON_DEPTH` levels (tool-call
+arguments sent as text included). Anything else ends the run with one line naming the model
+server and what was wrong with its reply, never a traceback from the client.
 """
 
 from __future__ import annotations
@@ -20,6 +26,18 @@ import httpx
 
 from schemanav.defaults import DEFAULT_OLLAMA_HOST
 from schemanav.errors import SchemanavError
+from schemanav.limits import (
+    MAX_JSON_DEPTH,
+    MAX_RESPONSE_BYTES,
+    DeadlineExceeded,
+    TooDeep,
+    TooLarge,
+    bounded_transport,
+    describe_bytes,
+    loads_json,
+)
+from schemanav.redaction import public_url
+from schemanav.text import one_line
 
 RAW_ARGUMENTS_KEY = "__schemanav_unparsed_arguments__"
 
@@ -60,13 +78,18 @@ class OllamaChat:
         import ollama
 
         self.host = ollama_host(host)
+        self.server = f"the model server at {public_url(self.host)}"
         self.model = model
         self.timeout = timeout
         self.seed = seed
         self._client = ollama.Client(
             host=self.host,
             timeout=timeout,
-            transport=_ToolArgumentsTransport(httpx.HTTPTransport()),
+            transport=bounded_transport(
+                httpx.HTTPTransport(),
+                timeout=timeout,
+                on_body=_ReplyCheck(self.server),
+            ),
         )
 
     def context_length(self) -> int | None:
@@ -136,7 +159,16 @@ class OllamaChat:
                     f"run `ollama pull {self.model}`"
                 ) from None
             raise SchemanavError(
-                f"Ollama at {self.host} answered HTTP {err.status_code}: {err.error}"
+                f"Ollama at {self.host} answered HTTP {err.status_code}: {_short(err.error)}"
+            ) from None
+        except DeadlineExceeded:
+            raise SchemanavError(
+                f"{self.server} did not answer within {self.timeout:g} s "
+                "(raise SCHEMANAV_CHAT_TIMEOUT, or use a smaller model or prompt)"
+            ) from None
+        except TooLarge:
+            raise SchemanavError(
+                f"{self.server} answered with more than {describe_bytes(MAX_RESPONSE_BYTES)}"
             ) from None
         except httpx.TimeoutException:
             raise SchemanavError(
@@ -154,6 +186,11 @@ class OllamaChat:
                 f"Ollama at {self.host} sent a response the client cannot read ({where}: "
                 f"{first['msg']})"
             ) from None
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+            raise SchemanavError(
+                f"the model server at {public_url(self.host)} sent a reply the client cannot "
+                f"read ({type(err).__name__}: {_short(str(err))})"
+            ) from None
 
 
 def _unmarked(arguments: Mapping[str, Any]) -> Any:
@@ -163,8 +200,16 @@ def _unmarked(arguments: Mapping[str, Any]) -> Any:
     return dict(arguments)
 
 
+def _short(text: str, limit: int = 200) -> str:
+    line = one_line(text)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def _normalise_tool_arguments(payload: Any) -> bool:
-    """Turn string tool-call arguments into objects in place; True when anything changed."""
+    """Turn string tool-call arguments into objects in place; True when anything changed.
+
+    Raises `TooDeep` when text arguments parse to JSON nested deeper than `MAX_JSON_DEPTH`.
+    """
     if not isinstance(payload, dict):
         return False
     message = payload.get("message")
@@ -182,7 +227,11 @@ def _normalise_tool_arguments(payload: Any) -> bool:
         else:
             text = arguments if isinstance(arguments, str) else json.dumps(arguments)
             try:
-                parsed = json.loads(text)
+                parsed = loads_json(text, max_depth=MAX_JSON_DEPTH)
+            except TooDeep:
+                raise TooDeep(
+                    f"tool-call arguments nested more than {MAX_JSON_DEPTH} levels deep"
+                ) from None
             except json.JSONDecodeError:
                 parsed = None
             function["arguments"] = (
@@ -192,31 +241,52 @@ def _normalise_tool_arguments(payload: Any) -> bool:
     return changed
 
 
-class _ToolArgumentsTransport(httpx.BaseTransport):
-    """Wraps the real transport; rewrites `/api/chat` bodies whose tool arguments are text."""
+class _ReplyCheck:
+    """`on_body` of the bounded transport: a successful reply must be a JSON object of sane
+    depth; `/api/chat` bodies whose tool arguments are text are rewritten. `server` names the
+    model server in errors."""
 
-    def __init__(self, inner: httpx.BaseTransport) -> None:
-        self._inner = inner
+    def __init__(self, server: str) -> None:
+        self._server = server
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self._inner.handle_request(request)
-        if request.url.path.rstrip("/") != "/api/chat" or response.status_code != 200:
-            return response
-        response.read()
+    def __call__(self, request: httpx.Request, status: int, content: bytes) -> bytes:
+        if status != 200:
+            return content
         try:
-            payload = json.loads(response.content)
+            payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
+        except TooDeep as err:
+            raise self._bad(f"JSON {err.message}") from None
+        except json.JSONDecodeError as err:
+            text = content.decode("utf-8", errors="replace")
+            if not text.strip():
+                raise self._bad("an empty body") from None
+            cut = err.pos >= len(text.rstrip()) - 1 or err.msg.startswith("Unterminated")
+            if cut and text.lstrip()[:1] in "{[":
+                raise self._bad(f"truncated JSON ({err.msg})") from None
+            raise self._bad(f"a body that is not JSON ({err.msg})") from None
         except ValueError:
-            return response
-        if not _normalise_tool_arguments(payload):
-            return response
-        dropped = {"content-length", "content-encoding", "transfer-encoding"}
-        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in dropped]
-        return httpx.Response(
-            response.status_code,
-            headers=headers,
-            content=json.dumps(payload).encode("utf-8"),
-            request=request,
-        )
+            raise self._bad("a body that is not UTF-8 JSON") from None
+        if not isinstance(payload, dict):
+            raise self._bad(f"a JSON {_json_kind(payload)}, not an object")
+        if request.url.path.rstrip("/") != "/api/chat":
+            return content
+        try:
+            changed = _normalise_tool_arguments(payload)
+        except TooDeep as err:
+            raise self._bad(err.message) from None
+        return json.dumps(payload).encode("utf-8") if changed else content
 
-    def close(self) -> None:
-        self._inner.close()
+    def _bad(self, what: str) -> SchemanavError:
+        return SchemanavError(f"{self._server} answered with {what}")
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return "number"

@@ -3,6 +3,10 @@
 Each call sends the whole conversation (Ollama keeps no state between calls), runs the tool
 calls the model asks for, appends their results and goes again, until the model answers
 without a tool call or `max_calls` is reached. What it cost lands in a `Receipt`.
+
+Tool executions are bounded too: at most `MAX_TOOL_CALLS_PER_REPLY` of one reply's calls run
+(one reply asking for 500 `executeGraphql` calls must not send 500 requests), and at most
+`MAX_TOOL_CALLS_PER_RUN` in the whole run; the model is told, in a tool message, what was not run.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from schemanav.agent.chat import ChatReply, OllamaChat
+from schemanav.agent.chat import ChatReply, OllamaChat, ToolCallRequest
 from schemanav.agent.prompts import (
     NAVIGATE_SYSTEM_PROMPT,
     inline_system_prompt,
@@ -30,8 +34,10 @@ from schemanav.agent.tools import SchemaTools
 from schemanav.corpus import Format
 from schemanav.errors import InputError, SchemanavError
 from schemanav.events import Events, SilentEvents
+from schemanav.limits import MAX_TOOL_CALLS_PER_REPLY, MAX_TOOL_CALLS_PER_RUN
 from schemanav.navigator import Navigator
 from schemanav.retrieval.pipeline import parse_format
+from schemanav.text import one_line
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
 if TYPE_CHECKING:
@@ -263,14 +269,14 @@ class _Loop:
                     f"without an answer; the model still asked for {wanted}"
                 )
                 break
-            for request in reply.tool_calls:
+            for request in self._runnable(number, reply, conversation):
                 result = self.tools.call(request.name, request.arguments)
                 tokens = count_tokens(result.text)
                 conversation.add(
                     {"role": "tool", "tool_name": request.name, "content": result.text}
                 )
                 self.records.append(
-                    ToolCallRecord(request.name, request.arguments, tokens, result.ok)
+                    ToolCallRecord(request.name, _bounded(request.arguments), tokens, result.ok)
                 )
                 status = "" if result.ok else ", error"
                 self.events.note(
@@ -308,6 +314,30 @@ class _Loop:
         }
         return AgentRun(receipt, transcript)
 
+    def _runnable(
+        self, number: int, reply: ChatReply, conversation: _Conversation
+    ) -> list[ToolCallRequest]:
+        """The calls of `reply` that may run; the model is told about the others."""
+        left = MAX_TOOL_CALLS_PER_RUN - len(self.records)
+        allowed = min(MAX_TOOL_CALLS_PER_REPLY, left)
+        runnable = list(reply.tool_calls[:allowed])
+        skipped = len(reply.tool_calls) - len(runnable)
+        if skipped:
+            if left <= MAX_TOOL_CALLS_PER_REPLY and left < len(reply.tool_calls):
+                why = (
+                    f"this run's {MAX_TOOL_CALLS_PER_RUN} tool executions are spent; "
+                    "answer now with what you have"
+                )
+            else:
+                why = (
+                    f"at most {MAX_TOOL_CALLS_PER_REPLY} tool calls of one reply are run; "
+                    "ask for the rest in your next reply"
+                )
+            text = f"{skipped} of your {len(reply.tool_calls)} tool calls were not run: {why}"
+            conversation.add({"role": "tool", "tool_name": "schemanav", "content": text})
+            self.events.warning(f"call {number}: {text}")
+        return runnable
+
     def _warn_schema_over_half(self, schema_tokens: int) -> None:
         half = self.num_ctx // 2
         if schema_tokens <= half:
@@ -344,8 +374,22 @@ class _Loop:
         )
 
 
+def _bounded(arguments: Any, limit: int = 4096) -> Any:
+    """Arguments as recorded in the receipt: in full, or cut with a count when huge."""
+    try:
+        text = (
+            arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+        )
+    except (TypeError, ValueError, RecursionError):
+        return "[arguments that cannot be written as JSON]"
+    if len(text) <= limit:
+        return arguments
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters not shown]"
+
+
 def _short(arguments: Any, limit: int = 80) -> str:
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     if isinstance(arguments, Mapping) and len(arguments) == 1:
         text = json.dumps(next(iter(arguments.values())), ensure_ascii=False)
+    text = one_line(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"

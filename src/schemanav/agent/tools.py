@@ -22,6 +22,13 @@ from schemanav.agent.prompts import (
     SEARCH_SCHEMA,
 )
 from schemanav.defaults import DEFAULT_MAX_PATHS, DEFAULT_SEARCH_BUDGET
+from schemanav.limits import (
+    MAX_JSON_DEPTH,
+    MAX_QUESTION_CHARS,
+    MAX_TOOL_ARGUMENT_CHARS,
+    TooDeep,
+    loads_json,
+)
 from schemanav.operations import OperationRunner
 from schemanav.tokens import count_tokens
 
@@ -239,8 +246,18 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
     if arguments is None or arguments == "":
         arguments = {}
     if isinstance(arguments, str):
+        if len(arguments) > 2 * MAX_TOOL_ARGUMENT_CHARS:
+            return ToolResult(
+                False,
+                f"the arguments of {name} are {len(arguments):,} characters long; the limit "
+                f"is {2 * MAX_TOOL_ARGUMENT_CHARS:,}",
+            )
         try:
-            arguments = json.loads(arguments)
+            arguments = loads_json(arguments, max_depth=MAX_JSON_DEPTH)
+        except TooDeep:
+            return ToolResult(
+                False, f"the arguments of {name} are nested too deeply; send {example}"
+            )
         except json.JSONDecodeError as err:
             return ToolResult(
                 False,
@@ -257,8 +274,8 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
         if parameter.kind is dict and isinstance(value, str):
             # Models often send variables as a JSON string; accept it when it parses.
             try:
-                value = json.loads(value) if value.strip() else None
-            except json.JSONDecodeError:
+                value = loads_json(value, max_depth=MAX_JSON_DEPTH) if value.strip() else None
+            except (json.JSONDecodeError, TooDeep):
                 return ToolResult(
                     False, f"argument {parameter.name!r} of {name} is not a valid JSON object"
                 )
@@ -274,8 +291,27 @@ def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
             kinds: dict[type, str] = {str: "a string", list: "a JSON array of strings"}
             kind = kinds.get(parameter.kind, "a JSON object")
             return ToolResult(False, f"argument {parameter.name!r} of {name} must be {kind}")
+        too_long = _too_long(name, parameter.name, value)
+        if too_long:
+            return ToolResult(False, too_long)
         parsed[parameter.name] = value
     return parsed
+
+
+def _too_long(tool: str, parameter: str, value: Any) -> str | None:
+    """Tool arguments get the caps of command-line input: a search query or a type name at
+    most `MAX_QUESTION_CHARS`, an operation or its variables at most `MAX_TOOL_ARGUMENT_CHARS`."""
+    limit = MAX_TOOL_ARGUMENT_CHARS if tool == EXECUTE_GRAPHQL else MAX_QUESTION_CHARS
+    try:
+        size = len(value) if isinstance(value, str) else len(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return f"argument {parameter!r} of {tool} cannot be read as JSON"
+    if size <= limit:
+        return None
+    return (
+        f"argument {parameter!r} of {tool} is {size:,} characters long; the limit is "
+        f"{limit:,} characters"
+    )
 
 
 def payload_tokens(result: ToolResult) -> int:

@@ -3,7 +3,9 @@
 Parsing GitHub's 1.5 MB SDL and counting tokens for 6,640 entries takes seconds; a repeated
 `schemanav search` should not pay that again. The cache is keyed by the file's bytes, so an
 edited schema is re-read; it is a checked file (`schemanav.cache`), like every other cache, so a
-truncated or edited one is rebuilt, never trusted.
+truncated or edited one is rebuilt, never trusted. Every field of a payload that passes the
+checksum is type-checked too (`payload_problem`), so a cache written by another version or by
+hand is rebuilt with a one-line notice instead of failing later with an AttributeError.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from schemanav.cache import CorruptCacheError, read_checked, write_checked
-from schemanav.corpus.model import Corpus, build_corpus
+from schemanav.corpus.model import Corpus, Format, build_corpus
+from schemanav.events import Events, SilentEvents
+from schemanav.limits import TooDeep, loads_json, schema_byte_cap
+from schemanav.schema.loading import read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 
@@ -31,21 +37,25 @@ class CorpusLoad:
     from_cache: bool
 
 
-def open_corpus(settings: Settings) -> CorpusLoad:
-    """The corpus of the configured schema; file sources go through the corpus cache."""
+def open_corpus(settings: Settings, events: Events | None = None) -> CorpusLoad:
+    """The corpus of the configured schema; file sources go through the corpus cache.
+
+    A cache file that is there but cannot be trusted is reported to `events` and rebuilt.
+    """
+    events = events or SilentEvents()
     source = schema_source(settings)
     if is_url(source):
         loaded = open_schema(settings)
         return CorpusLoad(build_corpus(loaded.schema), loaded.violations, from_cache=False)
-    try:
-        digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
-    except OSError:
-        loaded = open_schema(settings)  # raises the proper one-line error
-        digest = loaded.content_hash
+    # Bounded like every schema read (a FIFO or /dev/zero must not be read without end).
+    data = read_schema_bytes(Path(source), schema_byte_cap())
+    digest = hashlib.sha256(data).hexdigest()
     cache_file = settings.cache_dir / "corpus" / f"{digest[:40]}-v{CORPUS_CACHE_VERSION}.json"
     cached = _read_cache(cache_file, digest)
-    if cached is not None:
+    if isinstance(cached, CorpusLoad):
         return cached
+    if cached is not None:
+        events.warning(f"the corpus cache {cache_file} is not usable ({cached}); rebuilding it")
     loaded = open_schema(settings)
     corpus = build_corpus(loaded.schema)
     payload = {**corpus.to_payload(), "violations": list(loaded.violations)}
@@ -55,17 +65,100 @@ def open_corpus(settings: Settings) -> CorpusLoad:
     return CorpusLoad(corpus, loaded.violations, from_cache=False)
 
 
-def _read_cache(path: Path, digest: str) -> CorpusLoad | None:
-    """The cached corpus, or None when there is none or it cannot be trusted (then rebuilt)."""
+def _read_cache(path: Path, digest: str) -> CorpusLoad | str | None:
+    """The cached corpus; None when there is none; why not when it cannot be trusted."""
     try:
         header, data = read_checked(path)
-        if header.get("version") != CORPUS_CACHE_VERSION or header.get("schema_sha256") != digest:
-            return None
-        payload = json.loads(data)
-        return CorpusLoad(
-            Corpus.from_payload(payload),
-            tuple(str(v) for v in payload["violations"]),
-            from_cache=True,
-        )
-    except (OSError, CorruptCacheError, ValueError, KeyError, TypeError, AttributeError):
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except CorruptCacheError as err:
+        return err.reason
+    except OSError as err:
+        return f"unreadable: {err.strerror or err}"
+    if header.get("version") != CORPUS_CACHE_VERSION or header.get("schema_sha256") != digest:
+        return "written for another version or schema"
+    try:
+        payload = loads_json(data)
+    except TooDeep:
+        return "nested too deeply"
+    except ValueError:
+        return "not valid JSON"
+    problem = payload_problem(payload)
+    if problem:
+        return problem
+    try:
+        corpus = Corpus.from_payload(payload)
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        return f"not a corpus: {type(err).__name__}"
+    return CorpusLoad(corpus, tuple(payload["violations"]), from_cache=True)
+
+
+def payload_problem(payload: Any) -> str | None:
+    """What is wrong with a corpus payload's shape (every field, every type), or None."""
+    if not isinstance(payload, dict):
+        return "not a JSON object"
+    roots = payload.get("roots")
+    if (
+        not isinstance(roots, list)
+        or len(roots) != 3
+        or not isinstance(roots[0], str)
+        or not all(r is None or isinstance(r, str) for r in roots)
+    ):
+        return "malformed roots"
+    for key in ("possible_types", "enum_values", "input_fields"):
+        table = payload.get(key)
+        if not isinstance(table, dict) or not all(
+            isinstance(v, list) and all(isinstance(x, str) for x in v) for v in table.values()
+        ):
+            return f"malformed {key}"
+    descriptions = payload.get("type_descriptions")
+    if not isinstance(descriptions, dict) or not all(
+        isinstance(v, str) for v in descriptions.values()
+    ):
+        return "malformed type_descriptions"
+    violations = payload.get("violations")
+    if not isinstance(violations, list) or not all(isinstance(v, str) for v in violations):
+        return "malformed violations"
+    entries = payload.get("entries")
+    if not isinstance(entries, list) or not all(_entry_ok(entry) for entry in entries):
+        return "a malformed entry"
+    tokens = payload.get("tokens")
+    if not isinstance(tokens, dict):
+        return "no token counts"
+    for fmt in Format:
+        counts = tokens.get(fmt.value)
+        if (
+            not isinstance(counts, list)
+            or len(counts) != len(entries)
+            or not all(type(n) is int and n >= 0 for n in counts)
+        ):
+            return f"malformed {fmt.value} token counts"
+    return None
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _entry_ok(entry: Any) -> bool:
+    if not isinstance(entry, list) or len(entry) != 7:
+        return False
+    owner, field_name, return_type, description, arguments, is_interface, deprecation = entry
+    return (
+        isinstance(owner, str)
+        and isinstance(field_name, str)
+        and isinstance(return_type, str)
+        and _optional_str(description)
+        and isinstance(is_interface, bool)
+        and _optional_str(deprecation)
+        and isinstance(arguments, list)
+        and all(
+            isinstance(arg, list)
+            and len(arg) == 4
+            and isinstance(arg[0], str)
+            and isinstance(arg[1], str)
+            and _optional_str(arg[2])
+            and _optional_str(arg[3])
+            for arg in arguments
+        )
+    )

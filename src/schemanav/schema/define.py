@@ -58,8 +58,12 @@ def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
     if resolved is None:
         return _unknown(schema, coordinate, "no such element in the schema")
     kind = resolved.kind
-    sdl = _sdl(resolved)
-    record = _record(schema, resolved)
+    try:
+        sdl = _sdl(resolved)
+        record = _record(schema, resolved)
+    except (TypeError, ValueError, KeyError, RuntimeError, StopIteration, RecursionError) as err:
+        # Never a crash for one coordinate: report it and go on with the others.
+        return _unknown(schema, coordinate, f"cannot be printed ({type(err).__name__})")
     return Definition(coordinate=coordinate, kind=kind, sdl=sdl, record=record)
 
 
@@ -173,12 +177,12 @@ def _sdl(resolved: Any) -> str:
         values = {
             name: value for name, value in owner.values.items() if value is resolved.enum_value
         }
-        return str(print_type(GraphQLEnumType(owner.name, values, description=None)))
+        return _printed(GraphQLEnumType, owner.name, values)
     if kind == "InputField":
         fields = {
             name: value for name, value in owner.fields.items() if value is resolved.input_field
         }
-        return str(print_type(GraphQLInputObjectType(owner.name, fields, description=None)))
+        return _printed(GraphQLInputObjectType, owner.name, fields)
     field = resolved.field
     if kind == "FieldArgument":
         args = {name: arg for name, arg in field.args.items() if arg is resolved.field_argument}
@@ -190,7 +194,22 @@ def _sdl(resolved: Any) -> str:
         )
     cls = GraphQLInterfaceType if isinstance(owner, GraphQLInterfaceType) else GraphQLObjectType
     name = _member_name(owner.fields, resolved.field)
-    return str(print_type(cls(owner.name, {name: field}, description=None)))
+    return _printed(cls, owner.name, {name: field})
+
+
+# graphql-core refuses to build a type named like an introspection type (`__Type`), so the
+# cut-down copy of one is built under this stand-in name and renamed in the printed text.
+_STAND_IN = "SchemanavStandIn"
+
+
+def _printed(cls: Any, name: str, members: dict[str, Any]) -> str:
+    """The type `name` with only `members`, printed as SDL."""
+    from graphql import print_type
+
+    if not name.startswith("__"):
+        return str(print_type(cls(name, members, description=None)))
+    text = str(print_type(cls(_STAND_IN, members, description=None)))
+    return text.replace(f" {_STAND_IN} ", f" {name} ", 1)
 
 
 @lru_cache(maxsize=1)

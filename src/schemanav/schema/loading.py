@@ -3,7 +3,13 @@
 Real-world schemas often break a rule of the newest spec (GitHub's does: deprecation mismatches
 between interfaces and implementations). Navigation does not care, so a schema is loaded with
 graphql-core's validation switched off, its violations are kept for one warning, and operations
-can still be validated against it.
+can still be validated against it. A type or field defined twice is one of those violations
+(graphql-core keeps the last definition without a word).
+
+Sizes are bounded (`schemanav.limits`): a file larger than `max_bytes` is refused before it is
+read, a live response is streamed and stopped once its decompressed size passes `max_bytes`,
+and the whole request has one deadline. JSON or SDL nested too deeply is a one-line error, and
+header values and URL credentials echoed by a server are redacted from every message.
 """
 
 from __future__ import annotations
@@ -15,7 +21,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from schemanav.errors import InputError
-from schemanav.textfile import read_text
+from schemanav.limits import (
+    DEFAULT_MAX_SCHEMA_BYTES,
+    ERROR_BODY_BYTES,
+    MAX_TYPE_REF_DEPTH,
+    DeadlineExceeded,
+    TooDeep,
+    TooLarge,
+    decoded_chunks,
+    describe_bytes,
+    loads_json,
+    read_capped,
+    run_with_deadline,
+)
+from schemanav.redaction import Redactor, public_url
+from schemanav.text import one_line
+from schemanav.textfile import decode_text, read_bytes
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema, IntrospectionQuery
@@ -59,15 +80,30 @@ def describe_violations(violations: tuple[str, ...]) -> str:
 
 
 def parse_header(raw: str) -> tuple[str, str]:
-    """Split `Name: value`; the value is a secret and never appears in an error."""
+    """Split `Name: value`; the value is a secret and never appears in an error.
+
+    HTTP sends headers as ASCII: a name with other characters, or a value with non-ASCII or
+    control characters (a newline could smuggle in another header), is refused here.
+    """
     name, sep, value = raw.partition(":")
     name = name.strip()
-    if not sep or not name or any(c.isspace() for c in name):
-        shown = name if sep and name else "the header"
+    if not sep or not name or not _is_token(name):
+        shown = name if sep and name and name.isascii() and name.isprintable() else "the header"
         raise InputError(
             f"--header must look like 'Name: value' ({shown} does not); the value is never printed"
         )
-    return name, value.strip()
+    value = value.strip()
+    if not value.isascii() or any(not c.isprintable() and c != "\t" for c in value):
+        raise InputError(
+            f"the value of --header {name} has non-ASCII or control characters, which HTTP "
+            "headers cannot carry; the value is never printed"
+        )
+    return name, value
+
+
+def _is_token(name: str) -> bool:
+    allowed = "!#$%&'*+-.^_`|~"
+    return all(c.isascii() and (c.isalnum() or c in allowed) for c in name)
 
 
 def load_schema(
@@ -75,17 +111,33 @@ def load_schema(
     *,
     headers: dict[str, str] | None = None,
     timeout: float = 30.0,
+    max_bytes: int = DEFAULT_MAX_SCHEMA_BYTES,
 ) -> LoadedSchema:
-    """Load from a path (SDL or introspection JSON) or an http(s) URL (live introspection)."""
+    """Load from a path (SDL or introspection JSON) or an http(s) URL (live introspection).
+
+    `timeout` bounds a whole live request; `max_bytes` bounds a file (before it is read) and a
+    live response (decompressed).
+    """
     if source.startswith(("http://", "https://")):
-        return _load_from_endpoint(source, headers or {}, timeout)
+        return _load_from_endpoint(source, headers or {}, timeout, max_bytes)
     path = Path(source)
-    text = read_text(path, "schema file", hint=" (pass --schema PATH or URL)")
+    text = decode_text(read_schema_bytes(path, max_bytes), path, "schema file")
     if path.suffix.lower() in JSON_SUFFIXES or (
         path.suffix.lower() not in SDL_SUFFIXES and text.lstrip().startswith("{")
     ):
         return _from_introspection_text(text, source)
     return schema_from_sdl(text, source)
+
+
+def read_schema_bytes(path: Path, max_bytes: int) -> bytes:
+    """A schema file's bytes, bounded by `max_bytes`; one error line for each failure."""
+    return read_bytes(
+        path,
+        "schema file",
+        hint=" (pass --schema PATH or URL)",
+        max_bytes=max_bytes,
+        too_large_hint=" (raise SCHEMANAV_MAX_SCHEMA_BYTES if it really is a schema)",
+    )
 
 
 def schema_from_sdl(text: str, source: str) -> LoadedSchema:
@@ -97,87 +149,229 @@ def schema_from_sdl(text: str, source: str) -> LoadedSchema:
     except GraphQLSyntaxError as err:
         line, column = _first_location(err)
         raise InputError(f"{source}:{line}:{column}: {err.message}") from None
+    except RecursionError:
+        raise InputError(f"{source}: the SDL is nested too deeply to parse") from None
     try:
         schema = build_ast_schema(document, assume_valid=True, assume_valid_sdl=True)
     except (GraphQLError, TypeError) as err:
         raise InputError(f"{source}: not a usable schema: {_one_line(str(err))}") from None
+    except RecursionError:
+        raise InputError(f"{source}: a type reference is nested too deeply") from None
     if schema.query_type is None:
         raise InputError(f"{source}: the schema defines no query root type (type Query)")
-    return _finish(schema, source, text, source_sdl=text)
+    duplicates = _sdl_duplicates(document)
+    return _finish(schema, source, text, source_sdl=text, duplicates=duplicates)
 
 
 def _from_introspection_text(text: str, source: str) -> LoadedSchema:
     try:
-        payload = json.loads(text)
+        payload = loads_json(text)
     except json.JSONDecodeError as err:
         raise InputError(f"{source}:{err.lineno}:{err.colno}: invalid JSON ({err.msg})") from None
+    except TooDeep:
+        raise InputError(f"{source}: the JSON is nested too deeply to be a schema") from None
     return schema_from_introspection(payload, source, text)
 
 
-def schema_from_introspection(payload: Any, source: str, text: str | None = None) -> LoadedSchema:
-    """Build a schema from `{"data": {"__schema": …}}` or `{"__schema": …}`."""
+def schema_from_introspection(
+    payload: Any,
+    source: str,
+    text: str | None = None,
+    *,
+    redact: Redactor | None = None,
+) -> LoadedSchema:
+    """Build a schema from `{"data": {"__schema": …}}` or `{"__schema": …}`.
+
+    `redact` cleans graphql-core's error texts, which quote the offending record (and so
+    whatever a server echoed into it).
+    """
     from graphql import GraphQLError, build_client_schema
 
+    redact = redact or Redactor()
     result = payload.get("data", payload) if isinstance(payload, dict) else None
     if not isinstance(result, dict) or not isinstance(result.get("__schema"), dict):
         raise InputError(
             f"{source} is not an introspection result: expected a JSON object with "
             '"__schema" or "data": {"__schema": …}'
         )
+    problem = _type_ref_problem(result["__schema"])
+    if problem:
+        raise InputError(f"{source} is not a usable introspection result: {problem}")
     try:
         schema = build_client_schema(cast("IntrospectionQuery", result), assume_valid=True)
-    except (GraphQLError, TypeError, KeyError, ValueError) as err:
+    except (GraphQLError, TypeError, KeyError, ValueError, AttributeError) as err:
         raise InputError(
-            f"{source} is not a usable introspection result: {_one_line(str(err))}"
+            f"{source} is not a usable introspection result: {_short(redact(str(err)))}"
         ) from None
-    return _finish(schema, source, text if text is not None else json.dumps(result))
+    except RecursionError:
+        raise InputError(
+            f"{source} is not a usable introspection result: nested too deeply"
+        ) from None
+    try:
+        whole = text if text is not None else json.dumps(result)
+    except RecursionError:
+        raise InputError(f"{source}: the JSON is nested too deeply to be a schema") from None
+    return _finish(schema, source, whole, duplicates=_introspection_duplicates(result["__schema"]))
 
 
-def _load_from_endpoint(url: str, headers: dict[str, str], timeout: float) -> LoadedSchema:
+def _type_ref_problem(schema: dict[str, Any]) -> str | None:
+    """Why a type reference (`ofType` chain) cannot be right: deeper than any real schema's."""
+    types = schema.get("types")
+    for record in types if isinstance(types, list) else ():
+        if not isinstance(record, dict):
+            continue
+        refs: list[Any] = []
+        for key in ("fields", "inputFields"):
+            members = record.get(key)
+            for member in members if isinstance(members, list) else ():
+                if isinstance(member, dict):
+                    refs.append(member.get("type"))
+                    args = member.get("args")
+                    for arg in args if isinstance(args, list) else ():
+                        if isinstance(arg, dict):
+                            refs.append(arg.get("type"))
+        for ref in refs:
+            depth = 0
+            while isinstance(ref, dict):
+                depth += 1
+                if depth > MAX_TYPE_REF_DEPTH:
+                    name = record.get("name")
+                    owner = f" in type {name}" if isinstance(name, str) else ""
+                    return (
+                        f"a type reference{owner} has more than {MAX_TYPE_REF_DEPTH} "
+                        "ofType wrappers"
+                    )
+                ref = ref.get("ofType")
+    return None
+
+
+def _sdl_duplicates(document: Any) -> list[str]:
+    """'type X is defined N times' and 'field X.y …' for what graphql-core silently merges."""
+    from collections import Counter
+
+    from graphql import TypeDefinitionNode
+
+    definitions = [d for d in document.definitions if isinstance(d, TypeDefinitionNode)]
+    found = _repeated("type", Counter(d.name.value for d in definitions))
+    for definition in definitions:
+        members = getattr(definition, "fields", None) or getattr(definition, "values", None) or ()
+        counts = Counter(member.name.value for member in members)
+        found += _repeated(f"field {definition.name.value}.", counts)
+    return found
+
+
+def _introspection_duplicates(schema: dict[str, Any]) -> list[str]:
+    from collections import Counter
+
+    types = [t for t in schema.get("types") or () if isinstance(t, dict)]
+    found = _repeated("type", Counter(str(t.get("name")) for t in types))
+    for record in types:
+        for key in ("fields", "inputFields", "enumValues"):
+            members = record.get(key)
+            if isinstance(members, list):
+                counts = Counter(str(m.get("name")) for m in members if isinstance(m, dict))
+                found += _repeated(f"field {record.get('name')}.", counts)
+    return found
+
+
+def _repeated(what: str, counts: Any) -> list[str]:
+    separator = "" if what.endswith(".") else " "
+    return [
+        f"{what}{separator}{name} is defined {count} times; only the last definition is used"
+        for name, count in counts.items()
+        if count > 1
+    ]
+
+
+def _load_from_endpoint(
+    url: str, headers: dict[str, str], timeout: float, max_bytes: int
+) -> LoadedSchema:
+    import threading
+
     import httpx
     from graphql import get_introspection_query
 
+    shown = public_url(url)
+    redact = Redactor(headers, urls=[url])
     body = {"query": get_introspection_query(descriptions=True), "operationName": None}
-    request_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    request_headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Accept-Encoding": "gzip, identity",
+    }
     request_headers.update(headers)
+
+    def fetch(cancelled: threading.Event) -> tuple[int, str, bytes]:
+        with (
+            httpx.Client(timeout=timeout) as client,
+            client.stream("POST", url, json=body, headers=request_headers) as response,
+        ):
+            ok = response.status_code < 400
+            cap = max_bytes if ok else ERROR_BODY_BYTES
+            chunks = decoded_chunks(response)
+            content = read_capped(chunks, cap, cancelled, truncate=not ok)
+            return response.status_code, response.reason_phrase, content
+
     try:
-        response = httpx.post(url, json=body, headers=request_headers, timeout=timeout)
-    except httpx.TimeoutException:
+        status, reason, content = run_with_deadline(fetch, timeout)
+    except (httpx.TimeoutException, DeadlineExceeded):
         raise InputError(
-            f"introspection request to {url} timed out after {timeout:g} s "
+            f"introspection request to {shown} timed out after {timeout:g} s "
             "(raise --timeout or check the endpoint)"
         ) from None
+    except TooLarge:
+        raise InputError(
+            f"{shown} answered the introspection query with more than "
+            f"{describe_bytes(max_bytes)} (raise SCHEMANAV_MAX_SCHEMA_BYTES if the schema "
+            "really is that large)"
+        ) from None
+    except httpx.InvalidURL as err:
+        raise InputError(f"invalid schema URL {shown}: {redact(str(err))}") from None
     except httpx.HTTPError as err:
         reason = type(err).__name__
         raise InputError(
-            f"cannot reach {url} ({reason}): check the URL and that the server is running"
+            f"cannot reach {shown} ({reason}): check the URL and that the server is running"
         ) from None
-    if response.status_code >= 400:
-        hint = " (check the --header credentials)" if response.status_code in (401, 403) else ""
+    except (UnicodeError, ValueError) as err:
+        raise InputError(f"cannot send the introspection query to {shown}: {err}") from None
+    if status >= 400:
+        hint = " (check the --header credentials)" if status in (401, 403) else ""
         raise InputError(
-            f"{url} answered HTTP {response.status_code} {response.reason_phrase} "
-            f"to the introspection query{hint}"
+            f"{shown} answered HTTP {status} {reason} to the introspection query{hint}"
         )
     try:
-        payload = response.json()
+        text = content.decode("utf-8")
+        payload = loads_json(text)
+    except TooDeep:
+        raise InputError(f"{shown} answered with JSON nested too deeply to be a schema") from None
     except ValueError:
-        raise InputError(f"{url} did not answer with JSON to the introspection query") from None
+        raise InputError(f"{shown} did not answer with JSON to the introspection query") from None
     if isinstance(payload, dict) and payload.get("errors") and not payload.get("data"):
-        first = payload["errors"][0]
+        errors = payload["errors"]
+        first = errors[0] if isinstance(errors, list) and errors else errors
         message = first.get("message", first) if isinstance(first, dict) else first
-        raise InputError(f"{url} refused the introspection query: {_one_line(str(message))}")
-    return schema_from_introspection(payload, url, response.text)
+        raise InputError(f"{shown} refused the introspection query: {_short(redact(str(message)))}")
+    return schema_from_introspection(payload, shown, text, redact=redact)
 
 
 def _finish(
-    schema: GraphQLSchema, source: str, text: str, *, source_sdl: str | None = None
+    schema: GraphQLSchema,
+    source: str,
+    text: str,
+    *,
+    source_sdl: str | None = None,
+    duplicates: list[str] | None = None,
 ) -> LoadedSchema:
     from graphql import validate_schema
 
     # assume_valid leaves the cached result empty; compute the real violations once, then
     # restore "valid" so that operations can still be validated against the schema.
     schema._validation_errors = None
-    violations = tuple(_one_line(err.message) for err in validate_schema(schema))
+    try:
+        found = [_one_line(err.message) for err in validate_schema(schema)]
+    except RecursionError:
+        raise InputError(f"{source}: the schema is nested too deeply to check") from None
+    violations = tuple([*(duplicates or ()), *found])
     schema._validation_errors = []
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return LoadedSchema(
@@ -197,4 +391,10 @@ def _first_location(err: Any) -> tuple[int, int]:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return one_line(text)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """One line of at most `limit` characters: server texts can be megabytes long."""
+    line = one_line(text)
+    return line if len(line) <= limit else line[: limit - 1] + "…"

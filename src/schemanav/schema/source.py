@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from schemanav.limits import schema_byte_cap
 from schemanav.schema.loading import LoadedSchema, load_schema, parse_header
 from schemanav.settings import Settings
 
@@ -35,5 +36,8 @@ def headers_from(settings: Settings) -> dict[str, str]:
 def open_schema(settings: Settings) -> LoadedSchema:
     """The full schema (needed to validate operations and print definitions)."""
     return load_schema(
-        schema_source(settings), headers=headers_from(settings), timeout=settings.timeout
+        schema_source(settings),
+        headers=headers_from(settings),
+        timeout=settings.timeout,
+        max_bytes=schema_byte_cap(),
     )
