@@ -235,7 +235,7 @@ class StructuralBackend:
         routes = None
         if self.params.expand_paths or self.max_paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
-            routes = self._graph.shortest_paths(field_cost=list(1.0 - relevance))
+            routes = self._graph.shortest_paths(field_cost=(1.0 - relevance).tolist())
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
@@ -248,10 +248,11 @@ class StructuralBackend:
             for entry in [*chain, int(position)]:
                 ranked.setdefault(entry, float(scores[position]))
         tokens = self._corpus.token_counts(self.fmt)
+        texts = self._corpus.texts(self.fmt)
         return [
             SearchHit(
                 coordinate=self._corpus.coordinates[entry],
-                text=self._corpus.entries[entry].render(self.fmt),
+                text=texts[entry],
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],
