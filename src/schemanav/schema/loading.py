@@ -8,8 +8,11 @@ can still be validated against it.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -102,15 +105,16 @@ def schema_from_sdl(text: str, source: str) -> LoadedSchema:
     """Build a schema from SDL text, reporting syntax errors as `source:line:column: message`."""
     from graphql import GraphQLError, GraphQLSyntaxError, build_ast_schema, parse
 
-    try:
-        document = parse(text, no_location=False)
-    except GraphQLSyntaxError as err:
-        line, column = _first_location(err)
-        raise InputError(f"{source}:{line}:{column}: {err.message}") from None
-    try:
-        schema = build_ast_schema(document, assume_valid=True, assume_valid_sdl=True)
-    except (GraphQLError, TypeError) as err:
-        raise InputError(f"{source}: not a usable schema: {_one_line(str(err))}") from None
+    with _no_cyclic_gc():
+        try:
+            document = parse(text, no_location=False)
+        except GraphQLSyntaxError as err:
+            line, column = _first_location(err)
+            raise InputError(f"{source}:{line}:{column}: {err.message}") from None
+        try:
+            schema = build_ast_schema(document, assume_valid=True, assume_valid_sdl=True)
+        except (GraphQLError, TypeError) as err:
+            raise InputError(f"{source}: not a usable schema: {_one_line(str(err))}") from None
     if schema.query_type is None:
         raise InputError(f"{source}: the schema defines no query root type (type Query)")
     return _finish(schema, source, text, source_sdl=text)
@@ -135,7 +139,8 @@ def schema_from_introspection(payload: Any, source: str, text: str | None = None
             '"__schema" or "data": {"__schema": …}'
         )
     try:
-        schema = build_client_schema(cast("IntrospectionQuery", result), assume_valid=True)
+        with _no_cyclic_gc():
+            schema = build_client_schema(cast("IntrospectionQuery", result), assume_valid=True)
     except (GraphQLError, TypeError, KeyError, ValueError) as err:
         raise InputError(
             f"{source} is not a usable introspection result: {_one_line(str(err))}"
@@ -197,6 +202,24 @@ def _finish(
         violations=violations,
         source_sdl=source_sdl,
     )
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a schema is built.
+
+    Parsing allocates hundreds of thousands of long-lived objects and no garbage cycles, so
+    the collections it triggers find nothing; on GitHub's schema they were a third to a half
+    of the parse time, more as schemas grow. Reference counting still frees as usual.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _first_location(err: Any) -> tuple[int, int]:
