@@ -41,54 +41,76 @@ class ShortestPaths:
     nothing), and the queue pops in the same order whether the walk stops early or not (by
     cost, then type name), so stopping once the types asked about are settled gives exactly
     the answers of the full walk. A search asks about a few dozen owner types; the whole
-    graph has thousands.
+    graph has thousands. Types without fields (scalars, enums) lead nowhere, so they change
+    no other type's answer: the walk leaves them out until one of them is asked about.
     """
 
-    def __init__(self, graph: SchemaGraph, hops: Sequence[float]) -> None:
+    def __init__(
+        self, graph: SchemaGraph, hops: Sequence[float], *, with_leaves: bool = False
+    ) -> None:
         self._graph = graph
         self._hops = hops
+        self._adjacency = graph.adjacency if with_leaves else graph.inner_adjacency
+        self._with_leaves: ShortestPaths | None = self if with_leaves else None
         size = len(graph.type_names)
         self._cost = [math.inf] * size
         self._via: list[int] = [-1] * size
         self._settled = [False] * size
         self._queue: list[tuple[float, int]] = []
+        self._chains: dict[int, list[int]] = {}
         for root, start in graph.root_costs().items():
             number = graph.type_ids[root]
             self._cost[number] = start
             heapq.heappush(self._queue, (start, number))
 
+    def _find(self, type_name: str) -> tuple[ShortestPaths, int] | None:
+        """The walk that answers for `type_name` and its number, once settled; None if no
+        way leads there."""
+        number = self._graph.type_ids.get(type_name)
+        if number is None:
+            return None
+        walk = self
+        if self._graph.is_leaf[number]:
+            if self._with_leaves is None:
+                self._with_leaves = ShortestPaths(self._graph, self._hops, with_leaves=True)
+            walk = self._with_leaves
+        return (walk, number) if walk._settle(number) else None
+
     def reaches(self, type_name: str) -> bool:
         """Whether any way leads from a root to `type_name` (walking until that is known)."""
-        number = self._graph.type_ids.get(type_name)
-        return number is not None and self._settle(number)
+        return self._find(type_name) is not None
 
     def cost(self, type_name: str) -> float | None:
         """The cheapest cost of reaching `type_name`, None if nothing leads there."""
-        if not self.reaches(type_name):
-            return None
-        return self._cost[self._graph.type_ids[type_name]]
+        found = self._find(type_name)
+        return None if found is None else found[0]._cost[found[1]]
 
     def via(self, type_name: str) -> Edge | None:
         """The last edge on the cheapest way to `type_name`; None for a root or no way."""
-        if not self.reaches(type_name):
+        found = self._find(type_name)
+        if found is None:
             return None
-        edge = self._via[self._graph.type_ids[type_name]]
+        edge = found[0]._via[found[1]]
         return self._graph.edges[edge] if edge >= 0 else None
 
     def chain_to(self, type_name: str) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`; [] if none."""
-        if not self.reaches(type_name):
+        found = self._find(type_name)
+        if found is None:
             return []
-        graph, via = self._graph, self._via
-        chain: list[int] = []
-        seen: set[int] = set()
-        current = graph.type_ids[type_name]
-        while (edge := via[current]) >= 0 and current not in seen:
-            seen.add(current)
-            chain.append(graph.edge_entry[edge])
-            current = graph.edge_source[edge]
-        chain.reverse()
-        return chain
+        walk, target = found
+        cached = walk._chains.get(target)
+        if cached is None:
+            graph, via, current = self._graph, walk._via, target
+            cached = []
+            seen: set[int] = set()
+            while (edge := via[current]) >= 0 and current not in seen:
+                seen.add(current)
+                cached.append(graph.edge_entry[edge])
+                current = graph.edge_source[edge]
+            cached.reverse()
+            walk._chains[target] = cached  # settled types keep their way: final
+        return list(cached)
 
     def settle_all(self) -> ShortestPaths:
         self._settle(-1)
@@ -100,7 +122,7 @@ class ShortestPaths:
         if target >= 0 and settled[target]:
             return True
         queue, costs, via, hops = self._queue, self._cost, self._via, self._hops
-        adjacency = self._graph.adjacency
+        adjacency = self._adjacency
         pop, push = heapq.heappop, heapq.heappush
         while queue:
             cost, node = pop(queue)
@@ -154,6 +176,14 @@ class SchemaGraph:
             self.adjacency[self.type_ids[edge.source]].append(
                 (self.type_ids[edge.target], edge.entry, edge.extra_cost, number)
             )
+        # Leaves: types no field leads out of (scalars, enums), roots excepted.
+        root_ids = {self.type_ids[root] for root in self.roots}
+        self.is_leaf = [
+            not out and number not in root_ids for number, out in enumerate(self.adjacency)
+        ]
+        self.inner_adjacency = [
+            [hop for hop in out if not self.is_leaf[hop[0]]] for out in self.adjacency
+        ]
         self.edge_entry = [edge.entry for edge in self.edges]
         self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
         self._unit_hops = [1.0] * len(corpus.entries)
