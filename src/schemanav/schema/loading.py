@@ -105,16 +105,21 @@ def schema_from_sdl(text: str, source: str) -> LoadedSchema:
     """Build a schema from SDL text, reporting syntax errors as `source:line:column: message`."""
     from graphql import GraphQLError, GraphQLSyntaxError, build_ast_schema, parse
 
+    # Without locations in the tree: every spec violation found below would otherwise locate
+    # itself by scanning the text from its start (quadratic in the schema's size). Syntax
+    # errors carry their position anyway; a schema that cannot be built is parsed again with
+    # locations, for the error message.
     with _no_cyclic_gc():
         try:
-            document = parse(text, no_location=False)
+            document = parse(text, no_location=True)
         except GraphQLSyntaxError as err:
             line, column = _first_location(err)
             raise InputError(f"{source}:{line}:{column}: {err.message}") from None
         try:
             schema = build_ast_schema(document, assume_valid=True, assume_valid_sdl=True)
         except (GraphQLError, TypeError) as err:
-            raise InputError(f"{source}: not a usable schema: {_one_line(str(err))}") from None
+            reason = _one_line(str(_located_build_error(text) or err))
+            raise InputError(f"{source}: not a usable schema: {reason}") from None
     if schema.query_type is None:
         raise InputError(f"{source}: the schema defines no query root type (type Query)")
     return _finish(schema, source, text, source_sdl=text)
@@ -202,6 +207,17 @@ def _finish(
         violations=violations,
         source_sdl=source_sdl,
     )
+
+
+def _located_build_error(text: str) -> Exception | None:
+    """The error of building the schema from a tree with locations (for a message)."""
+    from graphql import GraphQLError, build_ast_schema, parse
+
+    try:
+        build_ast_schema(parse(text), assume_valid=True, assume_valid_sdl=True)
+    except (GraphQLError, TypeError) as err:
+        return err
+    return None
 
 
 @contextmanager
