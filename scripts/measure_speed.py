@@ -1,86 +1,275 @@
-"""Whole-process timings for the README: medians of repeated runs of real commands.
+"""Whole-process timings against issue 15's targets: medians of repeated runs of real commands.
 
-Cold runs start from an empty cache directory; warm runs reuse one. Run after
-`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg`:
+Every case is a fresh `python -m schemanav …` process. Cold runs start from an empty cache
+directory; warm runs reuse one filled by a run beforehand. Then the scaling check: cold
+structural `search` on GitHub and on GitHub copied to ×2 and ×4 its size
+(`scripts/synthetic_large_schema.py --copies`), whose time should grow linearly (at most ×2.2
+per doubling). Last, the CPU time of one structural query, in process (search depth, and the
+bench's list depth on GitHub's DOT_PLUS_GLOSS rendering).
 
-    python scripts/measure_speed.py
+Each command's CPU seconds (user + system of the process) are shown beside its wall time: on a
+busy machine the wall time also counts waiting for a core, the CPU time does not.
+
+With `--against SRC` every case also runs with another checkout's `src` directory on
+PYTHONPATH (the code before a change, say); its runs interleave with this checkout's, so both
+see the same machine load, and each table shows both medians and their ratio side by side.
+
+Run after `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg`:
+
+    python scripts/measure_speed.py [--runs 5] [--against /tmp/before/src] [--skip-scaling]
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMANAV = [sys.executable, "-m", "schemanav"]
-GITHUB = str(ROOT / "schemas" / "github-wg.graphqls")
-GITHUB_TSV = str(ROOT / "benchmarks" / "github-wg.tsv")
+SRC = ROOT / "src"
+GITHUB = ROOT / "schemas" / "github-wg.graphqls"
+GITHUB_TSV = ROOT / "benchmarks" / "github-wg.tsv"
 QUESTION = "which pull requests are open in a repository"
+COORDINATES = ["Repository.pullRequests", "PullRequest", "Query.repository(owner:)"]
+MAX_GROWTH_PER_DOUBLING = 2.2
+
+PER_QUERY = r"""
+import sys, time
+from pathlib import Path
+from schemanav.bench.labelled import load_labelled
+from schemanav.bench.runner import list_depth
+from schemanav.corpus import Format
+from schemanav.navigator import Navigator
+
+schema, tsv, cache = sys.argv[1:4]
+questions = [q.question for q in load_labelled(Path(tsv))]
+for label, max_paths in (("search", 2), ("bench", 0)):
+    nav = Navigator.open(schema, cache_dir=cache, max_paths=max_paths)
+    searcher = nav.searcher("structural", "DOT_PLUS_GLOSS")
+    depth = 10
+    if label == "bench":
+        counts = nav.corpus.token_counts(Format.DOT_PLUS_GLOSS)
+        depth = list_depth(counts, nav.settings.ks, nav.settings.budgets)
+    searcher.search(questions[0], depth)
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        for question in questions:
+            searcher.search(question, depth)
+        best = min(best, (time.process_time() - started) / len(questions))
+    print(label, depth, best * 1000)
+"""
 
 
-def timed(args: list[str], cache: Path) -> float:
-    env = {**os.environ, "SCHEMANAV_CACHE_DIR": str(cache)}
+@dataclass(frozen=True)
+class Case:
+    label: str
+    args: list[str]
+    cold: bool
+    target: float | None = None  # seconds, from issue 15
+
+
+def cases() -> list[Case]:
+    github = ["--schema", str(GITHUB)]
+    search = ["search", QUESTION, *github]
+    define = ["define", *COORDINATES, *github]
+    bench = ["bench", *github, "--bench-file", str(GITHUB_TSV)]
+    return [
+        Case("schemanav --help", ["--help"], cold=False),
+        Case("corpus GitHub (cold)", ["corpus", *github], cold=True),
+        Case("corpus GitHub (warm)", ["corpus", *github], cold=False, target=0.5),
+        Case("define 3 coordinates on GitHub (cold)", define, cold=True),
+        Case("define 3 coordinates on GitHub (warm)", define, cold=False, target=0.5),
+        Case("search structural GitHub (cold)", search, cold=True, target=3.5),
+        Case("search structural GitHub (warm)", search, cold=False, target=0.35),
+        Case("search bm25 GitHub (cold)", [*search, "--backend", "bm25"], cold=True),
+        Case("search bm25 GitHub (warm)", [*search, "--backend", "bm25"], cold=False, target=0.35),
+        Case("bench GitHub 200 questions, structural (cold)", bench, cold=True),
+        Case("bench GitHub 200 questions, structural (warm)", bench, cold=False, target=1.5),
+    ]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(args: list[str], src: Path, cache: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one `python -m schemanav` process (a failure stops the script)."""
+    env = {**os.environ, "SCHEMANAV_CACHE_DIR": str(cache), "PYTHONPATH": str(src)}
+    cpu = _children_cpu()
     started = time.perf_counter()
-    subprocess.run(SCHEMANAV + args, env=env, check=True, capture_output=True, cwd=ROOT)
-    return time.perf_counter() - started
+    done = subprocess.run(
+        [sys.executable, "-m", "schemanav", *args], env=env, capture_output=True, cwd=ROOT
+    )
+    elapsed = time.perf_counter() - started, _children_cpu() - cpu
+    if done.returncode not in (0, 1):  # define and bench may exit 1 on purpose; not 2+
+        sys.exit(f"schemanav {' '.join(args)} failed ({done.returncode}): {done.stderr[-500:]!r}")
+    return elapsed
 
 
-def median_of(args: list[str], runs: int, *, cold: bool) -> float:
-    samples = []
-    warm_cache = Path(tempfile.mkdtemp(prefix="schemanav-speed-"))
-    if not cold:
-        timed(args, warm_cache)  # fill the cache once
-    for _ in range(runs):
-        if cold:
-            cache = Path(tempfile.mkdtemp(prefix="schemanav-speed-"))
-            samples.append(timed(args, cache))
-            shutil.rmtree(cache, ignore_errors=True)
-        else:
-            samples.append(timed(args, warm_cache))
-    shutil.rmtree(warm_cache, ignore_errors=True)
-    return statistics.median(samples)
+@contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def medians(
+    args: list[str], sources: list[Path], runs: int, *, cold: bool
+) -> tuple[list[float], list[float]]:
+    """Median wall and CPU seconds per source; runs alternate between sources."""
+    samples: list[list[tuple[float, float]]] = [[] for _ in sources]
+    with scratch("schemanav-speed-") as base:
+        warm = [base / f"warm{number}" for number in range(len(sources))]
+        if not cold:
+            for src, cache in zip(sources, warm, strict=True):
+                run(args, src, cache)  # fill the cache once
+        for attempt in range(runs):
+            for number, src in enumerate(sources):
+                cache = base / f"cold{number}-{attempt}" if cold else warm[number]
+                samples[number].append(run(args, src, cache))
+                if cold:
+                    shutil.rmtree(cache, ignore_errors=True)
+    wall = [statistics.median(wall for wall, _ in times) for times in samples]
+    cpu = [statistics.median(cpu for _, cpu in times) for times in samples]
+    return wall, cpu
+
+
+def cells(values: list[float], digits: int = 2) -> str:
+    shown = [f"{value:.{digits}f}" for value in values]
+    if len(values) == 2 and values[1]:
+        shown.append(f"×{values[0] / values[1]:.2f}")
+    return " | ".join(shown)
+
+
+def header(columns: list[str], against: bool, measures: tuple[str, ...] = ("",)) -> None:
+    names = columns[:1]
+    for measure in measures:
+        names += [f"{measure}this checkout", *([f"{measure}--against", "ratio"] if against else [])]
+    names += columns[1:]
+    print("| " + " | ".join(names) + " |")
+    print("|" + "---|" * len(names))
+
+
+def command_table(sources: list[Path], runs: int) -> None:
+    print(f"Whole process, median seconds of {runs} runs (wall, then CPU)")
+    print()
+    header(["command", "target", "met (wall / CPU)"], len(sources) > 1, ("wall ", "CPU "))
+    for case in cases():
+        wall, cpu = medians(case.args, sources, runs, cold=case.cold)
+        target, met = "", ""
+        if case.target is not None:
+            target = f"≤ {case.target}"
+            met = " / ".join("yes" if value <= case.target else "no" for value in (wall[0], cpu[0]))
+        print(f"| `{case.label}` | {cells(wall)} | {cells(cpu)} | {target} | {met} |", flush=True)
+
+
+def scaling_table(sources: list[Path], runs: int) -> None:
+    print()
+    print(f"Cold `search` (structural) on GitHub copied ×1/×2/×4, median of {runs} runs (CPU s)")
+    print()
+    with scratch("schemanav-scale-") as folder:
+        schemas = {1: GITHUB}
+        for size, copies in ((2, 1), (4, 3)):
+            schemas[size] = folder / f"github-x{size}.graphqls"
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(ROOT / "scripts" / "synthetic_large_schema.py"),
+                    str(schemas[size]),
+                    "--copies",
+                    str(copies),
+                ],
+                check=True,
+                capture_output=True,
+                env={**os.environ, "PYTHONPATH": str(SRC)},
+            )
+        times: dict[int, list[float]] = {}
+        header(["schema", "growth per doubling (this checkout)"], len(sources) > 1)
+        for size, schema in schemas.items():
+            args = ["search", QUESTION, "--schema", str(schema)]
+            times[size] = medians(args, sources, runs, cold=True)[1]
+            growth = ""
+            if size > 1:
+                ratio = times[size][0] / times[size // 2][0]
+                verdict = "ok" if ratio <= MAX_GROWTH_PER_DOUBLING else "too steep"
+                growth = f"×{ratio:.2f} ({verdict}, ≤ ×{MAX_GROWTH_PER_DOUBLING})"
+            print(f"| GitHub ×{size} | {cells(times[size])} | {growth} |", flush=True)
+
+
+def per_query_table(sources: list[Path]) -> None:
+    print()
+    print("CPU per structural query on GitHub, in process (best of 3 passes over 200 questions)")
+    print()
+    results: list[dict[str, tuple[str, float]]] = []
+    with scratch("schemanav-query-") as cache:
+        for src in sources:
+            env = {**os.environ, "PYTHONPATH": str(src)}
+            out = subprocess.run(
+                [sys.executable, "-c", PER_QUERY, str(GITHUB), str(GITHUB_TSV), str(cache)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=ROOT,
+            ).stdout
+            results.append(
+                {
+                    line.split()[0]: (line.split()[1], float(line.split()[2]))
+                    for line in out.splitlines()
+                }
+            )
+    header(["query", "target (ms)"], len(sources) > 1)
+    for label in ("search", "bench"):
+        depth = results[0][label][0]
+        values = [result[label][1] for result in results]
+        print(f"| {label}, depth {depth} | {cells(values)} | ≤ 2 |")
 
 
 def main() -> int:
-    cases = [
-        ("schemanav --help", ["--help"], 5, False),
-        ("corpus --schema github-wg", ["corpus", "--schema", GITHUB], 3, True),
-    ]
-    for backend in ("bm25", "structural"):
-        search = ["search", QUESTION, "--schema", GITHUB, "--backend", backend]
-        cases += [
-            (f"search --backend {backend} (cold)", search, 5, True),
-            (f"search --backend {backend} (warm)", search, 5, False),
-        ]
-    grid = [
-        "bench",
-        "--schema",
-        GITHUB,
-        "--bench-file",
-        GITHUB_TSV,
-        "--backend",
-        "bm25",
-        "--format",
-        "RAW,DOT_PLUS_GLOSS,GLOSS,SDL",
-    ]
-    default = ["bench", "--schema", GITHUB, "--bench-file", GITHUB_TSV]
-    cases += [
-        ("bench GitHub grid, BM25 × 4 formats (cold)", grid, 3, True),
-        ("bench GitHub grid, BM25 × 4 formats (warm)", grid, 3, False),
-        ("bench GitHub, default backend (cold)", default, 3, True),
-        ("bench GitHub, default backend (warm)", default, 3, False),
-    ]
-    print("| command | runs | median wall time (s) |")
-    print("|---|---|---|")
-    for label, args, runs, cold in cases:
-        seconds = median_of(args, runs, cold=cold)
-        print(f"| `{label}` | {runs} | {seconds:.2f} |", flush=True)
+    parser = argparse.ArgumentParser(
+        description="Median wall times of schemanav commands (issue 15's targets).",
+        epilog="Needs schemas/github-wg.graphqls and benchmarks/github-wg.tsv "
+        "(bash scripts/fetch-wg-benchmark.sh --from ../shared/wg).",
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs per case (default 5)")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="SRC",
+        help="another checkout's src/ directory, measured in the same run for comparison",
+    )
+    parser.add_argument("--skip-scaling", action="store_true", help="skip the ×1/×2/×4 check")
+    parser.add_argument("--skip-commands", action="store_true", help="skip the command table")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    for needed in (GITHUB, GITHUB_TSV):
+        if not needed.exists():
+            parser.error(f"{needed} is missing: run bash scripts/fetch-wg-benchmark.sh first")
+    sources = [SRC]
+    if args.against is not None:
+        if not (args.against / "schemanav" / "__init__.py").exists():
+            parser.error(f"--against {args.against}: no schemanav package there")
+        sources.append(args.against.resolve())
+    if not args.skip_commands:
+        command_table(sources, args.runs)
+    if not args.skip_scaling:
+        scaling_table(sources, args.runs)
+    per_query_table(sources)
     return 0
 
 

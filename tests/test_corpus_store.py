@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from schemanav.cache import MAGIC, read_checked, write_checked
-from schemanav.corpus import Format, open_corpus
+from schemanav.corpus import Format, open_corpus, open_price, price_schema
 from schemanav.events import SilentEvents
+from schemanav.schema import LoadedSchema, bundled_path, load_schema
 from schemanav.settings import Settings
 
 
@@ -101,3 +102,27 @@ def test_a_cache_header_nested_thousands_deep_is_rebuilt_not_a_traceback(tmp_pat
     assert warnings == [
         f"the corpus cache {cache_file} is not usable (header is not valid JSON); rebuilding it"
     ]
+
+
+def test_the_price_is_counted_once_per_schema_file_and_a_bad_cache_is_recounted(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    loaded = load_schema(str(bundled_path("moviedb.graphqls")))
+    corpus = open_corpus(settings).corpus
+    calls: list[int] = []
+
+    def load() -> LoadedSchema:
+        calls.append(1)
+        return loaded
+
+    first = open_price(settings, "movies", corpus, load)
+    assert first == price_schema("movies", loaded, corpus)
+    assert open_price(settings, "movies", corpus, load) == first
+    assert len(calls) == 1  # the second answer came from the cache
+
+    (cache_file,) = (tmp_path / "price").iterdir()
+    data = cache_file.read_bytes()
+    cache_file.write_bytes(data.replace(str(first.sdl_tokens).encode(), b"1"))
+    assert open_price(settings, "movies", corpus, load) == first
+    assert len(calls) == 2

@@ -15,7 +15,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from schemanav.corpus.model import Corpus
 
@@ -33,12 +33,111 @@ class Edge:
     extra_cost: float
 
 
-@dataclass
 class ShortestPaths:
-    """Dijkstra's result from the roots: cost to each type and the edge that reached it."""
+    """Dijkstra from the roots, run only as far as a question asks: cost to each type and the
+    edge that reached it.
 
-    cost: dict[str, float] = field(default_factory=dict)
-    via: dict[str, Edge | None] = field(default_factory=dict)
+    A type's cost and edge are final once it leaves the queue (every hop costs more than
+    nothing), and the queue pops in the same order whether the walk stops early or not (by
+    cost, then type name), so stopping once the types asked about are settled gives exactly
+    the answers of the full walk. A search asks about a few dozen owner types; the whole
+    graph has thousands. Types without fields (scalars, enums) lead nowhere, so they change
+    no other type's answer: the walk leaves them out until one of them is asked about.
+    """
+
+    def __init__(
+        self, graph: SchemaGraph, hops: Sequence[float], *, with_leaves: bool = False
+    ) -> None:
+        self._graph = graph
+        self._hops = hops
+        self._adjacency = graph.adjacency if with_leaves else graph.inner_adjacency
+        self._with_leaves: ShortestPaths | None = self if with_leaves else None
+        size = len(graph.type_names)
+        self._cost = [math.inf] * size
+        self._via: list[int] = [-1] * size
+        self._settled = [False] * size
+        self._queue: list[tuple[float, int]] = []
+        self._chains: dict[int, list[int]] = {}
+        for root, start in graph.root_costs().items():
+            number = graph.type_ids[root]
+            self._cost[number] = start
+            heapq.heappush(self._queue, (start, number))
+
+    def _find(self, type_name: str) -> tuple[ShortestPaths, int] | None:
+        """The walk that answers for `type_name` and its number, once settled; None if no
+        way leads there."""
+        number = self._graph.type_ids.get(type_name)
+        if number is None:
+            return None
+        walk = self
+        if self._graph.is_leaf[number]:
+            if self._with_leaves is None:
+                self._with_leaves = ShortestPaths(self._graph, self._hops, with_leaves=True)
+            walk = self._with_leaves
+        return (walk, number) if walk._settle(number) else None
+
+    def reaches(self, type_name: str) -> bool:
+        """Whether any way leads from a root to `type_name` (walking until that is known)."""
+        return self._find(type_name) is not None
+
+    def cost(self, type_name: str) -> float | None:
+        """The cheapest cost of reaching `type_name`, None if nothing leads there."""
+        found = self._find(type_name)
+        return None if found is None else found[0]._cost[found[1]]
+
+    def via(self, type_name: str) -> Edge | None:
+        """The last edge on the cheapest way to `type_name`; None for a root or no way."""
+        found = self._find(type_name)
+        if found is None:
+            return None
+        edge = found[0]._via[found[1]]
+        return self._graph.edges[edge] if edge >= 0 else None
+
+    def chain_to(self, type_name: str) -> list[int]:
+        """Corpus entries (root first) along the cheapest way to `type_name`; [] if none."""
+        found = self._find(type_name)
+        if found is None:
+            return []
+        walk, target = found
+        cached = walk._chains.get(target)
+        if cached is None:
+            graph, via, current = self._graph, walk._via, target
+            cached = []
+            seen: set[int] = set()
+            while (edge := via[current]) >= 0 and current not in seen:
+                seen.add(current)
+                cached.append(graph.edge_entry[edge])
+                current = graph.edge_source[edge]
+            cached.reverse()
+            walk._chains[target] = cached  # settled types keep their way: final
+        return list(cached)
+
+    def settle_all(self) -> ShortestPaths:
+        self._settle(-1)
+        return self
+
+    def _settle(self, target: int) -> bool:
+        """Pop the queue until `target` is settled (or, for -1, until it is empty)."""
+        settled = self._settled
+        if target >= 0 and settled[target]:
+            return True
+        queue, costs, via, hops = self._queue, self._cost, self._via, self._hops
+        adjacency = self._adjacency
+        pop, push = heapq.heappop, heapq.heappush
+        while queue:
+            cost, node = pop(queue)
+            if cost > costs[node]:
+                continue
+            settled[node] = True
+            for next_node, entry, extra, edge in adjacency[node]:
+                new_cost = cost + hops[entry] + extra
+                if new_cost < costs[next_node]:
+                    costs[next_node] = new_cost
+                    via[next_node] = edge
+                    push(queue, (new_cost, next_node))
+            if node == target:
+                return True
+        return target >= 0 and settled[target]
 
 
 class SchemaGraph:
@@ -48,6 +147,7 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
+        self.edges: list[Edge] = []
         self.outgoing: dict[str, list[Edge]] = defaultdict(list)
         self.incoming: dict[str, list[Edge]] = defaultdict(list)
         for position, entry in enumerate(corpus.entries):
@@ -58,6 +158,7 @@ class SchemaGraph:
                 extra = abstract_penalty * math.log2(1 + len(possible))
                 edges += [Edge(position, entry.owner, concrete, extra) for concrete in possible]
             for edge in edges:
+                self.edges.append(edge)
                 self.outgoing[edge.source].append(edge)
                 self.incoming[edge.target].append(edge)
         self.roots = [
@@ -65,7 +166,28 @@ class SchemaGraph:
             for root in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
             if root
         ]
-        self.static = self.shortest_paths()
+        # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
+        self.type_names = sorted(
+            {*self.roots, *(e.source for e in self.edges), *(e.target for e in self.edges)}
+        )
+        self.type_ids = {name: number for number, name in enumerate(self.type_names)}
+        self.adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
+        for number, edge in enumerate(self.edges):
+            self.adjacency[self.type_ids[edge.source]].append(
+                (self.type_ids[edge.target], edge.entry, edge.extra_cost, number)
+            )
+        # Leaves: types no field leads out of (scalars, enums), roots excepted.
+        root_ids = {self.type_ids[root] for root in self.roots}
+        self.is_leaf = [
+            not out and number not in root_ids for number, out in enumerate(self.adjacency)
+        ]
+        self.inner_adjacency = [
+            [hop for hop in out if not self.is_leaf[hop[0]]] for out in self.adjacency
+        ]
+        self.edge_entry = [edge.entry for edge in self.edges]
+        self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
+        self._unit_hops = [1.0] * len(corpus.entries)
+        self.static = self.shortest_paths().settle_all()
         self._ways_cache: dict[str, list[list[int]]] = {}
 
     def root_costs(self) -> dict[str, float]:
@@ -80,42 +202,23 @@ class SchemaGraph:
         return costs
 
     def shortest_paths(self, field_cost: Sequence[float] | None = None) -> ShortestPaths:
-        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1)."""
-        result = ShortestPaths()
-        queue: list[tuple[float, str]] = []
-        for root, start in self.root_costs().items():
-            result.cost[root] = start
-            result.via[root] = None
-            heapq.heappush(queue, (start, root))
-        while queue:
-            cost, type_name = heapq.heappop(queue)
-            if cost > result.cost.get(type_name, math.inf):
-                continue
-            for edge in self.outgoing.get(type_name, ()):
-                hop = 1.0 if field_cost is None else field_cost[edge.entry]
-                new_cost = cost + hop + edge.extra_cost
-                if new_cost < result.cost.get(edge.target, math.inf):
-                    result.cost[edge.target] = new_cost
-                    result.via[edge.target] = edge
-                    heapq.heappush(queue, (new_cost, edge.target))
-        return result
+        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1).
+
+        The walk runs lazily, as far as the types asked about (see `ShortestPaths`).
+        """
+        return ShortestPaths(self, self._unit_hops if field_cost is None else field_cost)
 
     def owner_costs(self) -> list[float]:
         """For each corpus entry, how far its owner type lies from a root (static costs)."""
-        return [self.static.cost.get(entry.owner, NO_PATH_COST) for entry in self.corpus.entries]
+        costs = {name: self.static.cost(name) for name in {e.owner for e in self.corpus.entries}}
+        return [
+            NO_PATH_COST if (cost := costs[entry.owner]) is None else cost
+            for entry in self.corpus.entries
+        ]
 
     def chain_to(self, type_name: str, paths: ShortestPaths | None = None) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`."""
-        paths = paths or self.static
-        chain: list[int] = []
-        seen: set[str] = set()
-        current = type_name
-        while (edge := paths.via.get(current)) is not None and current not in seen:
-            seen.add(current)
-            chain.append(edge.entry)
-            current = edge.source
-        chain.reverse()
-        return chain
+        return (paths or self.static).chain_to(type_name)
 
     def paths_to_root(
         self, coordinate_entry: int, limit: int, preferred: ShortestPaths | None = None
@@ -134,7 +237,7 @@ class SchemaGraph:
         if owner in self.roots:
             chains.append([])
         else:
-            if preferred is not None and owner in preferred.cost:
+            if preferred is not None and preferred.reaches(owner):
                 chains.append(self.chain_to(owner, preferred))
             chains.extend(self._ways_into(owner))
         coordinates = self.corpus.coordinates
@@ -154,12 +257,13 @@ class SchemaGraph:
             return cached
         candidates: list[tuple[float, list[int]]] = []
         for edge in self.incoming.get(type_name, ()):
-            if edge.source not in self.static.cost or edge.source == type_name:
+            source_cost = self.static.cost(edge.source)
+            if source_cost is None or edge.source == type_name:
                 continue
             chain = self.chain_to(edge.source)
             if type_name in {self.corpus.entries[i].owner for i in chain}:
                 continue  # a route through the type itself is a cycle
-            cost = self.static.cost[edge.source] + 1.0 + edge.extra_cost
+            cost = source_cost + 1.0 + edge.extra_cost
             candidates.append((cost, [*chain, edge.entry]))
         candidates.sort(key=lambda item: (item[0], len(item[1])))
         ways = [chain for _, chain in candidates]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_schema
+from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
 from schemanav.defaults import DEFAULT_K
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
@@ -107,7 +107,7 @@ class Navigator:
             from schemanav.corpus import build_corpus
 
             return build_corpus(self.loaded.schema)
-        load = open_corpus(self.settings, self.events)
+        load = open_corpus(self.settings, self.events, lambda: self.loaded)
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
@@ -118,8 +118,8 @@ class Navigator:
             self.events.warning(describe_violations(violations))
 
     def price(self) -> SchemaPrice:
-        """What the schema costs in each form an agent could be handed."""
-        return price_schema(self.label, self.loaded, self.corpus)
+        """What the schema costs in each form an agent could be handed (cached for files)."""
+        return open_price(self.settings, self.label, self.corpus, lambda: self.loaded)
 
     def searcher(self, backend: str | None = None, fmt: str | None = None) -> Searcher:
         """An indexed backend (default: the configured one), built once per backend × format."""

@@ -12,7 +12,7 @@ from schemanav.corpus.model import (
     humanize,
 )
 from schemanav.corpus.pricing import SchemaPrice, price_schema
-from schemanav.corpus.store import CorpusLoad, open_corpus
+from schemanav.corpus.store import CorpusLoad, open_corpus, open_price
 
 __all__ = [
     "Argument",
@@ -24,5 +24,6 @@ __all__ = [
     "build_corpus",
     "humanize",
     "open_corpus",
+    "open_price",
     "price_schema",
 ]

@@ -24,13 +24,26 @@ class SchemaPrice:
         return to_json(self)
 
 
-def price_schema(label: str, loaded: LoadedSchema, corpus: Corpus) -> SchemaPrice:
-    """Token counts of the corpus in all four formats, of the SDL text and of introspection JSON."""
+def price_schema(
+    label: str,
+    loaded: LoadedSchema | None,
+    corpus: Corpus,
+    counted: tuple[int, int] | None = None,
+) -> SchemaPrice:
+    """Token counts of the corpus in all four formats, of the SDL text and of introspection JSON.
+
+    `counted` gives the SDL and introspection JSON counts measured earlier (then `loaded` may be
+    None); otherwise they are counted from `loaded`.
+    """
+    if counted is None:
+        if loaded is None:
+            raise ValueError("price_schema needs the loaded schema or its counts")
+        counted = (count_tokens(loaded.sdl), count_tokens(loaded.introspection_json()))
     return SchemaPrice(
         schema=label,
         encoding=ENCODING_NAME,
         coordinates=len(corpus),
         corpus_tokens={fmt.value: corpus.total_tokens(fmt) for fmt in Format},
-        sdl_tokens=count_tokens(loaded.sdl),
-        introspection_tokens=count_tokens(loaded.introspection_json()),
+        sdl_tokens=counted[0],
+        introspection_tokens=counted[1],
     )

@@ -13,19 +13,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from schemanav.cache import CorruptCacheError, read_checked, write_checked
 from schemanav.corpus.model import Corpus, Format, build_corpus
+from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
-from schemanav.schema.loading import read_schema_bytes
+from schemanav.schema.loading import LoadedSchema, read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
+from schemanav.tokens import ENCODING_NAME
 
 CORPUS_CACHE_VERSION = 3
+PRICE_CACHE_VERSION = 1
+PRICE_CACHE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -37,16 +42,23 @@ class CorpusLoad:
     from_cache: bool
 
 
-def open_corpus(settings: Settings, events: Events | None = None) -> CorpusLoad:
+def open_corpus(
+    settings: Settings,
+    events: Events | None = None,
+    loaded: Callable[[], LoadedSchema] | None = None,
+) -> CorpusLoad:
     """The corpus of the configured schema; file sources go through the corpus cache.
 
     A cache file that is there but cannot be trusted is reported to `events` and rebuilt.
+    `loaded`, when given, provides the parsed schema on a cache miss (a caller that holds it
+    anyway spares a second parse).
     """
     events = events or SilentEvents()
+    load = loaded or (lambda: open_schema(settings))
     source = schema_source(settings)
     if is_url(source):
-        loaded = open_schema(settings)
-        return CorpusLoad(build_corpus(loaded.schema), loaded.violations, from_cache=False)
+        schema = load()
+        return CorpusLoad(build_corpus(schema.schema), schema.violations, from_cache=False)
     # Bounded like every schema read (a FIFO or /dev/zero must not be read without end).
     data = read_schema_bytes(Path(source), schema_byte_cap())
     digest = hashlib.sha256(data).hexdigest()
@@ -56,13 +68,13 @@ def open_corpus(settings: Settings, events: Events | None = None) -> CorpusLoad:
         return cached
     if cached is not None:
         events.warning(f"the corpus cache {cache_file} is not usable ({cached}); rebuilding it")
-    loaded = open_schema(settings)
-    corpus = build_corpus(loaded.schema)
-    payload = {**corpus.to_payload(), "violations": list(loaded.violations)}
+    schema = load()
+    corpus = build_corpus(schema.schema)
+    payload = {**corpus.to_payload(), "violations": list(schema.violations)}
     header = {"kind": "corpus", "version": CORPUS_CACHE_VERSION, "schema_sha256": digest}
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
         write_checked(cache_file, header, json.dumps(payload).encode("utf-8"))
-    return CorpusLoad(corpus, loaded.violations, from_cache=False)
+    return CorpusLoad(corpus, schema.violations, from_cache=False)
 
 
 def _read_cache(path: Path, digest: str) -> CorpusLoad | str | None:
@@ -162,3 +174,44 @@ def _entry_ok(entry: Any) -> bool:
             for arg in arguments
         )
     )
+
+
+def open_price(
+    settings: Settings, label: str, corpus: Corpus, loaded: Callable[[], LoadedSchema]
+) -> SchemaPrice:
+    """What the schema costs; for a file source, the SDL and introspection JSON token counts
+    come from a checked cache keyed by the file's bytes and graphql-core's version (pricing
+    the JSON runs the introspection query over the whole schema: seconds on GitHub's).
+
+    `loaded` is called only when the counts must be computed.
+    """
+    source = schema_source(settings)
+    digest = None
+    if not is_url(source):
+        digest = hashlib.sha256(read_schema_bytes(Path(source), schema_byte_cap())).hexdigest()
+    if digest is None:
+        return price_schema(label, loaded(), corpus)
+    from importlib.metadata import version
+
+    header = {
+        "kind": "price",
+        "version": PRICE_CACHE_VERSION,
+        "schema_sha256": digest,
+        "encoding": ENCODING_NAME,
+        "graphql_core": version("graphql-core"),
+    }
+    cache_file = settings.cache_dir / "price" / f"{digest[:40]}-v{PRICE_CACHE_VERSION}.json"
+    try:
+        found, data = read_checked(cache_file)
+        if all(found.get(key) == value for key, value in header.items()):
+            counts = json.loads(data)
+            sdl_tokens, introspection_tokens = counts["sdl_tokens"], counts["introspection_tokens"]
+            if isinstance(sdl_tokens, int) and isinstance(introspection_tokens, int):
+                return price_schema(label, None, corpus, (sdl_tokens, introspection_tokens))
+    except (OSError, CorruptCacheError, ValueError, KeyError, TypeError):
+        pass
+    price = price_schema(label, loaded(), corpus)
+    counts = {"sdl_tokens": price.sdl_tokens, "introspection_tokens": price.introspection_tokens}
+    with contextlib.suppress(OSError):  # an unwritable cache only costs speed
+        write_checked(cache_file, header, json.dumps(counts).encode("utf-8"))
+    return price

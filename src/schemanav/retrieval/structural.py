@@ -255,7 +255,7 @@ class StructuralSearcher:
         routes = None
         if self.params.expand_paths or self.max_paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
-            routes = self.graph.shortest_paths(field_cost=list(1.0 - relevance))
+            routes = self.graph.shortest_paths(field_cost=(1.0 - relevance).tolist())
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
