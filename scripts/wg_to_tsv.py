@@ -442,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"wrote {args.out_dir / SCHEMA_OUT}")
     tsv_out = FULL_TSV_OUT if args.labels == "full" else TSV_OUT
-    print(f"wrote {args.out_dir / tsv_out}: {summary.questions} questions, {summary.targets} targets")
+    counts = f"{summary.questions} questions, {summary.targets} targets"
+    print(f"wrote {args.out_dir / tsv_out}: {counts}")
     if args.labels == "full":
         return 0
     print(
