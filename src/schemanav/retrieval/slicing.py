@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from graphql import GraphQLArgument, GraphQLField, GraphQLSchema
+    from graphql import GraphQLArgument, GraphQLSchema
 
     from schemanav.corpus import Corpus
     from schemanav.graph import SchemaGraph, ShortestPaths
@@ -50,7 +50,9 @@ class SliceParams:
     connection_extras: bool = False
     enum_values: Literal["all", "arguments"] = "arguments"
     leaves: int = 3
-    read_only_unless_top: bool = True
+    other_roots_within: int = 3
+    closed_subtypes: bool = True
+    reuse_reached_types: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class _Field:
     required: tuple[str, ...]
     argument_types: tuple[str, ...]
     argument_texts: tuple[str, ...]
+    defaults: tuple[bool, ...]
     return_type: str
     named: str
     many: bool
@@ -119,6 +122,19 @@ class Slicer:
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
         self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
         self.facts: dict[str, dict[str, _Field]] = {}
+        self.member_of: dict[str, list[str]] = defaultdict(list)
+        self.interfaces_of: dict[str, list[str]] = {}
+        self.implementors: dict[str, list[str]] = defaultdict(list)
+        for name, kind in self._kinds.items():
+            definition = schema.type_map[name]
+            if kind == "union":
+                for member in definition.types:  # type: ignore[attr-defined]
+                    self.member_of[member.name].append(name)
+            elif kind in ("object", "interface"):
+                interfaces = [i.name for i in definition.interfaces]  # type: ignore[attr-defined]
+                self.interfaces_of[name] = interfaces
+                for interface in interfaces:
+                    self.implementors[interface].append(name)
         for position, entry in enumerate(corpus.entries):
             self.facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
                 position, entry.owner, entry.field
@@ -127,7 +143,7 @@ class Slicer:
     def _field_facts(self, position: int, owner: str, name: str) -> _Field:
         from graphql.utilities.print_schema import print_input_value
 
-        definition = self.schema.type_map[owner].fields[name]  # type: ignore[union-attr]
+        definition = self.schema.type_map[owner].fields[name]  # type: ignore[attr-defined]
         named = str(definition.type).strip("[]!")
         arguments = tuple(definition.args)
         required = tuple(a for a, d in definition.args.items() if _required(d))
@@ -137,6 +153,7 @@ class Slicer:
             required=required,
             argument_types=tuple(str(d.type).strip("[]!") for d in definition.args.values()),
             argument_texts=tuple(print_input_value(a, d) for a, d in definition.args.items()),
+            defaults=tuple(_has_default(d) for d in definition.args.values()),
             return_type=str(definition.type),
             named=named,
             many=str(definition.type).lstrip("!").startswith("[") or self.is_connection(named),
@@ -168,10 +185,14 @@ class Slicer:
         Paths from the root are chosen per question: a hop through a field costs
         1 − path_relevance · score/max, so routes through relevant fields win.
         """
-        values = scores.tolist() if hasattr(scores, "tolist") else [float(s) for s in scores]
-        if len(values) != len(self.corpus):
-            raise ValueError(f"{len(values)} scores for {len(self.corpus)} corpus entries")
-        order = sorted((i for i, s in enumerate(values) if s > 0.0), key=lambda i: -values[i])
+        import numpy as np
+
+        array = np.asarray(scores, dtype=float)
+        if array.shape != (len(self.corpus),):
+            raise ValueError(f"{array.size} scores for {len(self.corpus)} corpus entries")
+        ranked = np.argsort(-array, kind="stable")
+        order = ranked[: int((array > 0.0).sum())].tolist()
+        values = array.tolist()
         return self._build(order, values, budget, question)
 
     def from_ranked(
@@ -216,7 +237,8 @@ class Slicer:
         words = frozenset(self._words(question)) if (question and self._words) else frozenset()
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state = _State(self, values, routes, words)
+        state: _State | None = _State(self, values, routes, words)
+        assert state is not None
         end = 0
         for number, position in enumerate(order):
             state.add_hit(position)
@@ -244,7 +266,7 @@ class Slicer:
         if cached is None:
             from graphql import GraphQLEnumType, GraphQLInputObjectType, get_named_type
 
-            definition = self.schema.type_map[owner].fields[field].args[argument]  # type: ignore[union-attr]
+            definition = self.schema.type_map[owner].fields[field].args[argument]  # type: ignore[attr-defined]
             named = get_named_type(definition.type)
             parts = [argument]
             if isinstance(named, GraphQLInputObjectType):
@@ -256,16 +278,18 @@ class Slicer:
         return cached
 
     def value_words(self, value: str) -> frozenset[str]:
+        """The words of an enum value or an input field name (`SQUASH_MERGE`, `createdAt`)."""
         cached = self._value_words.get(value)
         if cached is None:
-            words = self._words(value.replace("_", " ").lower()) if self._words else []
+            text = value.replace("_", " ").lower() if value.isupper() else value
+            words = self._words(text) if self._words else []
             cached = self._value_words[value] = frozenset(words)
         return cached
 
     def is_connection(self, type_name: str) -> bool:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
         fields = getattr(self.schema.type_map.get(type_name), "fields", None)
-        return bool(fields) and not CONNECTION_FIELDS.isdisjoint(fields)
+        return fields is not None and not CONNECTION_FIELDS.isdisjoint(fields)
 
 
 def _kind(graphql_type: Any) -> str:
@@ -291,10 +315,17 @@ def _kind(graphql_type: Any) -> str:
     return "other"
 
 
-def _required(argument: GraphQLArgument | Any) -> bool:
-    from graphql import GraphQLNonNull, Undefined
+def _has_default(argument: GraphQLArgument | Any) -> bool:
+    """graphql-core 3.2 keeps a default in `default_value`, 3.3 in `default`."""
+    from graphql import Undefined
 
-    return isinstance(argument.type, GraphQLNonNull) and argument.default_value is Undefined
+    return argument.default_value is not Undefined or getattr(argument, "default", None) is not None
+
+
+def _required(argument: GraphQLArgument | Any) -> bool:
+    from graphql import GraphQLNonNull
+
+    return isinstance(argument.type, GraphQLNonNull) and not _has_default(argument)
 
 
 def _description(text: str | None, mode: str) -> str | None:
@@ -326,10 +357,12 @@ class _State:
         self.unions: dict[str, list[str]] = {}
         self.inputs: dict[str, list[str]] = {}
         self.enums: list[str] = []
+        self.full_enums: set[str] = set()
         self.scalars: list[str] = []
         self.lines: dict[tuple[str, ...], str] = {}
         self.total = 0
-        self.first_root: str | None = None
+        self.hits = 0
+        self.other_roots: bool | None = None
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -361,16 +394,20 @@ class _State:
             return False
         entries = self.s.corpus.entries
         owner = entries[position].owner
+        self.hits += 1
+        if self.s.params.reuse_reached_types and owner in self.fields:
+            # The slice already reaches this type: the field needs no path of its own.
+            self.add_field(owner, entries[position].field)
+            return True
         chain = [] if owner in self.s.graph.roots else self.s.graph.chain_to(owner, self.routes)
         steps = [*chain, position]
-        root = entries[steps[0]].owner
-        if self.first_root is None:
-            self.first_root = root
-        query = self.s.corpus.query_root
-        if self.s.params.read_only_unless_top and root not in (query, self.first_root):
-            # Questions read unless their best hit writes: a mutation's input objects and
-            # payloads are costly and useless to a reader.
-            return False
+        if entries[steps[0]].owner != self.s.corpus.query_root:
+            # Questions read unless a write ranks among the first hits: a mutation's input
+            # objects and payloads are costly and useless to a reader.
+            if self.other_roots is None:
+                self.other_roots = self.hits <= self.s.params.other_roots_within
+            if not self.other_roots:
+                return False
         for number, step in enumerate(steps):
             entry = entries[step]
             self.add_field(entry.owner, entry.field)
@@ -391,11 +428,11 @@ class _State:
         for argument in facts.arguments:
             if argument in shown:
                 continue
-            if self.s.params.page_size and facts.many and argument == PAGE_SIZE_ARGUMENT:
-                shown.append(argument)
-            elif self.words and not self.words.isdisjoint(
+            page_size = self.s.params.page_size and facts.many and argument == PAGE_SIZE_ARGUMENT
+            named = bool(self.words) and not self.words.isdisjoint(
                 self.s.argument_words(owner, name, argument)
-            ):
+            )
+            if page_size or named:
                 shown.append(argument)
         return shown
 
@@ -404,6 +441,7 @@ class _State:
         if fields is None:
             fields = self.fields[owner] = {}
             self._header(owner)
+            self._entered(owner)
         facts = self.s.facts[owner][name]
         shown = fields.get(name)
         new = shown is None
@@ -424,7 +462,8 @@ class _State:
             arguments = [a for a in arguments if a not in shown]  # type: ignore[operator]
         self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
         for argument in arguments:
-            self.ensure_input(facts.argument_types[order.index(argument)])
+            number = order.index(argument)
+            self.ensure_input(facts.argument_types[number], every=facts.defaults[number])
         if new:
             self.ensure_output(facts.named)
             self._connection_extras(facts.named)
@@ -459,11 +498,30 @@ class _State:
         elif kind == "interface":
             self.add_implements(concrete, abstract)
 
+    def _entered(self, type_name: str) -> None:
+        """Keep the slice closed under subtyping: a type that is in the slice with a union or
+        interface it belongs to is declared so, so any fragment valid in the full schema
+        between two types of the slice is valid in the slice too."""
+        if not self.s.params.closed_subtypes:
+            return
+        for union in self.s.member_of.get(type_name, ()):
+            if union in self.unions and type_name not in self.unions[union]:
+                self.unions[union].append(type_name)
+                self._union_line(union)
+        for interface in self.s.interfaces_of.get(type_name, ()):
+            if self.fields.get(interface):
+                self.add_implements(type_name, interface)
+        for implementor in self.s.implementors.get(type_name, ()):
+            if implementor in self.fields and self.fields[type_name]:
+                self.add_implements(implementor, type_name)
+
     def add_implements(self, type_name: str, interface: str) -> None:
         if interface in self.implements[type_name]:
             return
         self.ensure_output(interface)
         self.ensure_output(type_name)
+        if interface in self.implements[type_name]:
+            return
         self.implements[type_name].append(interface)
         self.implemented_by[interface].append(type_name)
         self._header(type_name)
@@ -482,6 +540,7 @@ class _State:
                 self._header(type_name)
                 for name in self._fillers(type_name):
                     self.add_field(type_name, name)
+                self._entered(type_name)
         elif kind == "union":
             if type_name not in self.unions:
                 self.unions[type_name] = []
@@ -495,6 +554,12 @@ class _State:
                 self.unions[type_name].append(member.name)
                 self._union_line(type_name)
                 self.ensure_output(member.name)
+                if self.s.params.closed_subtypes:
+                    others = [t.name for t in union.types if t.name in self.fields]  # type: ignore[attr-defined]
+                    for other in others:
+                        if other not in self.unions[type_name]:
+                            self.unions[type_name].append(other)
+                    self._union_line(type_name)
         else:
             self._leaf(type_name, kind)
 
@@ -522,36 +587,51 @@ class _State:
         if kind == "scalar" and type_name not in self.scalars:
             self.scalars.append(type_name)
             self._set_line(("s", type_name), f"scalar {type_name}\n\n")
-        elif kind == "enum" and type_name not in self.enums:
-            self.enums.append(type_name)
+        elif kind == "enum" and (type_name not in self.enums or argument):
+            if type_name not in self.enums:
+                self.enums.append(type_name)
             values = list(self.s.schema.type_map[type_name].values)  # type: ignore[attr-defined]
             if self.s.params.enum_values == "arguments" and not argument:
                 # An output enum needs one value to be valid; show those the question names.
+                # Arguments take every value (operations and default values use them).
                 named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
                 values = named or values[:1]
             body = "".join(f"  {v}\n" for v in values)
             self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
 
-    def ensure_input(self, type_name: str) -> None:
+    def ensure_input(self, type_name: str, every: bool = False) -> None:
+        """An argument's type; input objects keep their required fields and those the
+        question names, or `every` field when a default value may name any of them."""
         kind = self.s._kinds.get(type_name, "other")
         if kind != "input":
-            self._leaf(type_name, kind, argument=True)
+            if type_name not in self.full_enums:
+                if kind == "enum":
+                    self.full_enums.add(type_name)
+                self._leaf(type_name, kind, argument=True)
             return
-        if type_name in self.inputs:
+        fields = self.s.schema.type_map[type_name].fields  # type: ignore[attr-defined]
+        had = self.inputs.get(type_name)
+        if had is not None and (not every or len(had) == len(fields)):
             return
         from graphql.utilities.print_schema import print_input_value
 
-        fields = self.s.schema.type_map[type_name].fields  # type: ignore[attr-defined]
         chosen = [
             name
             for name, definition in fields.items()
-            if self.s.params.input_fields == "all" or _required(definition)
+            if every
+            or self.s.params.input_fields == "all"
+            or _required(definition)
+            or not self.words.isdisjoint(self.s.value_words(name))
+            or (had is not None and name in had)
         ] or list(fields)[:1]
         self.inputs[type_name] = chosen
         body = "".join(f"  {print_input_value(n, fields[n])}\n" for n in chosen)
         self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
         for name in chosen:
-            self.ensure_input(str(fields[name].type).strip("[]!"))
+            if had is None or name not in had:
+                self.ensure_input(
+                    str(fields[name].type).strip("[]!"), every=_has_default(fields[name])
+                )
 
     # --- output ---------------------------------------------------------------------------
 
