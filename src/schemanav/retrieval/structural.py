@@ -66,6 +66,7 @@ class StructuralParams:
     path_relevance: float = 0.5
     sibling_evidence: float = 0.2
     expand_paths: bool = True
+    one_or_many: float = 0.0
 
 
 class _Stemmer:
@@ -181,6 +182,34 @@ class _FieldIndex:
         return scores
 
 
+_LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
+
+
+def _one_and_many_pairs(corpus: Corpus) -> list[tuple[int, int]]:
+    """Fields of one owner that reach the same type once (with a required argument that
+    identifies it) and as a list or connection: `pullRequest(number:)` and `pullRequests`."""
+    many: dict[tuple[str, str], int] = {}
+    for position, entry in enumerate(corpus.entries):
+        target = entry.named_return_type
+        if entry.return_type.lstrip("!").startswith("["):
+            many.setdefault((entry.owner, target), position)
+    nodes: dict[str, str] = {}
+    for entry in corpus.entries:
+        if entry.field == "nodes":
+            nodes[entry.owner] = entry.named_return_type
+    for position, entry in enumerate(corpus.entries):
+        if entry.named_return_type in nodes:
+            many.setdefault((entry.owner, nodes[entry.named_return_type]), position)
+    pairs = []
+    for position, entry in enumerate(corpus.entries):
+        single = not entry.return_type.lstrip("!").startswith("[")
+        identified = any(a.type.endswith("!") for a in entry.arguments)
+        partner = many.get((entry.owner, entry.named_return_type))
+        if single and identified and partner is not None and partner != position:
+            pairs.append((position, partner))
+    return pairs
+
+
 class StructuralBackend:
     """BM25F + closeness to the root + paths as hits (see the module docstring)."""
 
@@ -221,6 +250,7 @@ class StructuralBackend:
         self._closeness = 1.0 / (1.0 + self.params.root_closeness * costs)
         owners: dict[str, int] = {}
         self._owner_of = np.array([owners.setdefault(e.owner, len(owners)) for e in corpus.entries])
+        self._pairs = _one_and_many_pairs(corpus)
         sharing = Counter(entry.field for entry in corpus.entries)
         most = math.log(1 + max(sharing.values(), default=1))
         self._name_commonness = np.array(
@@ -239,6 +269,15 @@ class StructuralBackend:
         if self._corpus is None or self._closeness is None or self._name_commonness is None:
             raise RuntimeError("index(corpus) must be called before search()")
         scores = self.lexical_scores(query) * self._closeness
+        if self.params.one_or_many and self._pairs:
+            # Of a pair (`issue(number:)` and `issues`), the question decides which leads:
+            # one that names an object by a literal (a number, a quoted string) wants the
+            # single-object field, any other the list.
+            names_one = bool(_LITERAL.search(query))
+            for one, many in self._pairs:
+                top = max(scores[one], scores[many])
+                if top > 0.0:
+                    scores[one if names_one else many] = top * (1.0 + self.params.one_or_many)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores
