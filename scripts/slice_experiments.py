@@ -174,7 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "slice-experiments.md")
     parser.add_argument("--quick", action="store_true", help="only the defaults and one knob")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--schemas", default="github,moviedb", help="comma-separated: github, moviedb"
+    )
     args = parser.parse_args(argv)
+    wanted = set(args.schemas.split(","))
     schemas = [
         (
             "GitHub (WG, 200 q)",
@@ -214,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     stem = _Stemmer()
     for title, schema_path, fields_tsv, full_tsv in schemas:
+        if title.split()[0].lower() not in {w.replace("moviedb", "movie") for w in wanted}:
+            continue
         if not fields_tsv.exists():
             print(f"skipping {title}: {fields_tsv} missing", file=sys.stderr)
             continue
