@@ -14,7 +14,7 @@ PYTHON=${PYTHON:-python3}
 
 usage() {
   cat <<EOF
-usage: $(basename "$0") [--from DIR] [--out-dir DIR]
+usage: $(basename "$0") [--from DIR] [--out-dir DIR] [--labels fields|full]
 
 Downloads the GraphQL AI Working Group's GitHub benchmark slice at commit ${COMMIT:0:12}
 and writes schemas/github-wg.graphqls and benchmarks/github-wg.tsv.
@@ -22,6 +22,9 @@ and writes schemas/github-wg.graphqls and benchmarks/github-wg.tsv.
   --from DIR     use a local copy laid out like shared/wg (github/schema.graphql,
                  github/queries/gh-ext-NNN[-kw].yaml) instead of downloading
   --out-dir DIR  where schemas/ and benchmarks/ are written (default: $REPO_ROOT)
+  --labels L     fields (default): benchmarks/github-wg.tsv with Type.field labels only;
+                 full: benchmarks/github-wg-full.tsv with every mustInclude coordinate
+                 (Type.field, Type.field(arg:), Type)
   -h, --help     show this help
 
 Environment: PYTHON (default python3), WG_BASE_URL (download mirror).
@@ -45,6 +48,7 @@ curl_quoted() {
 
 from_dir=""
 out_dir=$REPO_ROOT
+labels=fields
 while [[ $# -gt 0 ]]; do
   case $1 in
     --from)
@@ -63,6 +67,15 @@ while [[ $# -gt 0 ]]; do
       ;;
     --out-dir=*)
       out_dir=${1#*=}
+      shift
+      ;;
+    --labels)
+      [[ $# -ge 2 ]] || die "--labels needs fields or full" 2
+      labels=$2
+      shift 2
+      ;;
+    --labels=*)
+      labels=${1#*=}
       shift
       ;;
     -h | --help)
@@ -111,4 +124,4 @@ else
   label=$SOURCE_LABEL
 fi
 
-"$PYTHON" "$SCRIPT_DIR/wg_to_tsv.py" --src "$src_dir" --out-dir "$out_dir" --source-label "$label"
+"$PYTHON" "$SCRIPT_DIR/wg_to_tsv.py" --src "$src_dir" --out-dir "$out_dir" --source-label "$label" --labels "$labels"

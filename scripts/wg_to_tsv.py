@@ -9,7 +9,10 @@ Reads a folder laid out like upstream's `benchmark/evaluation/src/` slice
   id, keeping the plain field coordinates of `mustInclude` in file order.
 
 `mustInclude` also lists argument coordinates (`Type.field(arg:)`) and bare type names;
-schemanav's corpus has one entry per field, so those are left out and counted.
+schemanav's corpus has one entry per field, so those are left out and counted. With
+`--labels full` the script writes `benchmarks/github-wg-full.tsv` instead, keeping every
+`mustInclude` entry (fields, arguments and types, in file order): the Working Group's own
+definition of a complete answer, for scoring slices.
 
 Standard library only: the YAML files use a small, regular subset (top-level keys with plain,
 quoted or block scalars, block lists, and nested mappings we never read), which
@@ -31,6 +34,7 @@ QUERIES_RELPATH = Path("github") / "queries"
 QUERY_GLOB = "gh-ext-*.yaml"
 SCHEMA_OUT = Path("schemas") / "github-wg.graphqls"
 TSV_OUT = Path("benchmarks") / "github-wg.tsv"
+FULL_TSV_OUT = Path("benchmarks") / "github-wg-full.tsv"
 
 _NAME = r"[_A-Za-z][_0-9A-Za-z]*"
 FIELD_COORDINATE = re.compile(rf"{_NAME}\.{_NAME}")
@@ -301,6 +305,7 @@ class LabelledQuestion:
     targets: tuple[str, ...]
     argument_coordinates: int
     type_coordinates: int
+    all_coordinates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -325,8 +330,11 @@ def read_question(path: Path) -> LabelledQuestion:
         raise ConversionError(f"{path}: 'mustInclude' must be a list of coordinates")
     record_id = fields.get("id")
     targets: list[str] = []
+    everything: list[str] = []
     arguments = types = 0
     for coordinate in must_include:
+        if coordinate not in everything:
+            everything.append(coordinate)
         if FIELD_COORDINATE.fullmatch(coordinate):
             if coordinate not in targets:
                 targets.append(coordinate)
@@ -344,6 +352,7 @@ def read_question(path: Path) -> LabelledQuestion:
         targets=tuple(targets),
         argument_coordinates=arguments,
         type_coordinates=types,
+        all_coordinates=tuple(everything),
     )
 
 
@@ -374,27 +383,40 @@ def _write_atomically(target: Path, data: bytes) -> None:
         raise
 
 
-def convert(src: Path, out_dir: Path, source_label: str) -> ConversionSummary:
+def convert(
+    src: Path, out_dir: Path, source_label: str, labels: str = "fields"
+) -> ConversionSummary:
+    """Write the schema and the TSV; `labels` is `fields` (default) or `full` (every entry)."""
     files = check_source(src)
     questions = sorted((read_question(path) for path in files), key=lambda q: q.id)
     header = [
         "# GraphQL AI Working Group schema-navigation benchmark, GitHub slice.",
         f"# Source: {source_label} (licence OWFa-1.0).",
         "# Produced by scripts/fetch-wg-benchmark.sh; do not edit by hand.",
-        "# Format: question<TAB>the Type.field coordinates of mustInclude, in file order;",
-        "# argument coordinates Type.field(arg:) and bare type names are left out.",
     ]
-    lines = header + [f"{q.question}\t{','.join(q.targets)}" for q in questions]
+    if labels == "full":
+        header += [
+            "# Format: question<TAB>every mustInclude coordinate, in file order: Type.field,",
+            "# Type.field(arg:) and bare Type names (labels: full).",
+        ]
+        lines = header + [f"{q.question}\t{','.join(q.all_coordinates)}" for q in questions]
+    else:
+        header += [
+            "# Format: question<TAB>the Type.field coordinates of mustInclude, in file order;",
+            "# argument coordinates Type.field(arg:) and bare type names are left out.",
+        ]
+        lines = header + [f"{q.question}\t{','.join(q.targets)}" for q in questions]
     tsv = ("\n".join(lines) + "\n").encode("utf-8")
     try:
         schema_bytes = (src / SCHEMA_RELPATH).read_bytes()
     except OSError as err:
         raise ConversionError(f"cannot read {src / SCHEMA_RELPATH}: {err.strerror}") from None
     _write_atomically(out_dir / SCHEMA_OUT, schema_bytes)
-    _write_atomically(out_dir / TSV_OUT, tsv)
+    _write_atomically(out_dir / (FULL_TSV_OUT if labels == "full" else TSV_OUT), tsv)
+    chosen = (lambda q: q.all_coordinates) if labels == "full" else (lambda q: q.targets)
     return ConversionSummary(
         questions=len(questions),
-        targets=sum(len(q.targets) for q in questions),
+        targets=sum(len(chosen(q)) for q in questions),
         argument_coordinates=sum(q.argument_coordinates for q in questions),
         type_coordinates=sum(q.type_coordinates for q in questions),
     )
@@ -405,16 +427,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--src", required=True, type=Path, help="folder laid out like shared/wg")
     parser.add_argument("--out-dir", required=True, type=Path, help="gets schemas/, benchmarks/")
     parser.add_argument("--source-label", default="a local copy", help="provenance for the header")
+    parser.add_argument(
+        "--labels",
+        choices=("fields", "full"),
+        default="fields",
+        help="fields: Type.field only, to benchmarks/github-wg.tsv (default); "
+        "full: also Type.field(arg:) and Type, to benchmarks/github-wg-full.tsv",
+    )
     args = parser.parse_args(argv)
     try:
-        summary = convert(args.src, args.out_dir, args.source_label)
+        summary = convert(args.src, args.out_dir, args.source_label, args.labels)
     except ConversionError as err:
         print(f"wg_to_tsv: {err}", file=sys.stderr)
         return 2
     print(f"wrote {args.out_dir / SCHEMA_OUT}")
-    print(
-        f"wrote {args.out_dir / TSV_OUT}: {summary.questions} questions, {summary.targets} targets"
-    )
+    tsv_out = FULL_TSV_OUT if args.labels == "full" else TSV_OUT
+    counts = f"{summary.questions} questions, {summary.targets} targets"
+    print(f"wrote {args.out_dir / tsv_out}: {counts}")
+    if args.labels == "full":
+        return 0
     print(
         f"left out {summary.argument_coordinates} argument coordinates (Type.field(arg:)) "
         f"and {summary.type_coordinates} type coordinates (Type)"

@@ -219,14 +219,31 @@ def search(
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
+    as_slice: Annotated[
+        bool,
+        typer.Option(
+            "--slice",
+            help="Answer with a schema slice: valid SDL holding the ranked hits with their "
+            "paths from the root, arguments and argument types, grown to --budget tokens "
+            "[default budget: 2000].",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Ask one question; print the ranked coordinates with the token cost of every hit."""
     with _user_errors():
         from schemanav.navigator import Navigator
-        from schemanav.render import render_search
+        from schemanav.render import render_search, render_slice
 
-        result = Navigator(_settings(ctx), _Reporter()).search(question)
+        navigator = Navigator(_settings(ctx), _Reporter())
+        if as_slice:
+            piece = navigator.slice(question)
+            if as_json:
+                _print_json(piece.as_dict())
+            else:
+                render_slice(_stdout(), piece)
+            return
+        result = navigator.search(question)
         if not result.hits:
             _stderr().print(result.empty_reason or "no hits", markup=False)
         if as_json:

@@ -15,6 +15,8 @@ DEFAULT_MAX_PATHS = 2
 DEFAULT_BACKEND = "structural"
 DEFAULT_FORMAT = "DOT_PLUS_GLOSS"
 DEFAULT_KS = (1, 5, 10, 20, 50)
+DEFAULT_SLICE_BUDGET = 2000
+"""Tokens of a schema slice when no --budget is given (`search --slice`, the MCP tool)."""
 DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000, 4000, 8000, 16000)
 
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"

@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
-from schemanav.defaults import DEFAULT_K
+from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import question_problem
@@ -42,9 +42,29 @@ from schemanav.settings import Settings, load_settings
 from schemanav.tokens import ENCODING_NAME
 
 if TYPE_CHECKING:
+    from schemanav.retrieval.slicing import Slicer
     from schemanav.schema.define import Definition
 
 EMPTY_QUESTION = "the question has no searchable words, so there is nothing to search"
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    """One question's schema slice: valid SDL, its cost, and every coordinate it shows."""
+
+    query: str
+    backend: str
+    encoding: str
+    budget: int
+    sdl: str
+    tokens: int
+    hits: int
+    fields: tuple[str, ...]
+    arguments: tuple[str, ...]
+    types: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return to_json(self)
 
 
 @dataclass(frozen=True)
@@ -167,6 +187,46 @@ class Navigator:
             budget=budget,
             empty_reason=empty_reason,
             disposition=disposition(ranked, len(hits), self.corpus, k=depth, budget=budget),
+        )
+
+    @cached_property
+    def slicer(self) -> Slicer:
+        """The schema slicer, built once (it needs the parsed schema and the corpus)."""
+        from schemanav.retrieval.slicing import Slicer
+
+        return Slicer(self.loaded.schema, self.corpus)
+
+    def slice(
+        self,
+        question: str,
+        *,
+        budget: int | None = None,
+        backend: str | None = None,
+        fmt: str | None = None,
+    ) -> SliceResult:
+        """A schema slice: the backend's ranked hits grown, in rank order, into the smallest
+        connected piece of SDL that holds them (root fields, paths, arguments, the input and
+        enum types those need) until `budget` tokens (default 2,000) are spent."""
+        budget = budget if budget is not None else (self.settings.budget or DEFAULT_SLICE_BUDGET)
+        problem = question_problem(question)
+        if problem:
+            raise InputError(problem)
+        searcher = self.searcher(backend, fmt)
+        # Every hit costs at least a few tokens, so `budget` bounds the depth worth ranking.
+        depth = min(len(self.corpus), budget)
+        ranked = [hit.coordinate for hit in searcher.search(question, depth)]
+        piece = self.slicer.from_ranked(ranked, budget, question)
+        return SliceResult(
+            query=question,
+            backend=searcher.name,
+            encoding=ENCODING_NAME,
+            budget=budget,
+            sdl=piece.sdl,
+            tokens=piece.tokens,
+            hits=piece.hits,
+            fields=piece.fields,
+            arguments=piece.arguments,
+            types=piece.types,
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:

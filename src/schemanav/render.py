@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from schemanav.agent.receipt import Receipt
     from schemanav.corpus import SchemaPrice
-    from schemanav.navigator import SearchResult
+    from schemanav.navigator import SearchResult, SliceResult
     from schemanav.schema.define import Definition
 
 
@@ -38,6 +38,18 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
         out.print(f"\nfirst {len(texts)} entries, {fmt}:")
         for text in texts:
             out.print(text, markup=False)
+
+
+def render_slice(out: Console, piece: SliceResult) -> None:
+    """The slice's SDL as it is, then one comment line with what it costs and holds."""
+    if piece.sdl:
+        out.print(piece.sdl.rstrip("\n"), markup=False, highlight=False)
+    out.print(
+        f"# slice: {piece.tokens:,} of {piece.budget:,} tokens ({piece.encoding}), "
+        f"{piece.hits} hits, {len(piece.fields)} fields, {len(piece.arguments)} arguments, "
+        f"{len(piece.types)} types",
+        markup=False,
+    )
 
 
 def render_search(out: Console, result: SearchResult) -> None:

@@ -10,7 +10,6 @@ within each budget, so lists and slices share the budget and completeness column
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -182,22 +181,16 @@ class SliceOutput:
 
 
 def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
-    """The schema slicer of `schemanav.retrieval.slicing`, imported only when asked for."""
-    try:
-        # By name: the slicer is an optional part of retrieval this module must not require.
-        slicing: Any = importlib.import_module("schemanav.retrieval.slicing")
-    except ImportError:
-        raise InputError(
-            "--output slice is not available: this build has no schema slicer"
-            " (schemanav.retrieval.slicing); use --output list"
-        ) from None
+    """Schema slices (`schemanav.retrieval.slicing`) grown from each question's ranked hits:
+    the same slicer `search --slice` and the MCP tool use."""
+    from schemanav.retrieval.slicing import Slicer
     from schemanav.schema import open_schema
 
-    slicer = slicing.Slicer(open_schema(settings).schema, corpus)
+    slicer = Slicer(open_schema(settings).schema, corpus)
 
     def build(question: str, ranked: Sequence[str], budget: int) -> View:
         piece = slicer.from_ranked(ranked, budget, question)
-        return View(frozenset(piece.coordinates), int(piece.tokens))
+        return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)
 

@@ -23,6 +23,7 @@ one schema's names:
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,7 @@ class StructuralParams:
     path_relevance: float = 0.5
     sibling_evidence: float = 0.2
     expand_paths: bool = True
+    one_or_many: float = 0.0
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -155,6 +157,34 @@ class _FieldIndex:
         return scores
 
 
+_LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
+
+
+def _one_and_many_pairs(corpus: Corpus) -> list[tuple[int, int]]:
+    """Fields of one owner that reach the same type once (with a required argument that
+    identifies it) and as a list or connection: `pullRequest(number:)` and `pullRequests`."""
+    many: dict[tuple[str, str], int] = {}
+    for position, entry in enumerate(corpus.entries):
+        target = entry.named_return_type
+        if entry.return_type.lstrip("!").startswith("["):
+            many.setdefault((entry.owner, target), position)
+    nodes: dict[str, str] = {}
+    for entry in corpus.entries:
+        if entry.field == "nodes":
+            nodes[entry.owner] = entry.named_return_type
+    for position, entry in enumerate(corpus.entries):
+        if entry.named_return_type in nodes:
+            many.setdefault((entry.owner, nodes[entry.named_return_type]), position)
+    pairs = []
+    for position, entry in enumerate(corpus.entries):
+        single = not entry.return_type.lstrip("!").startswith("[")
+        identified = any(a.type.endswith("!") for a in entry.arguments)
+        partner = many.get((entry.owner, entry.named_return_type))
+        if single and identified and partner is not None and partner != position:
+            pairs.append((position, partner))
+    return pairs
+
+
 class StructuralBackend:
     """BM25F + closeness to the root + paths as hits (see the module docstring).
 
@@ -202,6 +232,7 @@ class StructuralBackend:
             name_commonness=np.array(
                 [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries]
             ),
+            pairs=tuple(_one_and_many_pairs(corpus)) if params.one_or_many else (),
         )
 
 
@@ -219,6 +250,7 @@ class StructuralSearcher:
     closeness: FloatArray
     owner_of: Any
     name_commonness: FloatArray
+    pairs: tuple[tuple[int, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -233,6 +265,15 @@ class StructuralSearcher:
         import numpy as np
 
         scores = self.lexical_scores(query) * self.closeness
+        if self.params.one_or_many and self.pairs:
+            # Of a pair (`issue(number:)` and `issues`), the question decides which leads:
+            # one that names an object by a literal (a number, a quoted string) wants the
+            # single-object field, any other the list.
+            names_one = bool(_LITERAL.search(query))
+            for one, many in self.pairs:
+                top = max(scores[one], scores[many])
+                if top > 0.0:
+                    scores[one if names_one else many] = top * (1.0 + self.params.one_or_many)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores

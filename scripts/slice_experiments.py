@@ -1,0 +1,281 @@
+"""Complete slices (issue 10): every list and slice configuration we tried, on both schemas.
+
+For each schema (the GitHub slice and the bundled Movie DB) and each output — the structural
+backend's ranked list, and schema slices built from its scores with each mechanism switched
+off or each knob moved in turn — prints and writes benchmarks/slice-experiments.md: the share
+of questions complete within each token budget (every expected coordinate shown), for field
+labels and for full labels (fields, arguments, types), the median tokens at which a question
+first becomes complete, and the wall time of 200 slices. Run after
+`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg` and
+`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --labels full`:
+
+    python scripts/slice_experiments.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from schemanav.bench.labelled import shown_by_entry
+from schemanav.bench.metrics import budget_complete, is_complete, mean, tokens_to_complete
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.retrieval.slicing import SchemaSlice, SliceParams, Slicer
+from schemanav.retrieval.structural import StructuralBackend, StructuralParams
+from schemanav.schema import load_schema
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGETS = (500, 1000, 2000, 4000, 8000, 16000)
+FULL_BUDGETS = (2000, 4000, 16000)
+DEPTH = 3000
+_FIELD = re.compile(r"[_A-Za-z]\w*\.[_A-Za-z]\w*")
+
+Labelled = list[tuple[str, list[str], list[str]]]  # question, field labels, full labels
+
+
+def read_labels(fields_tsv: Path, full_tsv: Path | None) -> Labelled:
+    """Questions with both label sets (full = field labels when no full TSV exists)."""
+
+    def rows(path: Path) -> list[tuple[str, list[str]]]:
+        result = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                question, labels = line.split("\t")
+                result.append((question, [c.strip() for c in labels.split(",") if c.strip()]))
+        return result
+
+    fields = rows(fields_tsv)
+    full = rows(full_tsv) if full_tsv and full_tsv.exists() else fields
+    if [q for q, _ in fields] != [q for q, _ in full]:
+        raise SystemExit(f"{fields_tsv} and {full_tsv} hold different questions")
+    return [(q, f, [c for c in g]) for (q, f), (_, g) in zip(fields, full, strict=True)]
+
+
+def slice_row(
+    slicer: Slicer,
+    scores: Sequence[Any],
+    labelled: Labelled,
+    budgets: Sequence[int],
+) -> tuple[dict[int, float], dict[int, float], float | None, float]:
+    """Complete shares (field, full) per budget, median tokens-to-complete, seconds/200."""
+    field_done: dict[int, list[bool]] = {b: [] for b in budgets}
+    full_done: dict[int, list[bool]] = {b: [] for b in budgets}
+    first_complete: list[int | None] = [None] * len(labelled)
+    seconds = 0.0
+    for budget in budgets:
+        started = time.process_time()
+        built: list[SchemaSlice] = [
+            slicer.from_ranked(ranked, budget, question)
+            for ranked, (question, _, _) in zip(scores, labelled, strict=True)
+        ]
+        elapsed = time.process_time() - started
+        if budget == 4000 or seconds == 0.0:
+            seconds = elapsed * 200 / len(labelled)
+        for number, (piece, (_, fields, full)) in enumerate(zip(built, labelled, strict=True)):
+            contained = piece.coordinates
+            field_done[budget].append(is_complete(contained, fields))
+            full_done[budget].append(is_complete(contained, full))
+            if field_done[budget][-1] and first_complete[number] is None:
+                first_complete[number] = piece.tokens
+    done = [t for t in first_complete if t is not None]
+    return (
+        {b: mean(v) for b, v in field_done.items()},
+        {b: mean(v) for b, v in full_done.items()},
+        statistics.median(done) if done else None,
+        seconds,
+    )
+
+
+def list_row(
+    backend: StructuralBackend,
+    corpus: Corpus,
+    labelled: Labelled,
+    budgets: Sequence[int],
+    fmt: Format,
+) -> tuple[dict[int, float], dict[int, float], float | None, float]:
+    """The ranked list read as a prefix: what each entry shows depends on the rendering."""
+    index = {c: i for i, c in enumerate(corpus.coordinates)}
+    counts = corpus.token_counts(fmt)
+    field_done: dict[int, list[bool]] = {b: [] for b in budgets}
+    full_done: dict[int, list[bool]] = {b: [] for b in budgets}
+    needed: list[int] = []
+    started = time.process_time()
+    for question, fields, full in labelled:
+        ranked = [hit.coordinate for hit in backend.search(question, DEPTH)]
+        shown = []
+        for coordinate in ranked:
+            shown.append(shown_by_entry(corpus.entries[index[coordinate]], fmt))
+        costs = [counts[index[c]] for c in ranked]
+        for budget in budgets:
+            field_done[budget].append(budget_complete(shown, costs, fields, budget))
+            full_done[budget].append(budget_complete(shown, costs, full, budget))
+        first = tokens_to_complete(shown, costs, fields)
+        if first is not None:
+            needed.append(first)
+    seconds = (time.process_time() - started) * 200 / len(labelled)
+    return (
+        {b: mean(v) for b, v in field_done.items()},
+        {b: mean(v) for b, v in full_done.items()},
+        statistics.median(needed) if needed else None,
+        seconds,
+    )
+
+
+Variant = tuple[str, dict[str, Any]]
+
+VARIANTS: list[Variant] = [
+    ("**slice (chosen defaults)**", {}),
+    ("…every argument shown (exact signatures)", {"arguments": "all"}),
+    ("…required arguments only", {"arguments": "required"}),
+    ("…no page-size argument (`first`) on lists", {"page_size": False}),
+    ("…every input-object field", {"input_fields": "all"}),
+    ("…every value of output enums", {"enum_values": "all"}),
+    ("…1 leaf per new type", {"leaves": 1}),
+    ("…5 leaves per new type", {"leaves": 5}),
+    ("…mutation hits even when no write ranks in the top 3", {"other_roots_within": 10**9}),
+    ("…mutation hits only when a write ranks first", {"other_roots_within": 1}),
+    ("…a path for every hit, even on reached types", {"reuse_reached_types": False}),
+    ("…paths weighted by question relevance 0.5", {"path_relevance": 0.5}),
+    ("…connection extras (`totalCount`, `pageInfo`)", {"connection_extras": True}),
+    ("…first sentence of field descriptions", {"descriptions": "first-sentence"}),
+]
+QUICK = {"**slice (chosen defaults)**", "…every argument shown (exact signatures)"}
+
+
+def fmt_row(
+    name: str,
+    row: tuple[dict[int, float], dict[int, float], float | None, float],
+    budgets: Sequence[int],
+) -> str:
+    fields, full, median, seconds = row
+    cells = [f"{fields[b]:.3f}" for b in budgets]
+    cells += [f"{full[b]:.3f}" for b in FULL_BUDGETS if b in full]
+    cells += ["–" if median is None else f"{median:,.0f}", f"{seconds:.2f}"]
+    return f"| {name} | " + " | ".join(cells) + " |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "slice-experiments.md")
+    parser.add_argument("--quick", action="store_true", help="only the defaults and one knob")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--schemas", default="github,moviedb", help="comma-separated: github, moviedb"
+    )
+    args = parser.parse_args(argv)
+    wanted = set(args.schemas.split(","))
+    schemas = [
+        (
+            "GitHub (WG, 200 q)",
+            ROOT / "schemas" / "github-wg.graphqls",
+            ROOT / "benchmarks" / "github-wg.tsv",
+            ROOT / "benchmarks" / "github-wg-full.tsv",
+        ),
+        (
+            "Movie DB (26 q; its labels are fields only, so full = field labels)",
+            ROOT / "src" / "schemanav" / "data" / "moviedb.graphqls",
+            ROOT / "src" / "schemanav" / "data" / "moviedb-sample.tsv",
+            None,
+        ),
+    ]
+    header = (
+        "| output | "
+        + " | ".join(f"fields ≤{b:,}" for b in BUDGETS)
+        + " | "
+        + " | ".join(f"full ≤{b:,}" for b in FULL_BUDGETS)
+        + " | median tokens to complete | CPU s / 200 |"
+    )
+    rule = "|---" * (2 + len(BUDGETS) + len(FULL_BUDGETS) + 1) + "|"
+    lines = [
+        "# Complete slices: configurations tried (issue 10)",
+        "",
+        "Made by `python scripts/slice_experiments.py`. A question is *complete* within a "
+        "budget when every expected coordinate is shown by an output of at most that many "
+        "o200k_base tokens: `fields` counts the `Type.field` labels, `full` every `mustInclude` "
+        "entry (fields, `Type.field(arg:)`, `Type`). A list shows its coordinates and their "
+        "owner types (and, rendered as SDL, their arguments and return types); a slice shows "
+        "what its SDL defines. Slices are rebuilt for each budget. Median tokens to complete: "
+        "over the questions that complete within the largest budget (for a slice: the tokens "
+        "of the first complete slice on the ladder). `CPU s / 200`: CPU time of 200 slices at "
+        "4,000 tokens (scores excluded; for lists, the searches). Timings come from a shared "
+        "2-CPU machine (CPU time, as wall time there varies with the load).",
+        "",
+    ]
+    for title, schema_path, fields_tsv, full_tsv in schemas:
+        if title.split()[0].lower() not in {w.replace("moviedb", "movie") for w in wanted}:
+            continue
+        if not fields_tsv.exists():
+            print(f"skipping {title}: {fields_tsv} missing", file=sys.stderr)
+            continue
+        loaded = load_schema(str(schema_path))
+        corpus = build_corpus(loaded.schema)
+        labelled = read_labels(fields_tsv, full_tsv)
+        backend = StructuralBackend(
+            Format.DOT_PLUS_GLOSS, params=StructuralParams(), max_paths=0
+        ).index(corpus)
+        scores = [[hit.coordinate for hit in backend.search(q, DEPTH)] for q, _, _ in labelled]
+        lines += [f"## {title}", "", header, rule]
+        for fmt in (Format.DOT_PLUS_GLOSS, Format.RAW, Format.SDL):
+            row = list_row(backend, corpus, labelled, BUDGETS, fmt)
+            lines.append(fmt_row(f"list (structural, {fmt.value})", row, BUDGETS))
+            print(lines[-1], file=sys.stderr, flush=True)
+        variants = [v for v in VARIANTS if not args.quick or v[0] in QUICK]
+        for name, changes in variants:
+            params = dataclasses.replace(SliceParams(), **changes)
+            slicer = Slicer(loaded.schema, corpus, backend.graph, params=params, words=backend.stem)
+            row = slice_row(slicer, scores, labelled, BUDGETS)
+            lines.append(fmt_row(name, row, BUDGETS))
+            print(lines[-1], file=sys.stderr, flush=True)
+        lines.append("")
+    lines += NOTES
+    text = "\n".join(lines) + "\n"
+    if not args.no_write:
+        args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+NOTES: list[str] = [
+    "## What was tried and did not hold",
+    "",
+    "- **Exact signatures (every argument shown)** cost the most: GitHub connection fields "
+    "carry 4–10 optional arguments; showing only required ones, `first` on lists and "
+    "connections (the Relay page size) and the arguments the question's words name "
+    "(argument name, its input fields, its enum values) is the default. Hiding an optional "
+    "argument keeps the subset property: an operation valid against the slice cannot use it.",
+    "- **Question-weighted paths** (hops through relevant fields cheaper, as the list's "
+    "`path_relevance`) gave no gain for slices on either schema (GitHub complete ≤2,000: "
+    "0.505 vs 0.500) and cost a Dijkstra per question (~30 ms on GitHub), so slices use the "
+    "static cheapest paths.",
+    "- **Mutation hits admitted freely**: a mutation's input objects and payload types are "
+    "expensive, and no GitHub question writes (−0.04 to −0.06 complete at 2,000–4,000). "
+    "Writes enter only when a mutation ranks among the first 3 hits, which keeps the Movie "
+    "DB's two write questions complete.",
+    "- **Every input-object field / every output-enum value**: a few hundred tokens per "
+    "slice for −0.01 to −0.02; argument enums keep every value (operations and default "
+    "values use them), output enums show the values the question names or one.",
+    "- **Closure under subtyping** (a type in the slice with a union or interface it belongs "
+    "to is declared so) costs little and is what makes reference operations with fragments "
+    "(`... on StatusContext`) validate against slices holding all their coordinates.",
+    "- **Single object vs list** (structural `one_or_many`, off): of a pair such as "
+    "`issue(number:)`/`issues` on one owner (found from the schema's shape: same target "
+    "type, one with a required argument, one a list or connection), a question with a "
+    "literal (a number, a quoted string) lifts the single-object field, any other the list. "
+    "GitHub R@50 0.731 → 0.743 and MRR 0.784 → 0.794 at 0.2, but the Movie DB's MRR falls "
+    "0.466 → 0.416 and GitHub list completeness ≤2,000 0.530 → 0.520, so it stays off.",
+    "- **Slices against lists**: a RAW list costs ~5 tokens per field coordinate, so for "
+    "field labels it completes sooner than a slice (which must define every return type, "
+    "its leaves, argument types and the path), but it shows no arguments and no types: on "
+    "full labels a list completes only as SDL, and there slices win at every budget.",
+    "",
+]
+
+if __name__ == "__main__":
+    raise SystemExit(main())

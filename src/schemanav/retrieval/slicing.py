@@ -1,0 +1,695 @@
+"""Schema slices: the smallest connected piece of a schema that answers a question, as SDL.
+
+A ranked list of coordinates leaves the agent to find the way from the root, the arguments
+and the types those need. A slice hands over a schema of its own instead: the root fields,
+the object types on the way, the fields the question needs with the arguments that select
+(required ones, a connection's page size, the ones the question's words name), and the
+input, enum and scalar types those arguments and fields need. Hits are added in rank order,
+each with its path from the root, until the next one would exceed the token budget.
+
+A slice is a subset of the schema in the sense that matters to an agent: it parses with
+graphql-core, and every operation valid against it is valid against the full schema.
+That holds because fields keep their exact return types, required arguments are always
+shown (an optional argument may be hidden: an operation then cannot use it), input objects
+keep their required fields, an object type declares an interface only when a path passes
+through that interface (and then carries all the interface's fields in the slice), and
+unions keep only the members that are in the slice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from graphql import GraphQLArgument, GraphQLSchema
+
+    from schemanav.corpus import Corpus
+    from schemanav.graph import SchemaGraph, ShortestPaths
+
+BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
+DEFAULT_ROOT_NAMES = ("Query", "Mutation", "Subscription")
+# The Relay cursor-connections specification names the page-size argument `first`.
+PAGE_SIZE_ARGUMENT = "first"
+CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+@dataclass(frozen=True)
+class SliceParams:
+    """The knobs, with the values chosen in benchmarks/slice-experiments.md."""
+
+    arguments: Literal["all", "selected", "required"] = "selected"
+    input_fields: Literal["all", "required"] = "required"
+    descriptions: Literal["none", "first-sentence", "full"] = "none"
+    path_relevance: float = 0.0
+    page_size: bool = True
+    connection_extras: bool = False
+    enum_values: Literal["all", "arguments"] = "arguments"
+    leaves: int = 3
+    other_roots_within: int = 3
+    closed_subtypes: bool = True
+    reuse_reached_types: bool = True
+
+
+@dataclass(frozen=True)
+class SchemaSlice:
+    """A slice: its SDL, what it costs (o200k_base) and every coordinate it shows.
+
+    `fields` are `Type.field`, `arguments` are `Type.field(arg:)`, `types` are the names it
+    defines (built-in scalars excluded); `hits` is how many ranked hits went in.
+    """
+
+    sdl: str
+    tokens: int
+    fields: tuple[str, ...]
+    arguments: tuple[str, ...]
+    types: tuple[str, ...]
+    hits: int
+
+    @property
+    def coordinates(self) -> frozenset[str]:
+        return frozenset((*self.fields, *self.arguments, *self.types))
+
+
+EMPTY_SLICE = SchemaSlice("", 0, (), (), (), 0)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """What slicing needs of one output field, computed once per schema."""
+
+    position: int
+    arguments: tuple[str, ...]
+    required: tuple[str, ...]
+    argument_types: tuple[str, ...]
+    argument_texts: tuple[str, ...]
+    defaults: tuple[bool, ...]
+    return_type: str
+    named: str
+    many: bool
+    free: bool
+    leaf: bool
+    description: str | None
+
+
+class Slicer:
+    """Builds slices of one schema; build once, slice many questions (caches line costs)."""
+
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        corpus: Corpus,
+        graph: SchemaGraph | None = None,
+        params: SliceParams | None = None,
+        words: Callable[[str], list[str]] | None = None,
+    ) -> None:
+        from schemanav.graph import SchemaGraph
+        from schemanav.retrieval.analyzer import Stemmer
+
+        self.schema = schema
+        self.corpus = corpus
+        self.graph = graph or SchemaGraph(corpus)
+        self.params = params or SliceParams()
+        # The question's words pick optional arguments and enum values: the same analyzer as
+        # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
+        self._words = words if words is not None else Stemmer()
+        self.position = {(e.owner, e.field): i for i, e in enumerate(corpus.entries)}
+        self._index = {c: i for i, c in enumerate(corpus.coordinates)}
+        self._costs: dict[str, int] = {}
+        self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._value_words: dict[str, frozenset[str]] = {}
+        self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
+        self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        self.facts: dict[str, dict[str, _Field]] = {}
+        self.member_of: dict[str, list[str]] = defaultdict(list)
+        self.interfaces_of: dict[str, list[str]] = {}
+        self.implementors: dict[str, list[str]] = defaultdict(list)
+        for name, kind in self._kinds.items():
+            definition = schema.type_map[name]
+            if kind == "union":
+                for member in definition.types:  # type: ignore[attr-defined]
+                    self.member_of[member.name].append(name)
+            elif kind in ("object", "interface"):
+                interfaces = [i.name for i in definition.interfaces]  # type: ignore[attr-defined]
+                self.interfaces_of[name] = interfaces
+                for interface in interfaces:
+                    self.implementors[interface].append(name)
+        for position, entry in enumerate(corpus.entries):
+            self.facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
+                position, entry.owner, entry.field
+            )
+
+    def _field_facts(self, position: int, owner: str, name: str) -> _Field:
+        from graphql.utilities.print_schema import print_input_value
+
+        definition = self.schema.type_map[owner].fields[name]  # type: ignore[attr-defined]
+        named = str(definition.type).strip("[]!")
+        arguments = tuple(definition.args)
+        required = tuple(a for a, d in definition.args.items() if _required(d))
+        return _Field(
+            position=position,
+            arguments=arguments,
+            required=required,
+            argument_types=tuple(str(d.type).strip("[]!") for d in definition.args.values()),
+            argument_texts=tuple(print_input_value(a, d) for a, d in definition.args.items()),
+            defaults=tuple(_has_default(d) for d in definition.args.values()),
+            return_type=str(definition.type),
+            named=named,
+            many=str(definition.type).lstrip("!").startswith("[") or self.is_connection(named),
+            free=not required,
+            leaf=self._kinds.get(named) in ("scalar", "enum"),
+            description=definition.description,
+        )
+
+    def field_line(self, owner: str, name: str, shown: tuple[str, ...]) -> str:
+        key = (owner, name, shown)
+        line = self._lines.get(key)
+        if line is None:
+            facts = self.facts[owner][name]
+            if shown:
+                texts = ", ".join(facts.argument_texts[facts.arguments.index(a)] for a in shown)
+                line = f"  {name}({texts}): {facts.return_type}\n"
+            else:
+                line = f"  {name}: {facts.return_type}\n"
+            self._lines[key] = line
+        return line
+
+    # --- public API -----------------------------------------------------------------------
+
+    def from_scores(
+        self, scores: Sequence[float] | Any, budget: int, question: str | None = None
+    ) -> SchemaSlice:
+        """A slice from one score per corpus entry (higher is better; ≤ 0 is never added).
+
+        Paths from the root are chosen per question: a hop through a field costs
+        1 − path_relevance · score/max, so routes through relevant fields win.
+        """
+        import numpy as np
+
+        array = np.asarray(scores, dtype=float)
+        if array.shape != (len(self.corpus),):
+            raise ValueError(f"{array.size} scores for {len(self.corpus)} corpus entries")
+        ranked = np.argsort(-array, kind="stable")
+        order = ranked[: int((array > 0.0).sum())].tolist()
+        values = array.tolist()
+        return self._build(order, values, budget, question)
+
+    def from_ranked(
+        self, coordinates: Sequence[str], budget: int, question: str | None = None
+    ) -> SchemaSlice:
+        """A slice from any backend's ranked coordinates (unknown ones are skipped).
+
+        Rank r (1-based) stands in for a score of 1/r, so paths prefer listed fields.
+        """
+        values = [0.0] * len(self.corpus)
+        order: list[int] = []
+        for coordinate in coordinates:
+            position = self._index.get(coordinate)
+            if position is not None and not values[position]:
+                order.append(position)
+                values[position] = 1.0 / len(order)
+        return self._build(order, values, budget, question)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def cost(self, text: str) -> int:
+        cached = self._costs.get(text)
+        if cached is None:
+            from schemanav.tokens import count_tokens
+
+            cached = self._costs[text] = count_tokens(text)
+        return cached
+
+    def _routes(self, values: list[float]) -> ShortestPaths:
+        best = max(values, default=0.0)
+        if best <= 0.0 or not self.params.path_relevance:
+            return self.graph.static
+        relevance = self.params.path_relevance / best
+        return self.graph.shortest_paths(field_cost=[1.0 - relevance * v for v in values])
+
+    def _build(
+        self, order: list[int], values: list[float], budget: int, question: str | None
+    ) -> SchemaSlice:
+        if budget <= 0 or not order:
+            return EMPTY_SLICE
+        routes = self._routes(values)
+        words = frozenset(self._words(question)) if question else frozenset()
+        # Add hits while the running estimate fits; then count the rendered SDL exactly and
+        # drop hits from the end while it is over the budget (the estimate is close).
+        state: _State | None = _State(self, values, routes, words)
+        assert state is not None
+        end = 0
+        for number, position in enumerate(order):
+            state.add_hit(position)
+            if state.total > budget:
+                state = None
+                break
+            end = number + 1
+        hits = order[:end]
+        while hits:
+            if state is None:
+                state = _State(self, values, routes, words)
+                for position in hits:
+                    state.add_hit(position)
+            result = state.result(len(hits))
+            if result.tokens <= budget:
+                return result
+            excess, state = result.tokens - budget, None
+            hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
+        return EMPTY_SLICE
+
+    def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
+        """Words an argument answers to: its name, its input fields, its enum values."""
+        key = (owner, field, argument)
+        cached = self._argument_words.get(key)
+        if cached is None:
+            from graphql import GraphQLEnumType, GraphQLInputObjectType, get_named_type
+
+            definition = self.schema.type_map[owner].fields[field].args[argument]  # type: ignore[attr-defined]
+            named = get_named_type(definition.type)
+            parts = [argument]
+            if isinstance(named, GraphQLInputObjectType):
+                parts.extend(named.fields)
+            if isinstance(named, GraphQLEnumType):
+                parts.extend(value.replace("_", " ").lower() for value in named.values)
+            cached = frozenset(self._words(" ".join(parts)))
+            self._argument_words[key] = cached
+        return cached
+
+    def value_words(self, value: str) -> frozenset[str]:
+        """The words of an enum value or an input field name (`SQUASH_MERGE`, `createdAt`)."""
+        cached = self._value_words.get(value)
+        if cached is None:
+            text = value.replace("_", " ").lower() if value.isupper() else value
+            words = self._words(text)
+            cached = self._value_words[value] = frozenset(words)
+        return cached
+
+    def is_connection(self, type_name: str) -> bool:
+        """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
+        fields = getattr(self.schema.type_map.get(type_name), "fields", None)
+        return fields is not None and not CONNECTION_FIELDS.isdisjoint(fields)
+
+
+def _kind(graphql_type: Any) -> str:
+    from graphql import (
+        GraphQLEnumType,
+        GraphQLInputObjectType,
+        GraphQLInterfaceType,
+        GraphQLObjectType,
+        GraphQLScalarType,
+        GraphQLUnionType,
+    )
+
+    for cls, kind in (
+        (GraphQLObjectType, "object"),
+        (GraphQLInterfaceType, "interface"),
+        (GraphQLUnionType, "union"),
+        (GraphQLEnumType, "enum"),
+        (GraphQLInputObjectType, "input"),
+        (GraphQLScalarType, "scalar"),
+    ):
+        if isinstance(graphql_type, cls):
+            return kind
+    return "other"
+
+
+def _has_default(argument: GraphQLArgument | Any) -> bool:
+    """graphql-core 3.2 keeps a default in `default_value`, 3.3 in `default`."""
+    from graphql import Undefined
+
+    return argument.default_value is not Undefined or getattr(argument, "default", None) is not None
+
+
+def _required(argument: GraphQLArgument | Any) -> bool:
+    from graphql import GraphQLNonNull
+
+    return isinstance(argument.type, GraphQLNonNull) and not _has_default(argument)
+
+
+def _description(text: str | None, mode: str) -> str | None:
+    if not text or mode == "none":
+        return None
+    text = " ".join(text.split())
+    if mode == "first-sentence":
+        text = _SENTENCE_END.split(text, maxsplit=1)[0]
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class _State:
+    """One slice while it grows: what is in it and a running token estimate."""
+
+    def __init__(
+        self,
+        slicer: Slicer,
+        values: list[float],
+        routes: ShortestPaths,
+        words: frozenset[str],
+    ) -> None:
+        self.s = slicer
+        self.values = values
+        self.routes = routes
+        self.words = words
+        self.fields: dict[str, dict[str, list[str]]] = {}
+        self.implements: dict[str, list[str]] = defaultdict(list)
+        self.implemented_by: dict[str, list[str]] = defaultdict(list)
+        self.unions: dict[str, list[str]] = {}
+        self.inputs: dict[str, list[str]] = {}
+        self.enums: list[str] = []
+        self.full_enums: set[str] = set()
+        self.scalars: list[str] = []
+        self.lines: dict[tuple[str, ...], str] = {}
+        self.total = 0
+        self.hits = 0
+        self.other_roots: bool | None = None
+
+    # --- accounting -----------------------------------------------------------------------
+
+    def _set_line(self, key: tuple[str, ...], text: str) -> None:
+        old = self.lines.get(key)
+        if old == text:
+            return
+        if old is not None:
+            self.total -= self.s.cost(old)
+        self.lines[key] = text
+        self.total += self.s.cost(text)
+
+    def _header(self, type_name: str) -> None:
+        kind = self.s._kinds[type_name]
+        keyword = "interface" if kind == "interface" else "type"
+        interfaces = self.implements.get(type_name)
+        implements = f" implements {' & '.join(interfaces)}" if interfaces else ""
+        self._set_line(("h", type_name), f"{keyword} {type_name}{implements} {{\n}}\n\n")
+
+    # --- growing --------------------------------------------------------------------------
+
+    def reachable(self, position: int) -> bool:
+        owner = self.s.corpus.entries[position].owner
+        return self.routes.reaches(owner)
+
+    def add_hit(self, position: int) -> bool:
+        """Add a ranked field with its path from the root; False when no path reaches it."""
+        if not self.reachable(position):
+            return False
+        entries = self.s.corpus.entries
+        owner = entries[position].owner
+        self.hits += 1
+        if self.s.params.reuse_reached_types and owner in self.fields:
+            # The slice already reaches this type: the field needs no path of its own.
+            self.add_field(owner, entries[position].field)
+            return True
+        chain = [] if owner in self.s.graph.roots else self.s.graph.chain_to(owner, self.routes)
+        steps = [*chain, position]
+        if entries[steps[0]].owner != self.s.corpus.query_root:
+            # Questions read unless a write ranks among the first hits: a mutation's input
+            # objects and payloads are costly and useless to a reader.
+            if self.other_roots is None:
+                self.other_roots = self.hits <= self.s.params.other_roots_within
+            if not self.other_roots:
+                return False
+        for number, step in enumerate(steps):
+            entry = entries[step]
+            self.add_field(entry.owner, entry.field)
+            if number + 1 < len(steps):
+                arrival = entries[steps[number + 1]].owner
+                if arrival != entry.named_return_type:
+                    self.link(entry.named_return_type, arrival)
+        return True
+
+    def shown_arguments(self, owner: str, name: str, facts: _Field) -> list[str]:
+        """Required arguments always; a list's page size; the ones the question names."""
+        mode = self.s.params.arguments
+        if mode == "all":
+            return list(facts.arguments)
+        shown = list(facts.required)
+        if mode == "required" or len(shown) == len(facts.arguments):
+            return shown
+        for argument in facts.arguments:
+            if argument in shown:
+                continue
+            page_size = self.s.params.page_size and facts.many and argument == PAGE_SIZE_ARGUMENT
+            named = bool(self.words) and not self.words.isdisjoint(
+                self.s.argument_words(owner, name, argument)
+            )
+            if page_size or named:
+                shown.append(argument)
+        return shown
+
+    def add_field(self, owner: str, name: str, extra: Sequence[str] = ()) -> None:
+        fields = self.fields.get(owner)
+        if fields is None:
+            fields = self.fields[owner] = {}
+            self._header(owner)
+            self._entered(owner)
+        facts = self.s.facts[owner][name]
+        shown = fields.get(name)
+        new = shown is None
+        if shown is None:
+            arguments = self.shown_arguments(owner, name, facts)
+            arguments += [a for a in extra if a not in arguments]
+            description = _description(facts.description, self.s.params.descriptions)
+            if description:
+                self._set_line(("d", owner, name), f'  "{description}"\n')
+        else:
+            arguments = [a for a in extra if a not in shown]
+            if not arguments:
+                return
+            arguments += shown
+        order = facts.arguments
+        fields[name] = sorted(arguments, key=order.index)
+        if not new:
+            arguments = [a for a in arguments if a not in shown]  # type: ignore[operator]
+        self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
+        for argument in arguments:
+            number = order.index(argument)
+            self.ensure_input(facts.argument_types[number], every=facts.defaults[number])
+        if new:
+            self.ensure_output(facts.named)
+            self._connection_extras(facts.named)
+        for implementor in list(self.implemented_by.get(owner, ())):
+            self._copy_field(owner, implementor, name)
+
+    def _connection_extras(self, type_name: str) -> None:
+        if not self.s.params.connection_extras or not self.s.is_connection(type_name):
+            return
+        fields = self.s.facts[type_name]
+        for extra in ("totalCount", "pageInfo"):
+            if extra in fields:
+                self.add_field(type_name, extra)
+
+    def _copy_field(self, interface: str, implementor: str, name: str) -> None:
+        """An implementor carries the interface's field with at least its arguments."""
+        self.add_field(implementor, name, self.fields[interface][name])
+        wanted = self.s.facts[interface][name].named
+        actual = self.s.facts[implementor][name].named
+        if wanted != actual:
+            self.link(wanted, actual)  # a covariant return type must stay a subtype
+
+    def link(self, abstract: str, concrete: str) -> None:
+        """`concrete` is reached through `abstract` (an inline fragment): make that valid."""
+        kind = self.s._kinds[abstract]
+        if kind == "union":
+            self.ensure_output(abstract)
+            if concrete not in self.unions[abstract]:
+                self.unions[abstract].append(concrete)
+                self._union_line(abstract)
+                self.ensure_output(concrete)
+        elif kind == "interface":
+            self.add_implements(concrete, abstract)
+
+    def _entered(self, type_name: str) -> None:
+        """Keep the slice closed under subtyping: a type that is in the slice with a union or
+        interface it belongs to is declared so, so any fragment valid in the full schema
+        between two types of the slice is valid in the slice too."""
+        if not self.s.params.closed_subtypes:
+            return
+        for union in self.s.member_of.get(type_name, ()):
+            if union in self.unions and type_name not in self.unions[union]:
+                self.unions[union].append(type_name)
+                self._union_line(union)
+        for interface in self.s.interfaces_of.get(type_name, ()):
+            if self.fields.get(interface):
+                self.add_implements(type_name, interface)
+        for implementor in self.s.implementors.get(type_name, ()):
+            if implementor in self.fields and self.fields[type_name]:
+                self.add_implements(implementor, type_name)
+
+    def add_implements(self, type_name: str, interface: str) -> None:
+        if interface in self.implements[type_name]:
+            return
+        self.ensure_output(interface)
+        self.ensure_output(type_name)
+        if interface in self.implements[type_name]:
+            return
+        self.implements[type_name].append(interface)
+        self.implemented_by[interface].append(type_name)
+        self._header(type_name)
+        for name in list(self.fields[interface]):
+            self._copy_field(interface, type_name, name)
+        for inherited in list(self.implements.get(interface, ())):
+            self.add_implements(type_name, inherited)
+        for implementor in list(self.implemented_by.get(type_name, ())):
+            self.add_implements(implementor, interface)
+
+    def ensure_output(self, type_name: str) -> None:
+        kind = self.s._kinds.get(type_name, "other")
+        if kind in ("object", "interface"):
+            if type_name not in self.fields:
+                self.fields[type_name] = {}
+                self._header(type_name)
+                for name in self._fillers(type_name):
+                    self.add_field(type_name, name)
+                self._entered(type_name)
+        elif kind == "union":
+            if type_name not in self.unions:
+                self.unions[type_name] = []
+                union = self.s.schema.type_map[type_name]
+                member = max(
+                    union.types,  # type: ignore[attr-defined]
+                    key=lambda m: max(
+                        (self.values[self.s.position[(m.name, f)]] for f in m.fields), default=0.0
+                    ),
+                )
+                self.unions[type_name].append(member.name)
+                self._union_line(type_name)
+                self.ensure_output(member.name)
+                if self.s.params.closed_subtypes:
+                    others = [t.name for t in union.types if t.name in self.fields]  # type: ignore[attr-defined]
+                    for other in others:
+                        if other not in self.unions[type_name]:
+                            self.unions[type_name].append(other)
+                    self._union_line(type_name)
+        else:
+            self._leaf(type_name, kind)
+
+    def _fillers(self, type_name: str) -> list[str]:
+        """The fields a type shows when it enters the slice: its best leaves (at least one).
+
+        Leaves without required arguments first, best by the question's scores, then in
+        declaration order; `leaves` sets how many a new type brings.
+        """
+        facts = self.s.facts[type_name]
+        values = self.values
+        leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
+        if leaves:
+            ranked = sorted(leaves, key=lambda item: -values[item[1].position])
+            return [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+        free = [name for name, f in facts.items() if f.free]
+        return free[:1] or list(facts)[:1]
+
+    def _union_line(self, union: str) -> None:
+        self._set_line(("u", union), f"union {union} = {' | '.join(self.unions[union])}\n\n")
+
+    def _leaf(self, type_name: str, kind: str, argument: bool = False) -> None:
+        if type_name in BUILTIN_SCALARS:
+            return
+        if kind == "scalar" and type_name not in self.scalars:
+            self.scalars.append(type_name)
+            self._set_line(("s", type_name), f"scalar {type_name}\n\n")
+        elif kind == "enum" and (type_name not in self.enums or argument):
+            if type_name not in self.enums:
+                self.enums.append(type_name)
+            values = list(self.s.schema.type_map[type_name].values)  # type: ignore[attr-defined]
+            if self.s.params.enum_values == "arguments" and not argument:
+                # An output enum needs one value to be valid; show those the question names.
+                # Arguments take every value (operations and default values use them).
+                named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
+                values = named or values[:1]
+            body = "".join(f"  {v}\n" for v in values)
+            self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
+
+    def ensure_input(self, type_name: str, every: bool = False) -> None:
+        """An argument's type; input objects keep their required fields and those the
+        question names, or `every` field when a default value may name any of them."""
+        kind = self.s._kinds.get(type_name, "other")
+        if kind != "input":
+            if type_name not in self.full_enums:
+                if kind == "enum":
+                    self.full_enums.add(type_name)
+                self._leaf(type_name, kind, argument=True)
+            return
+        fields = self.s.schema.type_map[type_name].fields  # type: ignore[attr-defined]
+        had = self.inputs.get(type_name)
+        if had is not None and (not every or len(had) == len(fields)):
+            return
+        from graphql.utilities.print_schema import print_input_value
+
+        chosen = [
+            name
+            for name, definition in fields.items()
+            if every
+            or self.s.params.input_fields == "all"
+            or _required(definition)
+            or not self.words.isdisjoint(self.s.value_words(name))
+            or (had is not None and name in had)
+        ] or list(fields)[:1]
+        self.inputs[type_name] = chosen
+        body = "".join(f"  {print_input_value(n, fields[n])}\n" for n in chosen)
+        self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
+        for name in chosen:
+            if had is None or name not in had:
+                self.ensure_input(
+                    str(fields[name].type).strip("[]!"), every=_has_default(fields[name])
+                )
+
+    # --- output ---------------------------------------------------------------------------
+
+    def result(self, hits: int) -> SchemaSlice:
+        from schemanav.tokens import count_tokens
+
+        query_root = self.s.corpus.query_root
+        if query_root and query_root not in self.fields:
+            self.ensure_output(query_root)  # a schema needs its query type
+        sdl = self.render()
+        fields = [f"{t}.{f}" for t, names in self.fields.items() for f in names]
+        arguments = [
+            f"{t}.{f}({a}:)"
+            for t, names in self.fields.items()
+            for f, args in names.items()
+            for a in args
+        ]
+        types = [*self.fields, *self.unions, *self.inputs, *self.enums, *self.scalars]
+        return SchemaSlice(
+            sdl, count_tokens(sdl), tuple(fields), tuple(arguments), tuple(types), hits
+        )
+
+    def render(self) -> str:
+        corpus = self.s.corpus
+        roots = [
+            (operation, root)
+            for operation, root in (
+                ("query", corpus.query_root),
+                ("mutation", corpus.mutation_root),
+                ("subscription", corpus.subscription_root),
+            )
+            if root and root in self.fields
+        ]
+        included = [root for _, root in roots]
+        defined = [*self.fields, *self.unions, *self.inputs, *self.enums, *self.scalars]
+        explicit = any(
+            root != DEFAULT_ROOT_NAMES[("query", "mutation", "subscription").index(operation)]
+            for operation, root in roots
+        ) or any(name in DEFAULT_ROOT_NAMES and name not in included for name in defined)
+        parts: list[str] = []
+        if explicit:
+            body = "".join(f"  {operation}: {root}\n" for operation, root in roots)
+            parts.append(f"schema {{\n{body}}}\n\n")
+        ordered = included + [t for t in self.fields if t not in included]
+        for type_name in ordered:
+            header = self.lines[("h", type_name)]
+            opening, closing = header.split("\n", 1)
+            definition = self.s.schema.type_map[type_name]
+            lines = [opening + "\n"]
+            for name in definition.fields:  # type: ignore[attr-defined]
+                if name in self.fields[type_name]:
+                    lines.append(self.lines.get(("d", type_name, name), ""))
+                    lines.append(self.lines[("f", type_name, name)])
+            lines.append(closing)
+            parts.append("".join(lines))
+        for key in ("u", "i", "e", "s"):
+            parts.extend(text for k, text in self.lines.items() if k[0] == key)
+        return "".join(parts).rstrip("\n") + "\n"

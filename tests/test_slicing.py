@@ -1,0 +1,407 @@
+"""Schema slices: each mechanism worked by hand on a tiny schema, then properties on GitHub.
+
+The properties: every slice parses and is a valid schema; a reference operation whose
+coordinates are all in a slice validates against it; and operations built from a slice's
+own fields validate against the full schema too (a slice never allows what the schema
+forbids).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graphql import (
+    GraphQLSchema,
+    TypeInfo,
+    TypeInfoVisitor,
+    Visitor,
+    build_schema,
+    get_named_type,
+    is_abstract_type,
+    is_leaf_type,
+    parse,
+    validate,
+    visit,
+)
+from graphql.type import validate_schema
+
+from schemanav.corpus import build_corpus
+from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
+
+TINY_SDL = """
+type Query {
+  shop(handle: String!): Shop
+  order(id: ID!): Order
+  orders(first: Int, after: String, status: OrderStatus, sort: OrderSort): OrderConnection!
+  node(id: ID!): Node
+  search(text: String!): [SearchResult!]!
+}
+
+type Mutation {
+  cancelOrder(input: CancelOrderInput!): Order
+}
+
+interface Node {
+  id: ID!
+}
+
+type Shop implements Node {
+  id: ID!
+  name: String!
+  owner: Customer
+}
+
+type Order implements Node {
+  id: ID!
+  number: Int!
+  status: OrderStatus!
+  total: Float
+  customer: Customer
+}
+
+type Customer implements Node {
+  id: ID!
+  email: String
+  orders(first: Int): OrderConnection!
+}
+
+type OrderConnection {
+  edges: [OrderEdge]
+  nodes: [Order]
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type OrderEdge {
+  cursor: String!
+  node: Order
+}
+
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+
+union SearchResult = Shop | Order | Customer
+
+enum OrderStatus {
+  OPEN
+  FULFILLED
+  CANCELLED
+}
+
+input OrderSort {
+  field: OrderSortField!
+  descending: Boolean = false
+  note: String
+}
+
+enum OrderSortField {
+  NUMBER
+  TOTAL
+}
+
+type Refund implements Node {
+  id: ID!
+  amount: Float
+}
+
+input CancelOrderInput {
+  orderId: ID!
+  reason: String
+}
+"""
+
+
+def words(text: str) -> list[str]:
+    """A stand-in for the stemmer: camelCase and snake_case split, lower-cased."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", spaced)]
+
+
+@pytest.fixture(scope="module")
+def tiny() -> tuple[GraphQLSchema, Slicer]:
+    schema = build_schema(TINY_SDL)
+    return schema, Slicer(schema, build_corpus(schema), words=words)
+
+
+def valid(sdl: str) -> GraphQLSchema:
+    schema = build_schema(sdl)
+    assert validate_schema(schema) == [], sdl
+    return schema
+
+
+def test_a_hit_brings_its_path_from_the_root_and_required_arguments(tiny: Any) -> None:
+    _, slicer = tiny
+    piece = slicer.from_ranked(["Customer.email"], 1000)
+    valid(piece.sdl)
+    # A cheapest way in (two hops): Query.shop → Shop.owner or Query.order → Order.customer.
+    ways = [("Query.shop", "Shop.owner", "Query.shop(handle:)", "Shop"),
+            ("Query.order", "Order.customer", "Query.order(id:)", "Order")]  # fmt: skip
+    way = next(w for w in ways if w[0] in piece.fields)
+    assert {way[0], way[1], "Customer.email"} <= piece.coordinates
+    assert way[2] in piece.arguments  # required: always shown
+    assert {"Query", way[3], "Customer"} <= set(piece.types)
+
+
+def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
+    _, slicer = tiny
+    piece = slicer.from_ranked(["Query.orders"], 1000, "open orders by total")
+    # `first` pages a connection; `status` is named by the question through its enum value
+    # OPEN; `sort` through its input field names? no: `sort` has `field`, `descending`,
+    # `note` — none named — and `after` is not named either.
+    assert "Query.orders(first:)" in piece.arguments
+    assert "Query.orders(status:)" in piece.arguments
+    assert "Query.orders(after:)" not in piece.arguments
+    assert "Query.orders(sort:)" not in piece.arguments
+    everything = Slicer(slicer.schema, slicer.corpus, params=SliceParams(arguments="all"))
+    assert "Query.orders(after:)" in everything.from_ranked(["Query.orders"], 1000).arguments
+
+
+def test_argument_types_come_with_required_input_fields_and_all_enum_values(tiny: Any) -> None:
+    _, slicer = tiny
+    piece = slicer.from_ranked(["Query.orders"], 1000, "orders sorted descending")
+    schema = valid(piece.sdl)
+    sort = schema.type_map["OrderSort"]
+    assert set(sort.fields) == {"field", "descending"}  # type: ignore[attr-defined]
+    assert set(schema.type_map["OrderSortField"].values) == {"NUMBER", "TOTAL"}  # type: ignore[attr-defined]
+
+
+def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
+    _, slicer = tiny
+    piece = slicer.from_ranked(["Order.status"], 1000, "is it cancelled")
+    schema = valid(piece.sdl)
+    assert list(schema.type_map["OrderStatus"].values) == ["CANCELLED"]  # type: ignore[attr-defined]
+
+
+def test_a_new_object_type_brings_its_best_leaves(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    one = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    piece = one.from_ranked(["Query.shop"], 1000)
+    assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id"]
+    two = Slicer(schema, corpus, params=SliceParams(leaves=2))
+    piece = two.from_ranked(["Query.shop"], 1000)
+    assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id", "Shop.name"]
+
+
+def test_connections_get_a_page_size_and_optionally_their_extras(tiny: Any) -> None:
+    schema, slicer = tiny
+    piece = slicer.from_ranked(["Query.orders", "Query.order"], 1000)
+    assert "Query.orders(first:)" in piece.arguments  # returns a connection
+    assert "Query.order(id:)" in piece.arguments and "Query.order(first:)" not in piece.arguments
+    assert "OrderConnection.pageInfo" not in piece.fields
+    extras = Slicer(schema, slicer.corpus, params=SliceParams(connection_extras=True))
+    piece = extras.from_ranked(["Query.orders"], 1000)
+    valid(piece.sdl)
+    assert {"OrderConnection.totalCount", "OrderConnection.pageInfo"} <= piece.coordinates
+    assert "PageInfo" in piece.types
+
+
+def test_interfaces_are_declared_only_when_a_path_passes_through_them(tiny: Any) -> None:
+    schema, _ = tiny
+    plain = Slicer(schema, build_corpus(schema), params=SliceParams(leaves=1))
+    piece = plain.from_ranked(["Query.shop", "Shop.name"], 1000)
+    assert "implements" not in piece.sdl and "Node" not in piece.types
+    # Refund is reached only through node(id:) → Node: it implements Node and carries id.
+    through = plain.from_ranked(["Refund.amount"], 1000)
+    sliced = valid(through.sdl)
+    assert [i.name for i in sliced.type_map["Refund"].interfaces] == ["Node"]  # type: ignore[attr-defined]
+    assert {"Query.node", "Node.id", "Refund.id", "Refund.amount"} <= through.coordinates
+    assert {t.name for t in sliced.get_possible_types(sliced.type_map["Node"])} == {"Refund"}  # type: ignore[arg-type]
+
+
+def test_unions_keep_only_members_in_the_slice(tiny: Any) -> None:
+    _, slicer = tiny
+    piece = slicer.from_ranked(["Query.search", "Customer.email"], 1000, "search customers")
+    schema = valid(piece.sdl)
+    members = {t.name for t in schema.type_map["SearchResult"].types}  # type: ignore[attr-defined]
+    assert "Customer" in members and members <= {"Shop", "Order", "Customer"}
+    assert "Shop" not in members or "Shop" in piece.types
+
+
+def test_writes_only_when_one_ranks_among_the_first_hits(tiny: Any) -> None:
+    _, slicer = tiny
+    late = slicer.from_ranked(
+        ["Query.shop", "Shop.name", "Order.total", "Mutation.cancelOrder"], 1000
+    )
+    assert "Mutation.cancelOrder" not in late.fields
+    early = slicer.from_ranked(["Mutation.cancelOrder", "Query.order"], 1000)
+    schema = valid(early.sdl)
+    assert schema.mutation_type is not None and "Query.order" in early.fields
+    assert set(schema.type_map["CancelOrderInput"].fields) == {"orderId"}  # type: ignore[attr-defined]
+
+
+def test_the_budget_is_never_exceeded_and_grows_the_slice(tiny: Any) -> None:
+    _, slicer = tiny
+    ranked = list(slicer.corpus.coordinates)
+    sizes = []
+    for budget in (30, 60, 120, 400):
+        piece = slicer.from_ranked(ranked, budget)
+        assert piece.tokens <= budget
+        if piece.sdl:
+            valid(piece.sdl)
+        sizes.append(len(piece.coordinates))
+    assert sizes == sorted(sizes) and sizes[-1] > sizes[0]
+    assert slicer.from_ranked(ranked, 5) == EMPTY_SLICE
+
+
+def test_scores_and_ranked_lists_agree_on_order(tiny: Any) -> None:
+    _, slicer = tiny
+    scores = [0.0] * len(slicer.corpus)
+    scores[slicer.corpus.coordinates.index("Order.total")] = 2.0
+    scores[slicer.corpus.coordinates.index("Query.order")] = 1.0
+    by_scores = slicer.from_scores(scores, 1000)
+    by_rank = slicer.from_ranked(["Order.total", "Query.order"], 1000)
+    assert by_scores.fields == by_rank.fields
+
+
+# --- properties on the GitHub slice --------------------------------------------------------
+
+
+def _load_wg_to_tsv() -> Any:
+    path = Path(__file__).resolve().parents[1] / "scripts" / "wg_to_tsv.py"
+    spec = importlib.util.spec_from_file_location("wg_to_tsv", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["wg_to_tsv"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def github(github_schema_path: Path) -> dict[str, Any]:
+    from schemanav.corpus import Format
+    from schemanav.retrieval.structural import StructuralBackend
+
+    schema = build_schema(github_schema_path.read_text(encoding="utf-8"))
+    # The snapshot breaks one rule newer graphql-core checks (an implementation field is
+    # deprecated where its interface field is not); operations are still checked against it.
+    schema._validation_errors = []  # type: ignore[attr-defined]
+    corpus = build_corpus(schema)
+    searcher = StructuralBackend(Format.RAW, max_paths=0).index(corpus)
+    slicer = Slicer(schema, corpus, searcher.graph, words=searcher.stem)
+    wg = _load_wg_to_tsv()
+    questions = []
+    # Every third question keeps the test fast; the experiments script checks all 200.
+    for path in sorted((github_schema_path.parent / "queries").glob("gh-ext-*.yaml"))[::3]:
+        record = wg.parse_yaml_subset(path.read_text(encoding="utf-8"), str(path))
+        questions.append((" ".join(record["query"].split()), record.get("operation")))
+    slices = [
+        slicer.from_scores(searcher.search_scores(question), 3000, question)
+        for question, _ in questions
+    ]
+    return {"schema": schema, "questions": questions, "slices": slices}
+
+
+def _used_coordinates(schema: GraphQLSchema, operation: str) -> set[str]:
+    """Every field and argument coordinate an operation uses, resolved against `schema`."""
+    info = TypeInfo(schema)
+    used: set[str] = set()
+
+    class Collect(Visitor):
+        def enter_field(self, node: Any, *_: Any) -> None:
+            parent, definition = info.get_parent_type(), info.get_field_def()
+            if parent is None or definition is None or node.name.value.startswith("__"):
+                return
+            coordinate = f"{parent.name}.{node.name.value}"
+            used.add(coordinate)
+            used.update(f"{coordinate}({a.name.value}:)" for a in node.arguments or ())
+
+    visit(parse(operation), TypeInfoVisitor(info, Collect()))
+    return used
+
+
+def _operations_from(sliced: GraphQLSchema, depth: int = 2) -> list[str]:
+    """One query per root field of the slice: every field it reaches, down to `depth`,
+    required arguments as variables, fragments on every possible type of abstract types."""
+    variables: list[str] = []
+    counter = itertools.count()
+
+    def selection(type_: Any, level: int, seen: frozenset[str]) -> str:
+        named = get_named_type(type_)
+        if is_leaf_type(named):
+            return ""
+        if is_abstract_type(named):
+            parts = [
+                f"... on {t.name} {selection(t, level, seen)}"
+                for t in sliced.get_possible_types(named)
+            ]
+            return "{ __typename " + " ".join(parts) + " }"
+        fields = []
+        for name, definition in named.fields.items():
+            inner_type = get_named_type(definition.type)
+            if not is_leaf_type(inner_type) and (level >= depth or inner_type.name in seen):
+                continue
+            arguments = []
+            for argument_name, argument in definition.args.items():
+                variable = f"v{len(variables)}"
+                variables.append(f"${variable}: {argument.type}")
+                arguments.append(f"{argument_name}: ${variable}")
+            alias = f"a{next(counter)}: "  # unique, so fragments never conflict
+            head = alias + (f"{name}({', '.join(arguments)})" if arguments else name)
+            inner = selection(definition.type, level + 1, seen | {named.name})
+            if is_leaf_type(inner_type) or inner.strip("{ }"):
+                fields.append(f"{head} {inner}".strip())
+        return "{ " + " ".join(fields or ["__typename"]) + " }"
+
+    assert sliced.query_type is not None
+    return [
+        selection_for_root(sliced, name, variables, selection) for name in sliced.query_type.fields
+    ]
+
+
+def selection_for_root(
+    sliced: GraphQLSchema, name: str, variables: list[str], selection: Any
+) -> str:
+    variables.clear()
+    assert sliced.query_type is not None
+    definition = sliced.query_type.fields[name]
+    arguments = []
+    for argument_name, argument in definition.args.items():
+        variable = f"v{len(variables)}"
+        variables.append(f"${variable}: {argument.type}")
+        arguments.append(f"{argument_name}: ${variable}")
+    head = f"{name}({', '.join(arguments)})" if arguments else name
+    inner = selection(definition.type, 1, frozenset({sliced.query_type.name}))
+    declared = f"({', '.join(variables)})" if variables else ""
+    return f"query Q{declared} {{ {head} {inner} }}"
+
+
+def test_every_github_slice_is_a_valid_schema_within_budget(github: dict[str, Any]) -> None:
+    for piece in github["slices"]:
+        assert isinstance(piece, SchemaSlice) and 0 < piece.tokens <= 3000
+        valid(piece.sdl)
+
+
+def test_reference_operations_validate_against_slices_that_hold_them(
+    github: dict[str, Any],
+) -> None:
+    full = github["schema"]
+    held = 0
+    for (_, operation), piece in zip(github["questions"], github["slices"], strict=True):
+        if not operation:
+            continue
+        assert validate(full, parse(operation)) == []
+        if _used_coordinates(full, operation) <= piece.coordinates:
+            held += 1
+            assert validate(valid(piece.sdl), parse(operation)) == [], operation
+    assert held >= 10  # the property is exercised, not vacuous
+
+
+def test_operations_built_from_a_slice_validate_against_the_full_schema(
+    github: dict[str, Any],
+) -> None:
+    full = github["schema"]
+    for piece in github["slices"][::8]:
+        sliced = valid(piece.sdl)
+        for operation in _operations_from(sliced):
+            document = parse(operation)
+            assert validate(sliced, document) == [], operation
+            assert validate(full, document) == [], operation
