@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -342,15 +341,9 @@ def test_an_output_axis_scores_lists_and_slices_side_by_side(
     assert payload["rows"][1]["mrr"] is None
 
 
-def test_outputs_are_parsed_and_the_slicer_is_optional(
-    tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_outputs_are_parsed() -> None:
     assert parse_outputs(" list, LIST,slice") == ["list", "slice"]
     with pytest.raises(InputError, match="unknown output 'tree': choose one of list, slice"):
         parse_outputs("list,tree")
     with pytest.raises(InputError, match="--output is empty"):
         parse_outputs(",")
-    # a build without the slicer says so instead of failing on an import
-    monkeypatch.setitem(sys.modules, "schemanav.retrieval.slicing", None)
-    with pytest.raises(InputError, match="no schema slicer"):
-        run_bench(_settings(tmp_path), ["scripted"], [Format.RAW], outputs=["slice"])

@@ -405,3 +405,30 @@ def test_operations_built_from_a_slice_validate_against_the_full_schema(
             document = parse(operation)
             assert validate(sliced, document) == [], operation
             assert validate(full, document) == [], operation
+
+
+def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) -> None:
+    """`search --slice` through the CLI: valid SDL whose every field exists, with the same
+    signature, in the full schema, and a last line that says what it cost."""
+    from typer.testing import CliRunner
+
+    from schemanav.cli import app
+    from schemanav.schema import bundled_path
+
+    result = CliRunner().invoke(
+        app, ["search", "movies with a high rating", "--slice", "--budget", "120"]
+    )
+    assert result.exit_code == 0, result.stderr
+    *sdl_lines, summary = result.stdout.rstrip("\n").splitlines()
+    assert summary.startswith("# slice: ") and "of 120 tokens (o200k_base)" in summary
+    piece = build_schema("\n".join(sdl_lines))
+    full = build_schema(bundled_path("moviedb.graphqls").read_text(encoding="utf-8"))
+    query = piece.query_type
+    assert query is not None and "movies" in query.fields
+    for name, named in piece.type_map.items():
+        fields = getattr(named, "fields", None)
+        if name.startswith("__") or not fields:
+            continue
+        whole = full.type_map[name].fields  # type: ignore[union-attr]
+        for field_name, field_def in fields.items():
+            assert str(field_def.type) == str(whole[field_name].type), (name, field_name)
