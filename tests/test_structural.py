@@ -259,8 +259,8 @@ def test_passing_through_an_interface_or_union_costs_log2_of_one_plus_its_types(
     # Media is a union of two (Photo, Clip): 1 + log2(3).
     assert closeness["Photo.width"] == pytest.approx(_expected(1 + math.log2(3)))
     assert closeness["Clip.seconds"] == pytest.approx(_expected(1 + math.log2(3)))
-    # node(id:) reaches Book at cost 3 too, but the walk through Shop and Shelf costs 3 and
-    # wins nothing; without the penalty node(id:) would bring Book to 1 hop.
+    # Book is 3 away either way: down Shop and Shelf, or through node(id:) at 1 + log2(4).
+    # Without the penalty node(id:) brings every type behind it to 1 hop.
     assert closeness["Book.price"] == pytest.approx(_expected(3))
     free = _closeness(chain, StructuralParams(sibling_evidence=0.0, abstract_penalty=0.0))
     assert free["Book.price"] == pytest.approx(_expected(1))
