@@ -170,14 +170,14 @@ def test_define_reports_unknown_coordinates_by_name() -> None:
     assert "Traceback" not in result.output
 
 
-def test_define_on_github(github_schema_path: Path) -> None:
-    result = CliRunner().invoke(
-        app,
-        ["define", "--schema", str(github_schema_path), "User.email", "Query.repository(owner:)"],
-    )
-    assert result.exit_code == 0, result.output
-    assert "email: String!" in result.stdout
-    assert "owner: String!" in result.stdout and "followRenames" not in result.stdout
+def test_define_on_github(github_schema: LoadedSchema) -> None:
+    from schemanav.schema.define import define
+
+    email, owner = define(github_schema.schema, ["User.email", "Query.repository(owner:)"])
+    assert email.sdl is not None and "email: String!" in email.sdl
+    # An argument coordinate gives that argument, not the whole field with its others.
+    assert owner.sdl is not None and "owner: String!" in owner.sdl
+    assert "followRenames" not in owner.sdl
 
 
 def test_search_table_shows_how_each_hit_is_reached(
