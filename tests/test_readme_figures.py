@@ -7,16 +7,20 @@ also written out here, so editing the README alone cannot move them.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from conftest import REPO_ROOT, BenchFiles
+if TYPE_CHECKING:
+    from conftest import BenchFiles
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 HEADLINE_ROW = "| **structural** (default, no model) | DOT_PLUS_GLOSS |"
 
 
 def _readme_row(prefix: str) -> list[str]:
-    """The cells of the README table row starting with `prefix`, bold marks and commas gone."""
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """The cells of the README table row starting with `prefix`, bold marks removed."""
+    readme = README.read_text(encoding="utf-8")
     (line,) = [line for line in readme.splitlines() if line.startswith(prefix)]
     return [cell.strip().replace("**", "") for cell in line.strip("|").split("|")]
 
