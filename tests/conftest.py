@@ -1,4 +1,9 @@
-"""Shared fixtures: an isolated cache and working directory, the CLI runner, the GitHub schema.
+"""Shared fixtures: an isolated cache and working directory, the CLI runner, and the parsed
+schemas (GitHub's and the bundled Movie DB's), each parsed once per session.
+
+The session-scoped schemas and corpora are shared: read them, never change them (a corpus
+only fills its own caches of rendered texts and token counts, which every user would compute
+alike).
 
 Click ≥ 8.2 keeps a `CliRunner` result's streams apart: `result.stdout` and `result.stderr`
 hold what the command wrote to each, `result.output` is both interleaved as a terminal shows.
@@ -6,16 +11,25 @@ hold what the command wrote to each, `result.output` is both interleaved as a te
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
+from schemanav.corpus import Corpus, build_corpus
+from schemanav.schema import LoadedSchema, bundled_path, load_schema
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-GITHUB_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "schema.graphql"
+SHARED_WG = REPO_ROOT.parent / "shared" / "wg"
+GITHUB_SCHEMA = SHARED_WG / "github" / "schema.graphql"
+MOVIEDB_SCHEMA = bundled_path("moviedb.graphqls")
 
 
 @pytest.fixture
@@ -52,11 +66,99 @@ def github_schema_path() -> Path:
 
 
 @pytest.fixture(scope="session")
-def github_graphql_schema(github_schema_path: Path) -> Any:
-    """The GitHub schema parsed once per session (a 1.5 MB SDL: seconds to load)."""
-    from schemanav.schema import load_schema
+def github_schema(github_schema_path: Path) -> LoadedSchema:
+    """GitHub's schema, parsed once per session (seconds): read it, never change it."""
+    return load_schema(str(github_schema_path))
 
-    return load_schema(str(github_schema_path)).schema
+
+@pytest.fixture(scope="session")
+def github_corpus(github_schema: LoadedSchema) -> Corpus:
+    """GitHub's corpus (6,640 entries), built once per session from `github_schema`."""
+    return build_corpus(github_schema.schema)
+
+
+@pytest.fixture(scope="session")
+def github_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A `$SCHEMANAV_CACHE_DIR` shared by the CLI runs on the GitHub schema whose tests are not
+    about caching: the first run writes the corpus cache, later runs read it (seconds saved)."""
+    return tmp_path_factory.mktemp("github-cache")
+
+
+@dataclass(frozen=True)
+class BenchFiles:
+    schema: Path
+    questions: Path
+
+
+@pytest.fixture(scope="session")
+def github_slice(github_schema_path: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchFiles:
+    """The working group's GitHub slice as `bench` reads it (`scripts/wg_to_tsv.py` on
+    ../shared/wg): the schema and the TSV of its 200 labelled questions."""
+    out = tmp_path_factory.mktemp("github-slice")
+    converted = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "scripts" / "wg_to_tsv.py"),
+            "--src",
+            str(SHARED_WG),
+            "--out-dir",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert converted.returncode == 0, converted.stderr
+    return BenchFiles(out / "schemas" / "github-wg.graphqls", out / "benchmarks" / "github-wg.tsv")
+
+
+@pytest.fixture(scope="session")
+def github_default_bench(
+    github_slice: BenchFiles, github_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    """`schemanav bench --json` on the GitHub slice with every default (backend, format, ks,
+    budgets), run once per session: no SCHEMANAV_ variable, no schemanav.toml."""
+    from schemanav.cli import app
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in list(os.environ):
+            if name.startswith("SCHEMANAV_"):
+                patch.delenv(name)
+        patch.setenv("SCHEMANAV_CACHE_DIR", str(github_cache_dir))
+        patch.chdir(tmp_path_factory.mktemp("bench-work"))
+        result = CliRunner().invoke(
+            app,
+            [
+                "bench",
+                "--json",
+                "--schema",
+                str(github_slice.schema),
+                "--bench-file",
+                str(github_slice.questions),
+            ],
+        )
+    assert result.exit_code == 0, result.stderr
+    payload: dict[str, Any] = json.loads(result.stdout)
+    return payload
+
+
+@pytest.fixture(scope="session")
+def moviedb_schema() -> LoadedSchema:
+    """The bundled Movie DB schema, parsed once per session: read it, never change it."""
+    return load_schema(str(MOVIEDB_SCHEMA))
+
+
+@pytest.fixture(scope="session")
+def moviedb_corpus(moviedb_schema: LoadedSchema) -> Corpus:
+    """The bundled Movie DB corpus (44 entries), built once per session."""
+    return build_corpus(moviedb_schema.schema)
+
+
+@pytest.fixture(scope="session")
+def github_graphql_schema(github_schema: LoadedSchema) -> Any:
+    """The parsed GitHub `GraphQLSchema` of `github_schema`."""
+    return github_schema.schema
 
 
 def check_user_error(result: Result, *fragments: str, exit_code: int = 2) -> str:

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from schemanav.agent import AgentRun, run_agent
-from schemanav.corpus import Format, build_corpus
+from schemanav.corpus import Corpus, Format
 from schemanav.errors import SchemanavError
 from schemanav.operations import VALIDATION_HINT
-from schemanav.schema import bundled_path, load_schema
+from schemanav.schema import bundled_path
 from schemanav.settings import Settings, load_settings
 from schemanav.tokens import count_many, count_tokens
 from servers.graphql_server import CATALOG, serve_moviedb
@@ -129,7 +129,7 @@ def full_run_script(script: Script) -> list[Callable[[dict[str, Any]], dict[str,
 
 
 def test_full_run_search_introspect_execute_answer_with_exact_receipt(
-    ollama: FakeOllama, tmp_path: Path
+    ollama: FakeOllama, tmp_path: Path, moviedb_corpus: Corpus
 ) -> None:
     script = Script()
     ollama.script_chat(*full_run_script(script))
@@ -158,8 +158,9 @@ def test_full_run_search_introspect_execute_answer_with_exact_receipt(
         count_tokens(text) for text in injected
     ]
     assert receipt.tool_payload_tokens == sum(count_tokens(text) for text in injected)
-    corpus = build_corpus(load_schema(str(SDL_PATH)).schema)
-    assert receipt.whole_corpus_tokens == sum(count_many(corpus.texts(Format.DOT_PLUS_GLOSS)))
+    assert receipt.whole_corpus_tokens == sum(
+        count_many(moviedb_corpus.texts(Format.DOT_PLUS_GLOSS))
+    )
     assert receipt.schema_in_prompt_tokens == 0
     assert receipt.truncation_warnings == ()
     assert not any("truncat" in w or "dropped" in w for w in recorder.warnings)

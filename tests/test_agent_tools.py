@@ -5,35 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from schemanav.agent.tools import SchemaTools
-from schemanav.corpus import Format, build_corpus
+from schemanav.corpus import Corpus, Format
 from schemanav.operations import VALIDATION_HINT, Redactor
 from schemanav.retrieval import BackendContext, SearchHit
 from schemanav.retrieval.pipeline import create_backend
-from schemanav.schema import LoadedSchema, load_schema
+from schemanav.schema import LoadedSchema
 from schemanav.settings import load_settings
 from schemanav.tokens import count_tokens
 
-SDL_PATH = Path(__file__).resolve().parents[1] / "src" / "schemanav" / "data" / "moviedb.graphqls"
-GITHUB_SDL = Path(__file__).resolve().parents[2] / "shared" / "wg" / "github" / "schema.graphql"
 PR_OPERATION = (
     'query { repository(owner: "o", name: "n") { pullRequests(first: 5, states: OPEN) '
     "{ edges { node { title author { login } } } } } }"
 )
-
-
-@pytest.fixture(scope="module")
-def moviedb() -> LoadedSchema:
-    return load_schema(str(SDL_PATH))
-
-
-@pytest.fixture(scope="module")
-def github() -> LoadedSchema:
-    if not GITHUB_SDL.is_file():
-        pytest.skip(f"the GitHub schema is not at {GITHUB_SDL} (fetched by scripts/fetch_wg)")
-    return load_schema(str(GITHUB_SDL))
 
 
 class RankedHits:
@@ -54,7 +38,7 @@ class RankedHits:
 
 
 def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
-    moviedb: LoadedSchema,
+    moviedb_schema: LoadedSchema,
 ) -> None:
     hits = [
         SearchHit(
@@ -80,7 +64,7 @@ def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
     budget = count_tokens(blocks[0]) + count_tokens(blocks[1]) + count_tokens(blocks[2]) - 1
     backend = RankedHits(hits)
     tools = SchemaTools(
-        moviedb.schema, backend=backend, corpus_size=44, search_budget=budget, max_paths=2
+        moviedb_schema.schema, backend=backend, corpus_size=44, search_budget=budget, max_paths=2
     )
     result = tools.call("searchSchema", {"query": "who directed"})
     assert result.ok
@@ -93,13 +77,15 @@ def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
 
 
 def test_search_with_the_real_backend_stays_within_the_budget(
-    moviedb: LoadedSchema, tmp_path: Path
+    moviedb_schema: LoadedSchema, moviedb_corpus: Corpus, tmp_path: Path
 ) -> None:
     settings = load_settings(cache_dir=str(tmp_path))
-    corpus = build_corpus(moviedb.schema)
+    corpus = moviedb_corpus
     backend = create_backend("bm25", BackendContext(Format.DOT_PLUS_GLOSS, settings.cache_dir))
     searcher = backend.index(corpus)
-    tools = SchemaTools(moviedb.schema, backend=searcher, corpus_size=len(corpus), search_budget=40)
+    tools = SchemaTools(
+        moviedb_schema.schema, backend=searcher, corpus_size=len(corpus), search_budget=40
+    )
     lines = tools.search_schema("review score").text.splitlines()
     shown = lines[1:]
     texts = dict(
@@ -116,8 +102,8 @@ def test_search_with_the_real_backend_stays_within_the_budget(
     assert nothing.ok and nothing.text.startswith("no field matches '!!!'")
 
 
-def test_introspect_prints_the_full_definition(moviedb: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+def test_introspect_prints_the_full_definition(moviedb_schema: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
     query = tools.introspect_type("Query").text
     assert '"""The largest number of movies to return."""\n    first: Int = 20' in query
     assert "movie(\n" in query and "id: ID!" in query
@@ -133,8 +119,8 @@ def test_introspect_prints_the_full_definition(moviedb: LoadedSchema) -> None:
     assert "type Movie implements Node" in tools.introspect_type("Movie.title").text
 
 
-def test_unknown_type_lists_the_closest_names(moviedb: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+def test_unknown_type_lists_the_closest_names(moviedb_schema: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
     typo = tools.introspect_type("Moive")
     assert not typo.ok
     assert typo.text.startswith("unknown type 'Moive'; the closest type names are: Movie")
@@ -143,8 +129,8 @@ def test_unknown_type_lists_the_closest_names(moviedb: LoadedSchema) -> None:
     assert not far.ok and "searchSchema" in far.text
 
 
-def test_variables_are_checked_against_their_declared_types(moviedb: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+def test_variables_are_checked_against_their_declared_types(moviedb_schema: LoadedSchema) -> None:
+    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
     query = "query M($id: ID!) { movie(id: $id) { title } }"
     assert tools.execute_graphql(query, {"id": "movie-1"}).ok
     missing = tools.execute_graphql(query, {})
@@ -159,15 +145,15 @@ def test_variables_are_checked_against_their_declared_types(moviedb: LoadedSchem
     assert two.text == "send exactly one operation per call (this document has 2)"
 
 
-def test_the_github_pull_request_operation_validates(github: LoadedSchema) -> None:
-    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+def test_the_github_pull_request_operation_validates(github_schema: LoadedSchema) -> None:
+    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
     result = tools.execute_graphql(PR_OPERATION, None)
     assert result.ok, result.text
     assert "validates against the schema" in result.text
 
 
-def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github: LoadedSchema) -> None:
-    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github_schema: LoadedSchema) -> None:
+    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
     result = tools.execute_graphql(PR_OPERATION.replace("title", "titel"), None)
     assert not result.ok
     lines = result.text.splitlines()
@@ -178,13 +164,13 @@ def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github: LoadedSchem
     assert len(result.text) < 300
 
 
-def test_github_introspection_shows_deprecations(github: LoadedSchema) -> None:
+def test_github_introspection_shows_deprecations(github_schema: LoadedSchema) -> None:
     from graphql import GraphQLObjectType
 
-    tools = SchemaTools(github.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
     deprecated = next(
         (name, field_name)
-        for name, graphql_type in github.schema.type_map.items()
+        for name, graphql_type in github_schema.schema.type_map.items()
         if isinstance(graphql_type, GraphQLObjectType)
         for field_name, field in graphql_type.fields.items()
         if field.deprecation_reason
@@ -201,7 +187,7 @@ def test_redactor_hides_whole_values_and_bare_credentials() -> None:
 
 
 def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
-    moviedb: LoadedSchema,
+    moviedb_schema: LoadedSchema,
 ) -> None:
     """A measurement tool must not leak its demo schema into the model's context: no prompt,
     tool definition or argument hint names a type of the bundled Movie DB."""
@@ -213,13 +199,13 @@ def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
     builtin_scalars = {"String", "Int", "Float", "Boolean", "ID"}
     type_names = [
         name
-        for name in moviedb.schema.type_map
+        for name in moviedb_schema.schema.type_map
         if not name.startswith("__") and name not in builtin_scalars
     ]
     assert {"Query", "Movie", "MovieFilter"} <= set(type_names)
     assert (
         "such as"
-        in SchemaTools(moviedb.schema, backend=None, corpus_size=0)
+        in SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
         .call("executeGraphql", "{not json")
         .text
     )
@@ -230,10 +216,10 @@ def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
         def search(self, query: str, k: int) -> list[SearchHit]:
             return []
 
-    tools = SchemaTools(moviedb.schema, backend=NoHits(), corpus_size=0)
+    tools = SchemaTools(moviedb_schema.schema, backend=NoHits(), corpus_size=0)
     hints = [
         tools.call(name, arguments).text
-        for name in (prompts.SEARCH_SCHEMA, prompts.INTROSPECT_TYPE, prompts.EXECUTE_GRAPHQL)
+        for name in tools.names
         for arguments in ("{not json", "[]", {})
     ]
     texts = [

@@ -7,15 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.retrieval.bm25 import TOKENIZERS, BM25Backend, BM25Searcher
-from schemanav.schema import bundled_path, load_schema
-
-
-@pytest.fixture(scope="module")
-def moviedb() -> Corpus:
-    return build_corpus(load_schema(str(bundled_path("moviedb.graphqls"))).schema)
 
 
 def ranking(backend: BM25Searcher, question: str, k: int = 10) -> list[str]:
@@ -53,21 +47,21 @@ def test_query_terms(tokenizer: str, question: str, terms: list[str]) -> None:
 
 
 @pytest.mark.parametrize("tokenizer", list(TOKENIZERS))
-def test_raw_coordinates_are_split_on_the_dot(moviedb: Corpus, tokenizer: str) -> None:
-    backend = indexed(moviedb, Format.RAW, tokenizer)
+def test_raw_coordinates_are_split_on_the_dot(moviedb_corpus: Corpus, tokenizer: str) -> None:
+    backend = indexed(moviedb_corpus, Format.RAW, tokenizer)
     assert ranking(backend, "rating") == ["Movie.rating"]
     assert ranking(backend, "Movie.rating")[0] == "Movie.rating"
 
 
-def test_hits_carry_rendered_text_and_tokens(moviedb: Corpus) -> None:
-    backend = indexed(moviedb, Format.SDL, "en_stem")
+def test_hits_carry_rendered_text_and_tokens(moviedb_corpus: Corpus) -> None:
+    backend = indexed(moviedb_corpus, Format.SDL, "en_stem")
     hits = backend.search("average review rating", 3)
     assert [hit.rank for hit in hits] == [1, 2, 3]
     top = hits[0]
     assert top.coordinate == "Movie.rating"
-    position = moviedb.coordinates.index("Movie.rating")
-    assert top.text == moviedb.texts(Format.SDL)[position]
-    assert top.tokens == moviedb.token_counts(Format.SDL)[position]
+    position = moviedb_corpus.coordinates.index("Movie.rating")
+    assert top.text == moviedb_corpus.texts(Format.SDL)[position]
+    assert top.tokens == moviedb_corpus.token_counts(Format.SDL)[position]
     assert backend.search("average review rating", 0) == []
 
 
@@ -93,24 +87,24 @@ def segment_files(directory: Path) -> set[str]:
 QUESTION = "average rating of a movie review"
 
 
-def test_index_is_cached_and_reused(moviedb: Corpus, tmp_path: Path) -> None:
-    first = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+def test_index_is_cached_and_reused(moviedb_corpus: Corpus, tmp_path: Path) -> None:
+    first = indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
     expected = ranking(first, QUESTION)
     directory = index_dir(tmp_path)
     assert (directory / "COMPLETE").is_file()
     inode, files = directory.stat().st_ino, segment_files(directory)
 
-    second = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    second = indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
     assert ranking(second, QUESTION) == expected
     # Opened in place: a rebuild would rename a fresh directory (and segments) into place.
     assert directory.stat().st_ino == inode
     assert segment_files(directory) == files
 
 
-def test_cache_entries_are_per_format_and_tokenizer(moviedb: Corpus, tmp_path: Path) -> None:
-    indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
-    indexed(moviedb, Format.GLOSS, "default", tmp_path)
-    indexed(moviedb, Format.RAW, "en_stem", tmp_path)
+def test_cache_entries_are_per_format_and_tokenizer(moviedb_corpus: Corpus, tmp_path: Path) -> None:
+    indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
+    indexed(moviedb_corpus, Format.GLOSS, "default", tmp_path)
+    indexed(moviedb_corpus, Format.RAW, "en_stem", tmp_path)
     assert len([p for p in (tmp_path / "bm25").iterdir() if not p.name.startswith(".")]) == 3
 
 
@@ -177,13 +171,13 @@ DAMAGES = [
 
 
 @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
-def test_damaged_index_is_rebuilt(moviedb: Corpus, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
-    expected = ranking(indexed(moviedb, Format.GLOSS, "en_stem", tmp_path), QUESTION)
+def test_damaged_index_is_rebuilt(moviedb_corpus: Corpus, tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    expected = ranking(indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path), QUESTION)
     directory = index_dir(tmp_path)
     before = segment_files(directory)
     damage(directory)
 
-    backend = indexed(moviedb, Format.GLOSS, "en_stem", tmp_path)
+    backend = indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
     assert ranking(backend, QUESTION) == expected
     assert ranking(backend, "rating", 44)[0] == "Movie.rating"
     # Rebuilt: a complete index with new segments, and the next run opens it as is.
@@ -191,29 +185,29 @@ def test_damaged_index_is_rebuilt(moviedb: Corpus, tmp_path: Path, damage) -> No
     assert (rebuilt / "COMPLETE").is_file()
     assert segment_files(rebuilt) != before
     after = segment_files(rebuilt)
-    assert ranking(indexed(moviedb, Format.GLOSS, "en_stem", tmp_path), QUESTION) == expected
+    assert ranking(indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path), QUESTION) == expected
     assert segment_files(index_dir(tmp_path)) == after
 
 
-def test_unwritable_cache_falls_back_to_memory(moviedb: Corpus, tmp_path: Path) -> None:
+def test_unwritable_cache_falls_back_to_memory(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the cache directory should be")
-    backend = indexed(moviedb, Format.RAW, "en_stem", blocker)
+    backend = indexed(moviedb_corpus, Format.RAW, "en_stem", blocker)
     assert ranking(backend, "rating") == ["Movie.rating"]
     assert blocker.read_text() == "a file where the cache directory should be"
 
 
-def test_no_cache_dir_builds_in_memory(moviedb: Corpus, tmp_path: Path) -> None:
-    backend = indexed(moviedb, Format.RAW, "en_stem", None)
+def test_no_cache_dir_builds_in_memory(moviedb_corpus: Corpus, tmp_path: Path) -> None:
+    backend = indexed(moviedb_corpus, Format.RAW, "en_stem", None)
     assert ranking(backend, "rating") == ["Movie.rating"]
     assert list(tmp_path.iterdir()) == []
 
 
-def test_leftover_staging_directories_do_not_matter(moviedb: Corpus, tmp_path: Path) -> None:
+def test_leftover_staging_directories_do_not_matter(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     # A run killed mid-build leaves a `.building-*` directory; the next run ignores it.
     staging = tmp_path / "bm25" / ".building-killed"
     staging.mkdir(parents=True)
     (staging / "meta.json").write_text("{")
-    backend = indexed(moviedb, Format.RAW, "en_stem", tmp_path)
+    backend = indexed(moviedb_corpus, Format.RAW, "en_stem", tmp_path)
     assert ranking(backend, "rating") == ["Movie.rating"]
     assert os.path.isdir(staging)

@@ -17,8 +17,8 @@ from graphql import build_schema, introspection_from_schema
 from typer.testing import CliRunner, Result
 
 from schemanav.cli import app
-from schemanav.corpus import Format, build_corpus
-from schemanav.schema import bundled_path, load_schema
+from schemanav.corpus import Corpus, Format
+from schemanav.schema import LoadedSchema, bundled_path
 from schemanav.tokens import count_tokens
 from servers.graphql_server import serve_moviedb
 
@@ -53,10 +53,9 @@ def corpus_json(runner: CliRunner, *args: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def moviedb_figures() -> dict[str, Any]:
+def moviedb_figures(moviedb_schema: LoadedSchema, moviedb_corpus: Corpus) -> dict[str, Any]:
     """The Movie DB figures computed here from the renderings, independently of the CLI."""
-    loaded = load_schema(str(MOVIEDB))
-    corpus = build_corpus(loaded.schema)
+    loaded, corpus = moviedb_schema, moviedb_corpus
     return {
         "coordinates": len(corpus),
         "corpus_tokens": {
@@ -140,10 +139,10 @@ def test_show_prints_the_first_entries_exactly_as_indexed(runner: CliRunner) -> 
     assert result.stdout.endswith(SHOW_2)
 
 
-def test_show_in_json(runner: CliRunner) -> None:
+def test_show_in_json(runner: CliRunner, moviedb_corpus: Corpus) -> None:
     payload = corpus_json(runner, "--show", "3")
     assert set(payload) == {*JSON_KEYS, "shown"}
-    corpus = build_corpus(load_schema(str(MOVIEDB)).schema)
+    corpus = moviedb_corpus
     assert payload["shown"] == {fmt.value: corpus.texts(fmt)[:3] for fmt in Format}
     assert payload["shown"]["RAW"] == ["Query.movie", "Query.movies", "Query.person"]
     everything = corpus_json(runner, "--show", "1000")
@@ -361,13 +360,12 @@ def test_malformed_header(runner: CliRunner, user_error: UserError, header: str)
 
 
 @pytest.fixture(scope="module")
-def github_run(github_schema_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Result:
+def github_run(github_schema_path: Path, github_cache_dir: Path) -> Result:
     """One `schemanav corpus --json` on the GitHub schema for the whole module (seconds)."""
-    cache = tmp_path_factory.mktemp("github-cache")
     return CliRunner().invoke(
         app,
         ["corpus", "--schema", str(github_schema_path), "--json"],
-        env={"SCHEMANAV_CACHE_DIR": str(cache)},
+        env={"SCHEMANAV_CACHE_DIR": str(github_cache_dir)},
     )
 
 

@@ -15,9 +15,8 @@ from typer.testing import CliRunner, Result
 
 from schemanav.cache import read_checked
 from schemanav.cli import app
-from schemanav.corpus import Format, build_corpus
+from schemanav.corpus import Corpus, Format
 from schemanav.retrieval.pipeline import backend_names
-from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import count_tokens
 from servers.graphql_server import serve_moviedb
 
@@ -34,12 +33,11 @@ def isolated(cache_dir: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.fixture(scope="module")
-def renderings() -> dict[str, dict[str, str]]:
+def renderings(moviedb_corpus: Corpus) -> dict[str, dict[str, str]]:
     """coordinate → format → text, for the Movie DB, built without the CLI."""
-    corpus = build_corpus(load_schema(str(bundled_path("moviedb.graphqls"))).schema)
     return {
         entry.coordinate: {fmt.value: entry.render(fmt) for fmt in Format}
-        for entry in corpus.entries
+        for entry in moviedb_corpus.entries
     }
 
 
@@ -292,12 +290,12 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("tokenizer", ["default", "en_stem", "camel_stem"])
-@pytest.mark.parametrize("fmt", ["RAW", "DOT_PLUS_GLOSS", "SDL"])
 def test_hostile_questions_never_crash(
-    runner: CliRunner, renderings: dict[str, dict[str, str]], tokenizer: str, fmt: str
+    runner: CliRunner, renderings: dict[str, dict[str, str]], tokenizer: str
 ) -> None:
+    # The tokenizer analyses the question; the format only changes the indexed texts.
     for question in HOSTILE:
-        result = search(runner, question, "--json", "-o", "tokenizer", tokenizer, "--format", fmt)
+        result = search(runner, question, "--json", "-o", "tokenizer", tokenizer)
         assert result.exit_code == 0, (question, result.stderr)
         assert "Traceback" not in result.output, question
         payload = json.loads(result.stdout)
@@ -313,7 +311,7 @@ def test_hostile_question_still_finds_its_words(runner: CliRunner) -> None:
 # --- the corpus cache on the GitHub schema -------------------------------------------------
 
 
-def test_github_corpus_cache_is_written_reused_and_repaired(
+def test_github_corpus_cache_is_written_and_reused(
     runner: CliRunner, cache_dir: Path, github_schema_path: Path
 ) -> None:
     args = ["--schema", str(github_schema_path), "--k", "20"]
@@ -336,11 +334,6 @@ def test_github_corpus_cache_is_written_reused_and_repaired(
     assert cache_file.stat().st_ino == written.st_ino
     assert cache_file.stat().st_mtime_ns == written.st_mtime_ns
 
-    cache_file.write_bytes(b"\x00\xffnot json at all\x89PNG" * 100)
-    repaired = search(runner, question, "--json", *args)
-    assert repaired.exit_code == 0, repaired.stderr
-    assert repaired.stdout == cold.stdout
-    assert "Traceback" not in repaired.output
     _, data = read_checked(cache_file)
     assert len(json.loads(data)["entries"]) == 6640
 

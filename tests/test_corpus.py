@@ -22,11 +22,6 @@ from schemanav.tokens import ENCODING_NAME, O200K_SHA256, count_many, count_toke
 MOVIEDB = bundled_path("moviedb.graphqls")
 
 
-@pytest.fixture(scope="module")
-def moviedb() -> Corpus:
-    return build_corpus(load_schema(str(MOVIEDB)).schema)
-
-
 def entry(corpus: Corpus, coordinate: str) -> CorpusEntry:
     return corpus.entries[corpus.coordinates.index(coordinate)]
 
@@ -122,11 +117,11 @@ EXPECTED_RENDERINGS = {
 
 @pytest.mark.parametrize("coordinate", sorted(EXPECTED_RENDERINGS))
 @pytest.mark.parametrize("fmt", list(Format))
-def test_moviedb_renderings(moviedb: Corpus, coordinate: str, fmt: Format) -> None:
+def test_moviedb_renderings(moviedb_corpus: Corpus, coordinate: str, fmt: Format) -> None:
     expected = EXPECTED_RENDERINGS[coordinate][fmt]
-    assert entry(moviedb, coordinate).render(fmt) == expected
+    assert entry(moviedb_corpus, coordinate).render(fmt) == expected
     # What reaches an index is the same text, at the entry's position.
-    assert moviedb.texts(fmt)[moviedb.coordinates.index(coordinate)] == expected
+    assert moviedb_corpus.texts(fmt)[moviedb_corpus.coordinates.index(coordinate)] == expected
 
 
 SDL_WITHOUT_DESCRIPTIONS = """
@@ -178,9 +173,11 @@ def test_descriptions_are_stripped_and_blank_ones_dropped(bare: Corpus) -> None:
     assert blank.render(Format.SDL) == "blank: Int  # on type Query"
 
 
-def test_block_string_descriptions_lose_their_indentation_and_blank_lines(moviedb: Corpus) -> None:
+def test_block_string_descriptions_lose_their_indentation_and_blank_lines(
+    moviedb_corpus: Corpus,
+) -> None:
     # In the SDL file every description is an indented block string over three lines.
-    for item in moviedb.entries:
+    for item in moviedb_corpus.entries:
         assert item.description is not None, item.coordinate
         assert item.description == item.description.strip()
         assert "\n" not in item.description, item.coordinate
@@ -189,10 +186,10 @@ def test_block_string_descriptions_lose_their_indentation_and_blank_lines(movied
 # --- what the corpus contains --------------------------------------------------------------
 
 
-def test_moviedb_has_44_coordinates_in_schema_order(moviedb: Corpus) -> None:
-    assert len(moviedb) == 44
-    assert len(set(moviedb.coordinates)) == 44
-    assert moviedb.coordinates[:5] == (
+def test_moviedb_has_44_coordinates_in_schema_order(moviedb_corpus: Corpus) -> None:
+    assert len(moviedb_corpus) == 44
+    assert len(set(moviedb_corpus.coordinates)) == 44
+    assert moviedb_corpus.coordinates[:5] == (
         "Query.movie",
         "Query.movies",
         "Query.person",
@@ -201,15 +198,15 @@ def test_moviedb_has_44_coordinates_in_schema_order(moviedb: Corpus) -> None:
     )
 
 
-def test_interface_fields_are_entries(moviedb: Corpus) -> None:
+def test_interface_fields_are_entries(moviedb_corpus: Corpus) -> None:
     for coordinate in ("Node.id", "Credit.movie", "Credit.person"):
-        assert coordinate in moviedb.coordinates
-        assert entry(moviedb, coordinate).owner_is_interface
-    assert not entry(moviedb, "Movie.id").owner_is_interface
+        assert coordinate in moviedb_corpus.coordinates
+        assert entry(moviedb_corpus, coordinate).owner_is_interface
+    assert not entry(moviedb_corpus, "Movie.id").owner_is_interface
 
 
-def test_only_output_fields_of_object_and_interface_types(moviedb: Corpus) -> None:
-    owners = {item.owner for item in moviedb.entries}
+def test_only_output_fields_of_object_and_interface_types(moviedb_corpus: Corpus) -> None:
+    owners = {item.owner for item in moviedb_corpus.entries}
     assert owners == {
         "Query",
         "Mutation",
@@ -224,14 +221,14 @@ def test_only_output_fields_of_object_and_interface_types(moviedb: Corpus) -> No
         "Studio",
     }
     # Input types, enums, unions and introspection types contribute nothing.
-    assert "MovieFilter.minRating" not in moviedb.coordinates
-    assert not any(c.startswith("__") for c in moviedb.coordinates)
+    assert "MovieFilter.minRating" not in moviedb_corpus.coordinates
+    assert not any(c.startswith("__") for c in moviedb_corpus.coordinates)
 
 
-def test_named_return_type_unwraps_lists_and_non_null(moviedb: Corpus) -> None:
-    assert entry(moviedb, "Query.movies").return_type == "[Movie!]!"
-    assert entry(moviedb, "Query.movies").named_return_type == "Movie"
-    assert entry(moviedb, "Movie.rating").named_return_type == "Float"
+def test_named_return_type_unwraps_lists_and_non_null(moviedb_corpus: Corpus) -> None:
+    assert entry(moviedb_corpus, "Query.movies").return_type == "[Movie!]!"
+    assert entry(moviedb_corpus, "Query.movies").named_return_type == "Movie"
+    assert entry(moviedb_corpus, "Movie.rating").named_return_type == "Float"
 
 
 def test_format_parse_accepts_cli_spellings() -> None:
@@ -241,18 +238,18 @@ def test_format_parse_accepts_cli_spellings() -> None:
         Format.parse("xml")
 
 
-def test_content_hash_follows_the_rendered_text(moviedb: Corpus, bare: Corpus) -> None:
-    assert moviedb.content_hash(Format.RAW) != moviedb.content_hash(Format.SDL)
-    assert moviedb.content_hash(Format.RAW) != bare.content_hash(Format.RAW)
+def test_content_hash_follows_the_rendered_text(moviedb_corpus: Corpus, bare: Corpus) -> None:
+    assert moviedb_corpus.content_hash(Format.RAW) != moviedb_corpus.content_hash(Format.SDL)
+    assert moviedb_corpus.content_hash(Format.RAW) != bare.content_hash(Format.RAW)
     again = build_corpus(load_schema(str(MOVIEDB)).schema)
-    assert again.content_hash(Format.GLOSS) == moviedb.content_hash(Format.GLOSS)
+    assert again.content_hash(Format.GLOSS) == moviedb_corpus.content_hash(Format.GLOSS)
 
 
-def test_token_counts_are_per_rendered_text(moviedb: Corpus) -> None:
+def test_token_counts_are_per_rendered_text(moviedb_corpus: Corpus) -> None:
     for fmt in Format:
-        counts = moviedb.token_counts(fmt)
-        assert counts == [count_tokens(text) for text in moviedb.texts(fmt)]
-        assert moviedb.total_tokens(fmt) == sum(counts)
+        counts = moviedb_corpus.token_counts(fmt)
+        assert counts == [count_tokens(text) for text in moviedb_corpus.texts(fmt)]
+        assert moviedb_corpus.total_tokens(fmt) == sum(counts)
 
 
 # --- token counting ------------------------------------------------------------------------

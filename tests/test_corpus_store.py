@@ -36,6 +36,16 @@ def test_an_edited_cache_fails_its_checksum_and_is_rewritten(tmp_path: Path) -> 
     assert open_corpus(settings).from_cache  # rewritten whole
 
 
+def test_a_garbled_cache_is_rebuilt(tmp_path: Path) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    first = open_corpus(settings)
+    _cache_file(tmp_path).write_bytes(b"\x00\xffnot json at all\x89PNG" * 100)
+    again = open_corpus(settings)
+    assert not again.from_cache
+    assert again.corpus.coordinates == first.corpus.coordinates
+    assert open_corpus(settings).from_cache
+
+
 def test_a_checksummed_cache_with_too_few_token_counts_is_ignored(tmp_path: Path) -> None:
     settings = Settings(cache_dir=tmp_path)
     first = open_corpus(settings)

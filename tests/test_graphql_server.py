@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from schemanav.corpus import build_corpus
+from schemanav.corpus import Corpus, build_corpus
 from schemanav.errors import InputError
 from schemanav.schema import bundled_path, load_schema
 from servers.graphql_server import CATALOG, serve_moviedb
@@ -24,11 +24,11 @@ def _mean_scores() -> dict[str, float]:
     return {movie_id: sum(s) / len(s) for movie_id, s in scores.items()}
 
 
-def test_live_introspection_gives_the_same_corpus_as_the_sdl_file() -> None:
+def test_live_introspection_gives_the_same_corpus_as_the_sdl_file(moviedb_corpus: Corpus) -> None:
     with serve_moviedb(token="s3cret") as server:
         live = load_schema(server.url, headers={"Authorization": "Bearer s3cret"})
         assert server.last_request.headers["authorization"] == "Bearer s3cret"
-    from_file = build_corpus(load_schema(str(SDL_PATH)).schema)
+    from_file = moviedb_corpus
     live_corpus = build_corpus(live.schema)
     assert len(live_corpus) == 44
     assert live_corpus.coordinates == from_file.coordinates

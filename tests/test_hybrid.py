@@ -5,13 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.corpus import Corpus, Format
 from schemanav.retrieval import BackendContext
 from schemanav.retrieval.hybrid import reciprocal_rank_fusion
 from schemanav.retrieval.pipeline import create_backend
-from schemanav.schema import bundled_path, load_schema
-
-MOVIEDB = bundled_path("moviedb.graphqls")
 
 
 def test_rrf_against_hand_worked_values() -> None:
@@ -31,19 +28,14 @@ def test_rrf_ties_keep_corpus_order_and_an_empty_fusion_is_zero() -> None:
     assert reciprocal_rank_fusion().tolist() == []
 
 
-@pytest.fixture(scope="module")
-def moviedb() -> Corpus:
-    return build_corpus(load_schema(str(MOVIEDB)).schema)
-
-
 def test_hybrid_finds_a_paraphrase_the_structural_backend_misses(
-    moviedb: Corpus, tmp_path_factory: pytest.TempPathFactory
+    moviedb_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     pytest.importorskip("sentence_transformers")
     context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path_factory.mktemp("cache"))
     question = "Who directed this film?"  # neither "director" nor "movie" appears
-    structural = create_backend("structural", context).index(moviedb)
-    hybrid = create_backend("hybrid-local", context).index(moviedb)
+    structural = create_backend("structural", context).index(moviedb_corpus)
+    hybrid = create_backend("hybrid-local", context).index(moviedb_corpus)
     assert "Movie.directors" not in [h.coordinate for h in structural.search(question, 5)]
     top = [h.coordinate for h in hybrid.search(question, 3)]
     assert "Movie.directors" in top

@@ -12,24 +12,8 @@ from typer.testing import CliRunner
 from schemanav.cli import app
 from schemanav.corpus import Corpus, build_corpus
 from schemanav.graph import SchemaGraph
-from schemanav.schema import bundled_path, load_schema
+from schemanav.schema import LoadedSchema
 from schemanav.schema.loading import schema_from_sdl
-
-REPO = Path(__file__).resolve().parents[1]
-MOVIEDB = bundled_path("moviedb.graphqls")
-GITHUB = REPO.parent / "shared" / "wg" / "github" / "schema.graphql"
-
-
-@pytest.fixture(scope="module")
-def moviedb() -> Corpus:
-    return build_corpus(load_schema(str(MOVIEDB)).schema)
-
-
-@pytest.fixture(scope="module")
-def github() -> Corpus:
-    if not GITHUB.exists():
-        pytest.skip(f"the GitHub schema is not at {GITHUB} (../shared missing)")
-    return build_corpus(load_schema(str(GITHUB)).schema)
 
 
 def paths(corpus: Corpus, coordinate: str, limit: int = 3) -> tuple[tuple[str, ...], ...]:
@@ -47,28 +31,28 @@ def assert_walkable(corpus: Corpus, path: tuple[str, ...]) -> None:
         assert owner == target or owner in corpus.possible_types.get(target, ()), (before, after)
 
 
-def test_a_root_field_is_its_own_path(moviedb: Corpus) -> None:
-    assert paths(moviedb, "Query.movies") == (("Query.movies",),)
-    assert paths(moviedb, "Mutation.createMovie") == (("Mutation.createMovie",),)
+def test_a_root_field_is_its_own_path(moviedb_corpus: Corpus) -> None:
+    assert paths(moviedb_corpus, "Query.movies") == (("Query.movies",),)
+    assert paths(moviedb_corpus, "Mutation.createMovie") == (("Mutation.createMovie",),)
 
 
-def test_paths_are_root_first_cheapest_first_and_capped(moviedb: Corpus) -> None:
-    found = paths(moviedb, "Movie.title", limit=2)
+def test_paths_are_root_first_cheapest_first_and_capped(moviedb_corpus: Corpus) -> None:
+    found = paths(moviedb_corpus, "Movie.title", limit=2)
     assert found == (("Query.movie", "Movie.title"), ("Query.movies", "Movie.title"))
-    assert paths(moviedb, "Movie.title", limit=0) == ()
+    assert paths(moviedb_corpus, "Movie.title", limit=0) == ()
 
 
-def test_a_type_reachable_only_through_a_union(moviedb: Corpus) -> None:
+def test_a_type_reachable_only_through_a_union(moviedb_corpus: Corpus) -> None:
     # Studio is returned by no field: only the SearchResult union (and Node) lead to it.
-    found = paths(moviedb, "Studio.foundedYear")
+    found = paths(moviedb_corpus, "Studio.foundedYear")
     assert found[0] == ("Query.search", "Studio.foundedYear")
     for path in found:
-        assert_walkable(moviedb, path)
+        assert_walkable(moviedb_corpus, path)
 
 
-def test_a_type_reachable_only_through_an_interface(moviedb: Corpus) -> None:
+def test_a_type_reachable_only_through_an_interface(moviedb_corpus: Corpus) -> None:
     # CrewCredit is returned by no field: Person.credits returns the Credit interface.
-    assert paths(moviedb, "CrewCredit.job")[0] == (
+    assert paths(moviedb_corpus, "CrewCredit.job")[0] == (
         "Query.person",
         "Person.credits",
         "CrewCredit.job",
@@ -87,27 +71,27 @@ def test_paths_start_at_the_declared_query_root() -> None:
     assert paths(corpus, "Order.total") == (("QueryRoot.shop", "Shop.orders", "Order.total"),)
 
 
-def test_user_email_is_reached_from_query_on_github(github: Corpus) -> None:
-    found = paths(github, "User.email")
+def test_user_email_is_reached_from_query_on_github(github_corpus: Corpus) -> None:
+    found = paths(github_corpus, "User.email")
     assert found, "User.email must be reachable"
     assert all(path[-1] == "User.email" for path in found)
     assert found[0][0].startswith("Query.") and len(found[0]) == 2
     for path in found:
-        assert_walkable(github, path)
+        assert_walkable(github_corpus, path)
 
 
-def test_the_generic_node_lookup_does_not_shadow_real_entry_points(github: Corpus) -> None:
+def test_the_generic_node_lookup_does_not_shadow_real_entry_points(github_corpus: Corpus) -> None:
     # Query.node reaches every Node type in one hop; the abstract-type penalty keeps it
     # behind Query.repository for pull requests.
-    assert paths(github, "PullRequest.title")[0][0] == "Query.repository"
+    assert paths(github_corpus, "PullRequest.title")[0][0] == "Query.repository"
 
 
-def test_every_github_path_is_walkable(github: Corpus) -> None:
-    graph = SchemaGraph(github)
-    for position in range(0, len(github), 97):
+def test_every_github_path_is_walkable(github_corpus: Corpus) -> None:
+    graph = SchemaGraph(github_corpus)
+    for position in range(0, len(github_corpus), 97):
         for path in graph.paths_to_root(position, 3):
-            assert path[-1] == github.coordinates[position]
-            assert_walkable(github, path)
+            assert path[-1] == github_corpus.coordinates[position]
+            assert_walkable(github_corpus, path)
 
 
 def test_search_json_carries_paths_to_root_for_every_backend_hit(
@@ -186,13 +170,14 @@ def test_define_reports_unknown_coordinates_by_name() -> None:
     assert "Traceback" not in result.output
 
 
-def test_define_on_github(github: Corpus) -> None:
-    result = CliRunner().invoke(
-        app, ["define", "--schema", str(GITHUB), "User.email", "Query.repository(owner:)"]
-    )
-    assert result.exit_code == 0, result.output
-    assert "email: String!" in result.stdout
-    assert "owner: String!" in result.stdout and "followRenames" not in result.stdout
+def test_define_on_github(github_schema: LoadedSchema) -> None:
+    from schemanav.schema.define import define
+
+    email, owner = define(github_schema.schema, ["User.email", "Query.repository(owner:)"])
+    assert email.sdl is not None and "email: String!" in email.sdl
+    # An argument coordinate gives that argument, not the whole field with its others.
+    assert owner.sdl is not None and "owner: String!" in owner.sdl
+    assert "followRenames" not in owner.sdl
 
 
 def test_search_table_shows_how_each_hit_is_reached(
@@ -211,7 +196,7 @@ def test_search_table_shows_how_each_hit_is_reached(
 
 
 def test_every_prepared_backend_gives_paths_to_the_agent_tool(
-    moviedb: Corpus, tmp_path: Path
+    moviedb_corpus: Corpus, moviedb_schema: LoadedSchema, tmp_path: Path
 ) -> None:
     # BM25 fills no paths itself; prepare_backend adds them, so searchSchema shows them.
     from schemanav.agent.tools import SchemaTools
@@ -220,23 +205,29 @@ def test_every_prepared_backend_gives_paths_to_the_agent_tool(
     from schemanav.retrieval.pipeline import prepare_backend
     from schemanav.settings import Settings
 
-    loaded = load_schema(str(MOVIEDB))
+    loaded = moviedb_schema
     settings = Settings(cache_dir=tmp_path, max_paths=1)
-    backend = prepare_backend("bm25", Format.DOT_PLUS_GLOSS, settings, moviedb, SilentEvents())
+    backend = prepare_backend(
+        "bm25", Format.DOT_PLUS_GLOSS, settings, moviedb_corpus, SilentEvents()
+    )
     hits = backend.search("studio founded year", 5)
     studio = next(h for h in hits if h.coordinate == "Studio.foundedYear")
     assert studio.paths_to_root == (("Query.search", "Studio.foundedYear"),)
-    tools = SchemaTools(loaded.schema, backend=backend, corpus_size=len(moviedb), max_paths=1)
+    tools = SchemaTools(
+        loaded.schema, backend=backend, corpus_size=len(moviedb_corpus), max_paths=1
+    )
     text = tools.search_schema("studio founded year").text
     assert "   from the root: Query.search > Studio.foundedYear" in text.splitlines()
 
 
-def test_no_paths_are_computed_when_the_cap_is_zero(moviedb: Corpus, tmp_path: Path) -> None:
+def test_no_paths_are_computed_when_the_cap_is_zero(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     from schemanav.corpus import Format
     from schemanav.events import SilentEvents
     from schemanav.retrieval.pipeline import prepare_backend
     from schemanav.settings import Settings
 
     settings = Settings(cache_dir=tmp_path, max_paths=0)
-    backend = prepare_backend("bm25", Format.DOT_PLUS_GLOSS, settings, moviedb, SilentEvents())
+    backend = prepare_backend(
+        "bm25", Format.DOT_PLUS_GLOSS, settings, moviedb_corpus, SilentEvents()
+    )
     assert all(hit.paths_to_root == () for hit in backend.search("studio founded year", 5))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from graphql import build_schema, introspection_from_schema, parse, validate
 
-from schemanav.corpus import Format, build_corpus
+from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.errors import InputError
 from schemanav.schema import (
     LoadedSchema,
@@ -34,8 +34,8 @@ def corpus_texts(loaded: LoadedSchema) -> dict[Format, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def reference() -> dict[Format, list[str]]:
-    return corpus_texts(load_schema(str(MOVIEDB)))
+def reference(moviedb_schema: LoadedSchema) -> dict[Format, list[str]]:
+    return corpus_texts(moviedb_schema)
 
 
 @pytest.fixture(scope="module")
@@ -135,31 +135,26 @@ def test_malformed_header_never_shows_the_value(raw: str) -> None:
 # --- the GitHub schema ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def github(github_schema_path: Path) -> LoadedSchema:
-    return load_schema(str(github_schema_path))
-
-
-def test_github_schema_loads_with_its_8_spec_violations(github: LoadedSchema) -> None:
-    assert len(github.violations) == 8
-    assert all("\n" not in violation for violation in github.violations)
-    warning = describe_violations(github.violations)
+def test_github_schema_loads_with_its_8_spec_violations(github_schema: LoadedSchema) -> None:
+    assert len(github_schema.violations) == 8
+    assert all("\n" not in violation for violation in github_schema.violations)
+    warning = describe_violations(github_schema.violations)
     assert warning.startswith("the schema breaks 8 GraphQL spec rule(s) (first: ")
     assert "\n" not in warning
 
 
-def test_github_schema_still_validates_operations(github: LoadedSchema) -> None:
+def test_github_schema_still_validates_operations(github_schema: LoadedSchema) -> None:
     good = parse('{ viewer { login repository(name: "x") { stargazerCount } } }')
-    assert validate(github.schema, good) == []
+    assert validate(github_schema.schema, good) == []
     bad = parse("{ viewer { loginName } }")
-    errors = validate(github.schema, bad)
+    errors = validate(github_schema.schema, bad)
     assert [error.message for error in errors] == [
         "Cannot query field 'loginName' on type 'User'. Did you mean 'login'?"
     ]
 
 
-def test_github_interface_fields_are_in_the_corpus(github: LoadedSchema) -> None:
-    corpus = build_corpus(github.schema)
+def test_github_interface_fields_are_in_the_corpus(github_corpus: Corpus) -> None:
+    corpus = github_corpus
     assert len(corpus) == 6640
     position = corpus.coordinates.index("Node.id")
     assert corpus.entries[position].owner_is_interface

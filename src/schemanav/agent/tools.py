@@ -62,7 +62,7 @@ _PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
         _Parameter("variables", dict, False, "{}"),
     ),
     LIST_FIELDS: (_Parameter("name", str, True, '"TypeName"'),),
-    BUILD_QUERY: (_Parameter("coordinates", list, True, '["Query.rootField", "TypeName.field"]'),),
+    BUILD_QUERY: (_Parameter("coordinates", list, True, '["RootType.rootField", "TypeName.field"]'),),
 }
 
 

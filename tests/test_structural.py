@@ -1,0 +1,417 @@
+"""The default backend, mechanism by mechanism, on schemas small enough to work out by hand.
+
+Each test names the rule of `schemanav.retrieval.structural` it checks and computes the
+expected number from that rule, not from running the code: BM25F over the parts of a field,
+closeness to the root (with interface/union and mutation-root costs), sibling evidence, and
+paths as hits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+from graphql import build_schema
+
+from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.retrieval import SearchHit
+from schemanav.retrieval.structural import (
+    StructuralBackend,
+    StructuralParams,
+    StructuralSearcher,
+)
+
+K1 = 1.2
+
+
+def _corpus(sdl: str) -> Corpus:
+    return build_corpus(build_schema(sdl))
+
+
+def _structural(
+    corpus: Corpus,
+    params: StructuralParams | None = None,
+    fmt: Format = Format.RAW,
+    max_paths: int = 2,
+) -> StructuralSearcher:
+    """The one place this file builds a structural searcher (indexed over `corpus`)."""
+    backend = StructuralBackend(fmt, params=params or StructuralParams(), max_paths=max_paths)
+    return backend.index(corpus)
+
+
+def _by_coordinate(corpus: Corpus, scores: Iterable[Any]) -> dict[str, float]:
+    return {c: float(s) for c, s in zip(corpus.coordinates, scores, strict=True)}
+
+
+def _idf(documents: int, containing: int) -> float:
+    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))
+
+
+def _saturate(pseudo_tf: float) -> float:
+    return pseudo_tf / (K1 + pseudo_tf)
+
+
+# --- 1. BM25F over the parts of a field ------------------------------------------------------
+
+# Three entries: Query.films, Film.title, Film.rating. Custom scalar `Text`, because the
+# built-in scalars carry long descriptions that would enter the return-detail part.
+# Stemmed parts, with the length of each:
+#   name           film (1)                      | titl (1)  | rate (1)                 avg 1
+#   owner          queri (1)                     | film (1)  | film (1)                 avg 1
+#   return         film (1)                      | text (1)  | rate (1)                 avg 1
+#   description    film whose genr match (4)     | – (0)     | – (0)                    avg 4/3
+#   arguments      filter genr (2)               | – (0)     | – (0)                    avg 2/3
+#   return_detail  a motion pictur (3)           | – (0)     | general restrict (2)     avg 5/3
+BM25F_SDL = """
+type Query {
+  "Films whose genre matches."
+  films(filter: FilmFilter): [Film!]!
+}
+
+"A motion picture."
+type Film {
+  title: Text
+  rating: Rating
+}
+
+scalar Text
+
+input FilmFilter {
+  genre: Text
+}
+
+enum Rating {
+  GENERAL
+  RESTRICTED
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def films() -> Corpus:
+    return _corpus(BM25F_SDL)
+
+
+def _lexical(
+    corpus: Corpus, query: str, params: StructuralParams | None = None
+) -> dict[str, float]:
+    return _by_coordinate(corpus, _structural(corpus, params).lexical_scores(query))
+
+
+def test_the_name_part_weighs_three(films: Corpus) -> None:
+    # "title": Film.title's name only; length 1 = average, so t̃f = 3.0 · 1 / 1.
+    scores = _lexical(films, "title")
+    assert scores["Film.title"] == pytest.approx(_idf(3, 1) * _saturate(3.0))
+    assert scores["Query.films"] == scores["Film.rating"] == 0.0
+
+
+def test_owner_return_and_description_parts_add_up(films: Corpus) -> None:
+    # "films" → film: in all three entries, so idf = ln(1 + 0.5/3.5).
+    # Query.films: name 3.0 + return 1.0 + description 0.5 / (1 − 0.75 + 0.75 · 4/(4/3)) = 0.2.
+    # Film.title and Film.rating: owner 1.5 only.
+    scores = _lexical(films, "films")
+    assert scores["Query.films"] == pytest.approx(_idf(3, 3) * _saturate(3.0 + 1.0 + 0.2))
+    assert scores["Film.title"] == pytest.approx(_idf(3, 3) * _saturate(1.5))
+    assert scores["Film.rating"] == scores["Film.title"]
+
+
+def test_description_and_arguments_are_length_normalised(films: Corpus) -> None:
+    # "genre" → genr: Query.films's description (0.5 / 2.5) and its input-object argument
+    # field `genre` (0.3 / (1 − 0.75 + 0.75 · 2/(2/3)) = 0.3 / 2.5).
+    scores = _lexical(films, "genre")
+    assert scores["Query.films"] == pytest.approx(_idf(3, 1) * _saturate(0.2 + 0.12))
+    # Without length normalisation (b = 0) both parts count at full weight.
+    flat = StructuralParams(description_b=0.0, arguments_b=0.0)
+    assert _lexical(films, "genre", flat)["Query.films"] == pytest.approx(
+        _idf(3, 1) * _saturate(0.5 + 0.3)
+    )
+
+
+def test_enum_values_and_type_descriptions_speak_for_the_return_type(films: Corpus) -> None:
+    # "restricted": a value of the Rating enum, Film.rating's return detail (length 2, avg 5/3).
+    restricted = _lexical(films, "restricted")
+    assert restricted["Film.rating"] == pytest.approx(
+        _idf(3, 1) * _saturate(0.3 / (0.25 + 0.75 * 2 / (5 / 3)))
+    )
+    # "motion": Film's own description, the return detail of Query.films (length 3).
+    motion = _lexical(films, "motion")
+    assert motion["Query.films"] == pytest.approx(
+        _idf(3, 1) * _saturate(0.3 / (0.25 + 0.75 * 3 / (5 / 3)))
+    )
+
+
+def test_terms_add_and_a_zero_weight_silences_a_part(films: Corpus) -> None:
+    # "rating": name (3.0) and return type (1.0) of Film.rating; "title" adds nothing to it.
+    both = _lexical(films, "restricted rating")
+    alone = _lexical(films, "restricted")
+    assert both["Film.rating"] == pytest.approx(
+        alone["Film.rating"] + _idf(3, 1) * _saturate(3.0 + 1.0)
+    )
+    muted = StructuralParams(name_weight=0.0)
+    assert _lexical(films, "rating", muted)["Film.rating"] == pytest.approx(
+        _idf(3, 1) * _saturate(1.0)
+    )
+    assert _lexical(films, "title", muted)["Film.title"] == 0.0
+    assert set(_lexical(films, "unheard of words").values()) == {0.0}
+
+
+# --- 2. Closeness to the root -----------------------------------------------------------------
+
+# Every field is described "thing", so every entry has a lexical score and the ratio of
+# search score to lexical score is the closeness of its owner type.
+CHAIN_SDL = """
+schema { query: Root mutation: Change }
+
+type Root {
+  "thing" shop: Shop
+  "thing" node(id: ID!): Node
+  "thing" media: Media
+}
+
+type Shop {
+  "thing" shelf: Shelf
+}
+
+type Shelf {
+  "thing" book: Book
+}
+
+type Book implements Node {
+  "thing" id: ID!
+  "thing" price: Int
+}
+
+interface Node {
+  "thing" id: ID!
+}
+
+type Author implements Node {
+  "thing" id: ID!
+}
+
+type Editor implements Node {
+  "thing" id: ID!
+}
+
+union Media = Photo | Clip
+
+type Photo {
+  "thing" width: Int
+}
+
+type Clip {
+  "thing" seconds: Int
+}
+
+type Change {
+  "thing" addBook: AddBookPayload
+}
+
+type AddBookPayload {
+  "thing" book: Book
+  "thing" receipt: Int
+}
+
+type Orphan {
+  "thing" lost: Int
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def chain() -> Corpus:
+    return _corpus(CHAIN_SDL)
+
+
+def _closeness(corpus: Corpus, params: StructuralParams | None = None) -> dict[str, float]:
+    """search score / lexical score per entry: closeness (no sibling evidence)."""
+    params = params or StructuralParams(sibling_evidence=0.0)
+    backend = _structural(corpus, params)
+    lexical = _by_coordinate(corpus, backend.lexical_scores("thing"))
+    final = _by_coordinate(corpus, backend.search_scores("thing"))
+    assert all(value > 0 for value in lexical.values())
+    return {coordinate: final[coordinate] / lexical[coordinate] for coordinate in lexical}
+
+
+def _expected(cost: float, root_closeness: float = 0.3) -> float:
+    return 1 / (1 + root_closeness * cost)
+
+
+def test_each_hop_from_the_query_root_divides_by_one_plus_0_3_per_hop(chain: Corpus) -> None:
+    closeness = _closeness(chain)
+    assert closeness["Root.shop"] == pytest.approx(_expected(0))
+    assert closeness["Shop.shelf"] == pytest.approx(_expected(1))
+    assert closeness["Shelf.book"] == pytest.approx(_expected(2))
+    assert closeness["Book.price"] == pytest.approx(_expected(3))
+    # A type no root reaches counts as 20 hops away.
+    assert closeness["Orphan.lost"] == pytest.approx(_expected(20))
+    steeper = _closeness(chain, StructuralParams(sibling_evidence=0.0, root_closeness=1.0))
+    assert steeper["Book.price"] == pytest.approx(_expected(3, root_closeness=1.0))
+
+
+def test_passing_through_an_interface_or_union_costs_log2_of_one_plus_its_types(
+    chain: Corpus,
+) -> None:
+    closeness = _closeness(chain)
+    # Node has three possible types (Book, Author, Editor): 1 hop + log2(4) = 3.
+    assert closeness["Author.id"] == pytest.approx(_expected(1 + math.log2(4)))
+    # The interface's own fields are one hop away, like any field's owner.
+    assert closeness["Node.id"] == pytest.approx(_expected(1))
+    # Media is a union of two (Photo, Clip): 1 + log2(3).
+    assert closeness["Photo.width"] == pytest.approx(_expected(1 + math.log2(3)))
+    assert closeness["Clip.seconds"] == pytest.approx(_expected(1 + math.log2(3)))
+    # Book is 3 away either way: down Shop and Shelf, or through node(id:) at 1 + log2(4).
+    # Without the penalty node(id:) brings every type behind it to 1 hop.
+    assert closeness["Book.price"] == pytest.approx(_expected(3))
+    free = _closeness(chain, StructuralParams(sibling_evidence=0.0, abstract_penalty=0.0))
+    assert free["Book.price"] == pytest.approx(_expected(1))
+    assert free["Author.id"] == pytest.approx(_expected(1))
+
+
+def test_the_mutation_root_starts_three_hops_behind(chain: Corpus) -> None:
+    closeness = _closeness(chain)
+    assert closeness["Change.addBook"] == pytest.approx(_expected(3))
+    assert closeness["AddBookPayload.receipt"] == pytest.approx(_expected(4))
+    nearer = _closeness(chain, StructuralParams(sibling_evidence=0.0, other_root_cost=0.0))
+    assert nearer["AddBookPayload.receipt"] == pytest.approx(_expected(1))
+
+
+GENERIC_LOOKUP_SDL = """
+type Query {
+  node(id: ID!): Node
+  repository(name: String!): Repository
+}
+
+interface Node { id: ID! }
+
+type Repository implements Node {
+  id: ID!
+  stars: Int
+}
+
+type Issue implements Node { id: ID! }
+type User implements Node { id: ID! }
+"""
+
+
+def test_a_generic_node_lookup_does_not_shadow_the_real_entry_point() -> None:
+    # node(id:) reaches Repository in 1 + log2(4) = 3, repository(name:) in 1: the hit's
+    # path goes through Query.repository.
+    corpus = _corpus(GENERIC_LOOKUP_SDL)
+    hits = _structural(corpus).search("stars", 2)
+    assert [hit.coordinate for hit in hits] == ["Query.repository", "Repository.stars"]
+    assert hits[1].paths_to_root[0] == ("Query.repository", "Repository.stars")
+
+
+# --- 3. Sibling evidence ----------------------------------------------------------------------
+
+# Field names shared by types: `name` by two (Repo, User), every other name by one, so the
+# commonness of `name` is log(1+2)/log(1+2) = 1 and of any other name log(2)/log(3).
+SIBLING_SDL = """
+type Query {
+  repo: Repo
+  user: User
+}
+
+type Repo {
+  name: String
+  stars: Int
+}
+
+type User {
+  name: String
+  login: String
+}
+"""
+
+
+def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonness() -> None:
+    corpus = _corpus(SIBLING_SDL)
+    backend = _structural(corpus)
+    lexical = _by_coordinate(corpus, backend.lexical_scores("stars"))
+    final = _by_coordinate(corpus, backend.search_scores("stars"))
+    # Only Repo.stars matches; Repo is one hop from the root.
+    best = lexical["Repo.stars"] * _expected(1)
+    assert best > 0
+    assert final["Repo.name"] == pytest.approx(0.2 * best * 1.0)
+    assert final["Repo.stars"] == pytest.approx(best + 0.2 * best * math.log(2) / math.log(3))
+    # Another type's fields get nothing, whatever their name.
+    assert final["User.name"] == final["User.login"] == 0.0
+    # The field that matched still leads, and its sibling becomes a hit only through the share.
+    ranked = [hit.coordinate for hit in backend.search("stars", 10)]
+    assert ranked.index("Repo.stars") < ranked.index("Repo.name")
+    alone = _structural(corpus, StructuralParams(sibling_evidence=0.0)).search("stars", 10)
+    assert "Repo.name" not in [hit.coordinate for hit in alone]
+
+
+# --- 4. Paths as hits -------------------------------------------------------------------------
+
+# Two ways into Person, equally long; `viewer` is declared first, so it is the static route.
+PATHS_SDL = """
+type Query {
+  viewer: Person
+  "The account that owns the repository."
+  owner: Person
+}
+
+type Person {
+  email: String
+  handle: String
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def people() -> Corpus:
+    return _corpus(PATHS_SDL)
+
+
+def _coordinates(hits: list[SearchHit]) -> list[str]:
+    return [hit.coordinate for hit in hits]
+
+
+def test_path_fields_precede_the_hit_with_its_score_and_count_towards_k(people: Corpus) -> None:
+    backend = _structural(people, StructuralParams(sibling_evidence=0.0))
+    email = _by_coordinate(people, backend.search_scores("email"))["Person.email"]
+    hits = backend.search("email", 10)
+    assert _coordinates(hits) == ["Query.viewer", "Person.email"]
+    assert [hit.score for hit in hits] == pytest.approx([email, email])
+    assert [hit.rank for hit in hits] == [1, 2]
+    # k counts path fields: one hit is the first field of the path alone.
+    assert _coordinates(backend.search("email", 1)) == ["Query.viewer"]
+
+
+def test_the_route_goes_through_fields_the_question_is_about(people: Corpus) -> None:
+    # "account" matches Query.owner's description weakly; Person.email's name strongly. The
+    # hop through owner then costs 1 − 0.5 · (its score / the best score) < 1, so owner leads to
+    # the hit, listed with the hit's score rather than its own lower one.
+    backend = _structural(people, StructuralParams(sibling_evidence=0.0))
+    scores = _by_coordinate(people, backend.search_scores("email account"))
+    assert 0 < scores["Query.owner"] < scores["Person.email"]
+    hits = backend.search("email account", 10)
+    assert _coordinates(hits) == ["Query.owner", "Person.email"]
+    assert hits[0].score == pytest.approx(scores["Person.email"])
+    assert hits[1].paths_to_root[0] == ("Query.owner", "Person.email")
+    # Without relevance every hop costs 1 and the static route stays.
+    static = _structural(people, StructuralParams(sibling_evidence=0.0, path_relevance=0.0))
+    assert _coordinates(static.search("email account", 2)) == ["Query.viewer", "Person.email"]
+
+
+def test_without_path_expansion_only_matching_fields_are_hits(people: Corpus) -> None:
+    params = StructuralParams(sibling_evidence=0.0, expand_paths=False)
+    assert _coordinates(_structural(people, params).search("email", 10)) == ["Person.email"]
+
+
+def test_path_fields_cost_their_own_tokens_in_the_chosen_rendering(people: Corpus) -> None:
+    hits = _structural(people, fmt=Format.GLOSS).search("email", 2)
+    tokens = dict(zip(people.coordinates, people.token_counts(Format.GLOSS), strict=True))
+    texts = dict(zip(people.coordinates, people.texts(Format.GLOSS), strict=True))
+    assert _coordinates(hits) == ["Query.viewer", "Person.email"]
+    for hit in hits:
+        assert hit.text == texts[hit.coordinate]
+        assert hit.tokens == tokens[hit.coordinate]
+    # GLOSS entries are sentences: their tokens are not those of the bare coordinate.
+    raw = dict(zip(people.coordinates, people.token_counts(Format.RAW), strict=True))
+    assert all(hit.tokens > raw[hit.coordinate] for hit in hits)
