@@ -103,11 +103,15 @@ def test_execute_is_offered_only_with_an_endpoint(cache_dir: Path, workdir: Path
     assert names == ["search_schema", "define", "validate"]
 
 
-def test_slice_output_is_offered_only_with_a_slicer(movies: Navigator) -> None:
-    plain = ToolBox(movies)
-    assert "output" not in plain.specs[0].input_schema["properties"]
-    refused = plain.call(SEARCH_SCHEMA, {"query": "rating", "output": "slice"})
-    assert "has no argument 'output'" in refused.text
+def test_slice_output_is_the_navigators_slice(movies: Navigator) -> None:
+    """`output: "slice"` answers with what `search --slice` prints: the navigator's slice of
+    the question within the budget, priced like every result."""
+    tools = ToolBox(movies)
+    assert tools.specs[0].input_schema["properties"]["output"]["enum"] == ["list", "slice"]
+    output = tools.call(SEARCH_SCHEMA, {"query": "movie rating", "budget": 120, "output": "slice"})
+    expected = movies.slice("movie rating", budget=120)
+    assert output.ok and output.text.startswith(expected.sdl.rstrip("\n"))
+    assert "Movie" in expected.types and expected.tokens <= 120
     asked: list[tuple[str, int]] = []
 
     def slicer(question: str, budget: int) -> str:
@@ -115,7 +119,6 @@ def test_slice_output_is_offered_only_with_a_slicer(movies: Navigator) -> None:
         return "type Query { movies: [Movie!]! }\ntype Movie { rating: Float }"
 
     sliced = ToolBox(movies, slicer=slicer)
-    assert sliced.specs[0].input_schema["properties"]["output"]["enum"] == ["list", "slice"]
     output = sliced.call(SEARCH_SCHEMA, {"query": "rating", "budget": 80, "output": "slice"})
     assert output.ok and output.text.startswith("type Query { movies")
     assert asked == [("rating", 80)]

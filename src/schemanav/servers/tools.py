@@ -103,7 +103,11 @@ class ToolBox:
     ) -> None:
         self.navigator = navigator
         self.default_budget = default_budget or navigator.settings.budget or DEFAULT_SEARCH_BUDGET
-        self.slicer = slicer
+        # By default the navigator's own slicer: what `search --slice` and `bench --output slice`
+        # build and measure.
+        self.slicer: Slicer = slicer or (
+            lambda question, budget: navigator.slice(question, budget=budget).sdl
+        )
         self.redact = navigator.operations.redact
         self.specs = self._specs()
         self._by_name = {spec.name: spec for spec in self.specs}
@@ -130,12 +134,11 @@ class ToolBox:
                 "description": f"Most tokens of hits to return (default {self.default_budget})",
             },
         }
-        if self.slicer is not None:
-            search_properties["output"] = {
-                "type": "string",
-                "enum": ["list", "slice"],
-                "description": "list: ranked fields (default); slice: a connected SDL excerpt",
-            }
+        search_properties["output"] = {
+            "type": "string",
+            "enum": ["list", "slice"],
+            "description": "list: ranked fields (default); slice: a connected SDL excerpt",
+        }
         specs = [
             ToolSpec(
                 SEARCH_SCHEMA,
@@ -229,7 +232,7 @@ class ToolBox:
             return self._output(
                 False, "the query has no words to search for; describe what you need", {}
             )
-        if output == "slice" and self.slicer is not None:
+        if output == "slice":
             sdl = self.slicer(query, budget)
             return self._output(True, sdl, {"query": query, "budget": budget, "output": "slice"})
         hits, blocks, costs = self._fill(query, budget)
