@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, price_schema
 from schemanav.defaults import DEFAULT_K
-from schemanav.events import Events, SilentEvents
+from schemanav.events import Events, SilentEvents, phase
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
 from schemanav.retrieval import Searcher, SearchHit, fit_budget, has_words
@@ -54,6 +54,8 @@ class SearchResult:
     hits: tuple[SearchHit, ...]
     budget: int | None = None
     empty_reason: str | None = None
+    over_budget: bool = False
+    """No hit because even the first one costs more than `budget` (the budget is too small)."""
 
     json_fields: ClassVar[tuple[str, ...]] = ("query", "backend", "format", "encoding", "hits")
 
@@ -91,7 +93,8 @@ class Navigator:
     @cached_property
     def loaded(self) -> LoadedSchema:
         """The full parsed schema (needed to validate operations and print definitions)."""
-        loaded = open_schema(self.settings)
+        with phase(self.events, f"parsing {self.label}"):
+            loaded = open_schema(self.settings)
         self._warn_violations(loaded.violations)
         return loaded
 
@@ -101,8 +104,11 @@ class Navigator:
         if is_url(schema_source(self.settings)):
             from schemanav.corpus import build_corpus
 
-            return build_corpus(self.loaded.schema)
-        load = open_corpus(self.settings)
+            loaded = self.loaded
+            with phase(self.events, "rendering the corpus and counting its tokens"):
+                return build_corpus(loaded.schema)
+        with phase(self.events, f"reading {self.label}: parsing, rendering, counting tokens"):
+            load = open_corpus(self.settings)
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
@@ -114,7 +120,9 @@ class Navigator:
 
     def price(self) -> SchemaPrice:
         """What the schema costs in each form an agent could be handed."""
-        return price_schema(self.label, self.loaded, self.corpus)
+        loaded, corpus = self.loaded, self.corpus
+        with phase(self.events, "counting the tokens of the SDL and the introspection JSON"):
+            return price_schema(self.label, loaded, corpus)
 
     def searcher(self, backend: str | None = None, fmt: str | None = None) -> Searcher:
         """An indexed backend (default: the configured one), built once per backend × format."""
@@ -141,9 +149,17 @@ class Navigator:
         budget = budget if budget is not None else self.settings.budget
         searcher = self.searcher(backend, fmt)
         depth = k or (len(self.corpus) if budget else DEFAULT_K)
-        hits = fit_budget(searcher.search(question, depth), budget)
+        ranked = searcher.search(question, depth)
+        hits = fit_budget(ranked, budget)
         empty_reason = None
-        if not hits:
+        over_budget = bool(ranked) and not hits
+        if over_budget:
+            first = ranked[0]
+            empty_reason = (
+                f"no hit fits the budget of {budget:,} tokens: the first hit, {first.coordinate}, "
+                f"costs {first.tokens:,} tokens; raise the budget"
+            )
+        elif not hits:
             empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
         return SearchResult(
             query=question,
@@ -153,6 +169,7 @@ class Navigator:
             hits=tuple(hits),
             budget=budget,
             empty_reason=empty_reason,
+            over_budget=over_budget,
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:
