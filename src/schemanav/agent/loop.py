@@ -65,12 +65,14 @@ def run_agent(
     if not task.strip():
         raise InputError("the task is empty: say what the agent should find out")
     parse_format(settings.format)  # a bad --format fails before anything is loaded
-    navigator = Navigator(settings, events)
-    loaded = navigator.loaded
-    corpus = navigator.corpus
     chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
     try:
+        # Ollama and the model first: an unreachable host fails in a moment, not after the
+        # schema has been parsed.
         num_ctx = _context_window(chat, settings, events)
+        navigator = Navigator(settings, events)
+        loaded = navigator.loaded
+        corpus = navigator.corpus
         tools = SchemaTools(
             loaded.schema,
             backend=None if inline else navigator.searcher(),
