@@ -66,8 +66,8 @@ def render_search(out: Console, result: SearchResult) -> None:
         for hit in result.hits
     ]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
-    if not out.is_terminal:
-        out.print(title, markup=False)
+    if not out.is_terminal:  # plain lines, never wrapped: a pipe or a file gets every cell
+        out.print(title, markup=False, soft_wrap=True)
         for row in [header, *rows]:
             cells = [
                 row[column].rjust(widths[column])
@@ -75,7 +75,7 @@ def render_search(out: Console, result: SearchResult) -> None:
                 else row[column].ljust(widths[column])
                 for column in range(5)
             ]
-            out.print("  ".join(cells).rstrip(), markup=False)
+            out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
     else:
         # A boxed table needs 3 characters per column and 1 more for its right edge.
         side_by_side = sum(widths) + 3 * len(widths) + 1 <= out.width
