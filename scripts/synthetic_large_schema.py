@@ -11,7 +11,6 @@ gets one field into the copy.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from graphql import TypeDefinitionNode, parse, print_ast
@@ -22,7 +21,15 @@ PREFIX = "Mirror"
 
 
 def main() -> int:
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/large.graphqls")
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "target", nargs="?", default="/tmp/large.graphqls", help="where to write the SDL"
+    )
+    target = Path(parser.parse_args().target)
     source = (ROOT / "schemas" / "github-wg.graphqls").read_text(encoding="utf-8")
     definitions = [d for d in parse(source).definitions if isinstance(d, TypeDefinitionNode)]
     names = {d.name.value for d in definitions} - BUILT_IN
