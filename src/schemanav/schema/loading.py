@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from schemanav.errors import InputError
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema, IntrospectionQuery
@@ -52,7 +53,7 @@ class LoadedSchema:
 def describe_violations(violations: tuple[str, ...]) -> str:
     """One warning line for a schema that breaks spec rules but was loaded anyway."""
     return (
-        f"the schema breaks {len(violations)} GraphQL spec rule(s) "
+        f"the schema breaks {counted(len(violations), 'GraphQL spec rule')} "
         f"(first: {violations[0]}); loaded anyway"
     )
 
