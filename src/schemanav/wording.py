@@ -38,7 +38,7 @@ def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
     `Movie.rating` before `Movie.cast`."""
     pool = list(dict.fromkeys(candidates))
     lowered = word.lower()
-    shortlist = difflib.get_close_matches(word, pool, n=max(20, 5 * limit), cutoff=0.5)
+    shortlist = difflib.get_close_matches(word, pool, n=max(20, 5 * limit), cutoff=0.6)
     shortlist += [candidate for candidate in pool if candidate.lower() == lowered]
     ranked = sorted(
         dict.fromkeys(shortlist),
