@@ -153,3 +153,15 @@ def test_search_table_fits_80_columns_and_drops_nothing() -> None:
     lines = piped.export_text().splitlines()
     assert lines[2].split() == ["2", path[-1], "12.250", "16", path[0], "→", path[1]]
     assert lines[3] == "1 hit, 16 tokens (o200k_base)"
+
+
+def test_piped_stderr_gets_no_progress_residue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Transient progress on a pipe used to leave one blank line per backend × format.
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
+    args = ["bench", "--backend", "bm25,structural", "--format", "RAW,SDL", "-j"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert len(json.loads(result.stdout)["rows"]) == 4
