@@ -153,4 +153,10 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    # No options: --help prints what the script does.
+    argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ).parse_args()
     raise SystemExit(main())

@@ -23,8 +23,12 @@ PREFIX = "Mirror"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("target", nargs="?", default="/tmp/large.graphqls", type=Path)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "target", nargs="?", default="/tmp/large.graphqls", type=Path, help="where to write the SDL"
+    )
     parser.add_argument("--copies", type=int, default=1, help="copies to add (default 1)")
     args = parser.parse_args()
     target: Path = args.target

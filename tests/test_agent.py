@@ -447,7 +447,10 @@ def test_ollama_unreachable_is_one_line_error(tmp_path: Path) -> None:
     settings = load_settings(schema=str(SDL_PATH), ollama_host=host, cache_dir=str(tmp_path))
     with pytest.raises(SchemanavError) as caught:
         run_agent("anything", settings)
-    assert caught.value.message == f"cannot reach Ollama at {host}: is `ollama serve` running?"
+    assert caught.value.message == (
+        f"cannot reach Ollama at {host}: is `ollama serve` running? "
+        "(set the address with --ollama-host or OLLAMA_HOST)"
+    )
     assert caught.value.exit_code == 1
 
 

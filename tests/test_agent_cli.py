@@ -123,12 +123,47 @@ def test_agent_command_prints_the_answer_and_receipt_and_writes_both_files(
     assert all(SECRET not in text for text in outputs)
 
 
-def test_agent_command_when_ollama_is_unreachable(tmp_path: Path) -> None:
+def test_agent_command_checks_ollama_before_loading_the_schema(tmp_path: Path) -> None:
     host = closed_port_url()
-    result = invoke(["anything", "--ollama-host", host], tmp_path)
+    absent = tmp_path / "absent.graphql"  # would be an error of its own, later
+    result = invoke(["anything", "--ollama-host", host, "--schema", str(absent)], tmp_path)
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert result.stderr == (f"error: cannot reach Ollama at {host}: is `ollama serve` running?\n")
+    assert result.stderr == (
+        f"error: cannot reach Ollama at {host}: is `ollama serve` running? "
+        "(set the address with --ollama-host or OLLAMA_HOST)\n"
+    )
+
+
+def test_agent_command_when_the_host_is_not_ollama(tmp_path: Path) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class ErrorPage(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = b"<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1>\n</body></html>\n"
+            self.send_response(502)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ErrorPage)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        result = invoke(["anything", "--ollama-host", host], tmp_path)
+    finally:
+        server.shutdown()
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: {host} answered HTTP 502 with a page that is not Ollama's: "
+        "is --ollama-host (or OLLAMA_HOST) the address of Ollama?\n"
+    )
 
 
 def test_agent_command_when_the_model_is_missing(ollama: FakeOllama, tmp_path: Path) -> None:

@@ -316,7 +316,7 @@ def test_unknown_coordinates_warn_and_strict_refuses(
         (["--backend", "bm25,nope"], "unknown backend 'nope'"),
         (["--format", "DOT_PLUS_GLOSS,PDF"], "unknown format 'PDF'"),
         (["--ks", "0"], "--ks values must be at least 1"),
-        (["--budgets", "many"], "invalid setting budgets"),
+        (["--budgets", "many"], "invalid --budgets (item 1: 'many')"),
         (["--output", "list,tree"], "unknown output 'tree'"),
         (["--backend", "bm25", "-o", "tokenizer", "klingon"], "unknown BM25 tokenizer"),
     ],

@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from schemanav.cli import app
@@ -37,3 +39,129 @@ def test_version_flag_prints_the_installed_version() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.stdout == f"schemanav {version('schemanav')}\n"
+
+
+# --- a newcomer's first commands -------------------------------------------------------------
+
+
+def test_help_names_values_choices_and_where_settings_come_from() -> None:
+    from schemanav.corpus import Format
+    from schemanav.defaults import BUILTIN_BACKENDS
+    from schemanav.retrieval.registry import backend_names
+
+    runner = CliRunner()
+    short, long = runner.invoke(app, ["search", "-h"]), runner.invoke(app, ["search", "--help"])
+    assert short.exit_code == long.exit_code == 0
+    assert short.stdout == long.stdout
+    text = " ".join(long.stdout.split())
+    assert "[OPTIONS] QUESTION" in text and "-s, --schema FILE|URL" in text
+    assert "-k, --k N" in text and "-b, --budget N" in text and "-j, --json" in text
+    options = long.stdout.split("Each setting above")[0]
+    assert "<" not in options and "{" not in options  # no `<str>`, `{question}`
+    assert set(BUILTIN_BACKENDS) <= set(backend_names())
+    assert f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)};" in text
+    assert all(fmt.value in text for fmt in Format)
+    assert "SCHEMANAV_<NAME>" in text and "max-paths = 1" in text
+    assert 'backend = ["bm25", "structural"]' in text
+
+
+def test_a_flag_click_cannot_parse_is_one_error_line() -> None:
+    result = CliRunner().invoke(app, ["search", "movie", "-k", "many"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: invalid value for '-k' / '--k': ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_toml_takes_the_flag_spelling_and_search_refuses_a_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "schemanav.toml").write_text('max-paths = 0\nbackend = ["bm25", "structural"]\n')
+    result = CliRunner().invoke(app, ["search", "movie rating"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: search takes one backend, not a list (--backend bm25,structural): pick one, "
+        "or compare them all with `schemanav bench --backend bm25,structural`\n"
+    )
+    result = CliRunner().invoke(app, ["search", "movie rating", "--backend", "bm25", "-j"])
+    assert result.exit_code == 0, result.stderr
+    assert all(hit["paths_to_root"] == [] for hit in json.loads(result.stdout)["hits"])
+
+
+def test_quiet_silences_the_spec_violation_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path / "cache"))
+    schema = tmp_path / "breaks-a-rule.graphql"
+    schema.write_text(
+        "interface Node { id: ID! }\n"
+        'type Thing implements Node { id: ID! @deprecated(reason: "old") }\n'
+        "type Query { thing: Thing }\n"
+    )
+    loud = CliRunner().invoke(app, ["search", "thing", "-s", str(schema)])
+    quiet = CliRunner().invoke(app, ["search", "thing", "-s", str(schema), "-q"])
+    assert loud.exit_code == quiet.exit_code == 0
+    assert loud.stderr.startswith("warning: the schema breaks 1 GraphQL spec rule")
+    assert quiet.stderr == ""
+    assert quiet.stdout == loud.stdout
+
+
+def test_bench_refuses_an_output_path_before_running(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = CliRunner().invoke(app, ["bench", "--markdown", str(blocker / "bench.md")])
+    assert result.exit_code == 2
+    assert result.stdout == ""  # nothing ran
+    assert (
+        result.stderr
+        == f"error: --markdown {blocker}/bench.md: {blocker} is a file, not a folder\n"
+    )
+
+
+def test_did_you_mean_is_ranked_by_edit_distance() -> None:
+    result = CliRunner().invoke(app, ["define", "Movie.ratin"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: Movie.ratin: no such element in the schema (did you mean Movie.rating, "
+    )
+
+
+def test_search_table_fits_80_columns_and_drops_nothing() -> None:
+    from rich.console import Console
+
+    from schemanav.navigator import SearchResult
+    from schemanav.render import render_search
+    from schemanav.retrieval import SearchHit
+
+    path = ("Query.repository", "Repository.pullRequest", "PullRequest.viewerLatestReviewRequest")
+    hits = (
+        SearchHit("Query.repository", "", 5.0851, 1, 8, (("Query.repository",),)),
+        SearchHit(path[-1], "", 12.25, 2, 16, (path,)),
+    )
+    result = SearchResult("q", "structural", "RAW", "o200k_base", hits)
+    terminal = Console(width=80, force_terminal=True, record=True, highlight=False)
+    render_search(terminal, result)
+    text = terminal.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for needed in ("5.085", "12.250", path[-1], "via Query.repository → Repository.pullRequest"):
+        assert needed in text
+    assert text.splitlines()[-1] == "2 hits, 24 tokens (o200k_base)"
+    piped = Console(width=80, force_terminal=False, record=True, highlight=False)
+    render_search(piped, SearchResult("q", "structural", "RAW", "o200k_base", hits[1:]))
+    lines = piped.export_text().splitlines()
+    assert lines[2].split() == ["2", path[-1], "12.250", "16", path[0], "→", path[1]]
+    assert lines[3] == "1 hit, 16 tokens (o200k_base)"
+
+
+def test_piped_stderr_gets_no_progress_residue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Transient progress on a pipe used to leave one blank line per backend × format.
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
+    args = ["bench", "--backend", "bm25,structural", "--format", "RAW,SDL", "-j"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert len(json.loads(result.stdout)["rows"]) == 4

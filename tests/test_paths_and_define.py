@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,7 @@ def test_define_json_gives_introspection_records() -> None:
 
 def test_define_reports_unknown_coordinates_by_name() -> None:
     result = CliRunner().invoke(app, ["define", "Movie.title", "Movie.titel", "Nope", "Movie.("])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "# Movie.title" in result.stdout
     errors = result.stderr.strip().splitlines()
     assert errors[0].startswith("error: Movie.titel: no such element in the schema")
@@ -186,10 +187,11 @@ def test_search_table_shows_how_each_hit_is_reached(
     monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path))
     result = CliRunner().invoke(app, ["search", "studio founded year", "--k", "5"])
     assert result.exit_code == 0, result.output
+    # Piped output is plain columns, one line per hit, nothing cut.
     rows = {
-        cells[2]: cells[5]
-        for line in result.stdout.splitlines()
-        if len(cells := [c.strip() for c in line.split("│")]) == 7
+        cells[1]: cells[4]
+        for line in result.stdout.splitlines()[2:-1]
+        if len(cells := re.split(r"\s{2,}", line.strip())) == 5
     }
     assert rows["Studio.foundedYear"] == "Query.search"
     assert rows["Query.search"] == "(root field)"

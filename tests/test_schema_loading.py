@@ -139,7 +139,7 @@ def test_github_schema_loads_with_its_8_spec_violations(github_schema: LoadedSch
     assert len(github_schema.violations) == 8
     assert all("\n" not in violation for violation in github_schema.violations)
     warning = describe_violations(github_schema.violations)
-    assert warning.startswith("the schema breaks 8 GraphQL spec rule(s) (first: ")
+    assert warning.startswith("the schema breaks 8 GraphQL spec rules (first: ")
     assert "\n" not in warning
 
 

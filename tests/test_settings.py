@@ -136,10 +136,15 @@ def test_unknown_key_in_file_is_named(workdir: Path) -> None:
 
 def test_invalid_values_are_refused(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCHEMANAV_K", "0")
-    with pytest.raises(InputError, match="invalid setting k"):
+    with pytest.raises(
+        InputError,
+        match=r"^invalid SCHEMANAV_K \(the environment variable of --k\): input should be greater",
+    ):
         load_settings()
     monkeypatch.setenv("SCHEMANAV_K", "many")
-    with pytest.raises(InputError, match="invalid setting k"):
+    with pytest.raises(
+        InputError, match=r"^invalid SCHEMANAV_K .*: input should be a valid integer"
+    ):
         load_settings()
 
 
@@ -297,7 +302,7 @@ def test_cli_invalid_env_value(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch, user_error: UserError
 ) -> None:
     monkeypatch.setenv("SCHEMANAV_K", "0")
-    user_error(runner.invoke(app, ["search", "movie"]), "invalid setting k")
+    user_error(runner.invoke(app, ["search", "movie"]), "invalid SCHEMANAV_K")
 
 
 def test_cli_schema_from_env(

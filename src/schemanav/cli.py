@@ -10,17 +10,17 @@ never hides the environment or the file. Help texts and defaults come from
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer.core import TyperCommand
+from typer._click.exceptions import UsageError  # Typer's vendored Click
+from typer.core import TyperArgument, TyperCommand
 
-from schemanav.defaults import SETTING_HELP
+from schemanav.defaults import SETTING_HELP, SETTINGS_EPILOG
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,8 +35,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 _OPTION_FLAGS = ("-o", "--option")
 _PAIR_SEPARATOR = "\x1f"
 
@@ -46,6 +48,29 @@ class _Command(TyperCommand):
     repeatable pair), by joining each pair into one value before Click parses the line."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return self._parse_pairs(ctx, args)
+        except UsageError as err:
+            if isinstance(err, _OneLineUsageError):
+                raise
+            raise _OneLineUsageError(err.format_message(), ctx) from None
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """`QUESTION`, not Typer's `{QUESTION}`, on the usage line."""
+        pieces: list[str] = super().collect_usage_pieces(ctx)
+        return [_unbraced(piece) for piece in pieces]
+
+    def get_help(self, ctx: Any) -> str:
+        """Arguments are named by their metavar alone (`QUESTION`, not `QUESTION <str>`)."""
+        text: str = super().get_help(ctx)
+        for param in self.params:
+            if isinstance(param, TyperArgument) and param.metavar:
+                shown = f"{param.metavar} {param.display_type_rich(ctx)}"
+                text = text.replace(shown, param.metavar + " " * (len(shown) - len(param.metavar)))
+                text = text.replace(f"{{{param.metavar}}}", param.metavar)
+        return text
+
+    def _parse_pairs(self, ctx: Any, args: list[str]) -> list[str]:
         joined: list[str] = []
         position = 0
         while position < len(args):
@@ -62,6 +87,20 @@ class _Command(TyperCommand):
             position += 1
         result: list[str] = super().parse_args(ctx, joined)
         return result
+
+
+class _OneLineUsageError(UsageError):
+    """A flag Click could not parse, as one `error: …` line like every other bad input."""
+
+    def show(self, file: Any = None) -> None:
+        message = self.format_message()
+        message = message[:1].lower() + message[1:].rstrip(".")
+        command = self.ctx.command_path if self.ctx is not None else "schemanav"
+        _stderr().print(f"error: {message} (see `{command} --help`)", markup=False)
+
+
+def _unbraced(piece: str) -> str:
+    return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
 
 
 def _print_version(value: bool) -> None:
@@ -85,28 +124,37 @@ def _main(
     Token counts are o200k_base."""
 
 
-def _flag(name: str, *declarations: str, **extra: Any) -> Any:
-    """The flag of setting `name` (`--name-with-dashes`), its help text from the settings."""
+def _flag(name: str, *declarations: str, metavar: str | None = None, **extra: Any) -> Any:
+    """The flag of setting `name` (`--name-with-dashes`, plus any short `declarations`), its
+    help text from the settings; value flags take a `metavar` (`N`, `TEXT`, …)."""
     return typer.Option(
-        *(declarations or (f"--{name.replace('_', '-')}",)),
+        *declarations,
+        f"--{name.replace('_', '-')}",
         help=SETTING_HELP[name],
         show_default=False,
+        metavar=metavar,
         **extra,
     )
 
 
 # Every option below is a field of `Settings` under the parameter's own name.
-SchemaOption = Annotated[str | None, _flag("schema")]
-HeaderOption = Annotated[list[str] | None, _flag("header")]
-TimeoutOption = Annotated[float | None, _flag("timeout")]
-CacheDirOption = Annotated[str | None, _flag("cache_dir")]
-BackendOption = Annotated[str | None, _flag("backend")]
-FormatOption = Annotated[str | None, _flag("format")]
-KOption = Annotated[int | None, _flag("k")]
-BudgetOption = Annotated[int | None, _flag("budget")]
-MaxPathsOption = Annotated[int | None, _flag("max_paths")]
-OptionsOption = Annotated[list[str] | None, _flag("options", *_OPTION_FLAGS, metavar="KEY VALUE")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+SchemaOption = Annotated[str | None, _flag("schema", "-s", metavar="FILE|URL")]
+HeaderOption = Annotated[list[str] | None, _flag("header", metavar="HEADER")]
+TimeoutOption = Annotated[float | None, _flag("timeout", metavar="SECONDS")]
+CacheDirOption = Annotated[str | None, _flag("cache_dir", metavar="DIR")]
+BackendOption = Annotated[str | None, _flag("backend", metavar="NAME")]
+FormatOption = Annotated[str | None, _flag("format", metavar="NAME")]
+KOption = Annotated[int | None, _flag("k", "-k", metavar="N")]
+BudgetOption = Annotated[int | None, _flag("budget", "-b", metavar="N")]
+MaxPathsOption = Annotated[int | None, _flag("max_paths", metavar="N")]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        *_OPTION_FLAGS, help=SETTING_HELP["options"], show_default=False, metavar="KEY VALUE"
+    ),
+]
+QuietOption = Annotated[bool, _flag("quiet", "-q")]
+JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
 
 
 def _stderr() -> Console:
@@ -174,7 +222,16 @@ def _print_json(payload: object) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
-@app.command(cls=_Command)
+def _command(summary: str) -> Callable[[_F], _F]:
+    """A subcommand: `-o` pairs, one-line usage errors, a short `summary` in the command list
+    and, under its help, where settings come from."""
+    decorator: Callable[[_F], _F] = app.command(
+        cls=_Command, short_help=summary, epilog=SETTINGS_EPILOG
+    )
+    return decorator
+
+
+@_command("Price a schema in tokens, in every form an agent could be handed.")
 def corpus(
     ctx: typer.Context,
     schema: SchemaOption = None,
@@ -182,17 +239,27 @@ def corpus(
     timeout: TimeoutOption = None,
     cache_dir: CacheDirOption = None,
     show: Annotated[
-        int, typer.Option("--show", min=0, help="Also print the first N entries of each format.")
+        int,
+        typer.Option(
+            "--show",
+            min=0,
+            metavar="N",
+            show_default=False,
+            help="Also print the first N entries of each format [default: 0]",
+        ),
     ] = 0,
+    quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Price a schema: coordinates, and tokens of the corpus in each format, of SDL and JSON."""
+    """Price a schema: its coordinates, and the tokens of the corpus in each format, of the SDL
+    text and of the introspection JSON."""
     with _user_errors():
         from schemanav.corpus import Format
         from schemanav.navigator import Navigator
         from schemanav.render import render_price
 
-        navigator = Navigator(_settings(ctx), _Reporter())
+        settings = _settings(ctx)
+        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
         price = navigator.price()
         the_corpus = navigator.corpus
         shown = {fmt.value: the_corpus.texts(fmt)[:show] for fmt in Format} if show else {}
@@ -205,10 +272,12 @@ def corpus(
         render_price(_stdout(), price, shown)
 
 
-@app.command(cls=_Command)
+@_command("Ask one question; print the ranked hits and what they cost.")
 def search(
     ctx: typer.Context,
-    question: Annotated[str, typer.Argument(help="The question, in any words.")],
+    question: Annotated[
+        str, typer.Argument(help="The question, in any words.", metavar="QUESTION")
+    ],
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
@@ -228,14 +297,22 @@ def search(
             "[default budget: 2000].",
         ),
     ] = False,
+    quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Ask one question; print the ranked coordinates with the token cost of every hit."""
+    """Ask one question; print the ranked coordinates with the score, the token cost and the
+    path from the root of every hit."""
     with _user_errors():
-        from schemanav.navigator import Navigator
+        from schemanav.errors import InputError
+        from schemanav.navigator import EMPTY_QUESTION, Navigator
         from schemanav.render import render_search, render_slice
+        from schemanav.retrieval import has_words
 
-        navigator = Navigator(_settings(ctx), _Reporter())
+        settings = _settings(ctx)
+        _one_backend(settings, "search")
+        if not has_words(question):
+            raise InputError(f"{EMPTY_QUESTION}: ask in words, e.g. 'movies with a high rating'")
+        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
         if as_slice:
             piece = navigator.slice(question)
             if as_json:
@@ -244,68 +321,136 @@ def search(
                 render_slice(_stdout(), piece)
             return
         result = navigator.search(question)
-        if not result.hits:
-            _stderr().print(result.empty_reason or "no hits", markup=False)
         if as_json:
             _print_json(result.as_dict())
-            return
-        render_search(_stdout(), result)
+        else:
+            render_search(_stdout(), result)
+        if result.over_budget:
+            raise InputError(result.empty_reason or "no hit fits --budget")
+        if not result.hits:
+            _stderr().print(result.empty_reason or "no hits", markup=False)
+
+
+def _one_backend(settings: Settings, command: str) -> None:
+    """`search` and `agent` use one backend and one format; a list is for `bench`."""
+    from schemanav.errors import InputError
+
+    for flag, value in (("--backend", settings.backend), ("--format", settings.format)):
+        if "," in value:
+            raise InputError(
+                f"{command} takes one {flag.lstrip('-')}, not a list ({flag} {value}): pick one, "
+                f"or compare them all with `schemanav bench {flag} {value}`"
+            )
 
 
 class _Reporter:
-    """Library events (warnings, notes, indexing progress) rendered on stderr."""
+    """Library events (warnings, notes, slow phases, progress) rendered on stderr.
 
-    def __init__(self) -> None:
+    Progress and phases are transient Rich displays, shown only on a terminal (a pipe or a
+    file gets no blank lines from them); `quiet` drops everything but errors.
+    """
+
+    def __init__(self, *, quiet: bool = False) -> None:
+        self._quiet = quiet
+        self._console = _stderr()
+        self._live = not quiet and self._console.is_terminal
         self._progress: Any = None
-        self._task: Any = None
+        self._tasks: dict[str, Any] = {}
+        self._printed: set[str] = set()
 
     def warning(self, message: str) -> None:
-        _stderr().print(f"warning: {message}", markup=False)
+        self._once(f"warning: {message}")
 
     def note(self, message: str) -> None:
-        _stderr().print(message, markup=False)
+        self._once(message)
+
+    def _once(self, line: str) -> None:
+        """Print `line` unless quiet or already printed: a bench run indexes the same model for
+        several backends and formats (`embedding-local`, and again inside `hybrid-local`), and
+        each announces it."""
+        if not self._quiet and line not in self._printed:
+            self._printed.add(line)
+            self._console.print(line, markup=False)
 
     def progress(self, description: str, done: int, total: int) -> None:
-        from rich.progress import Progress
+        if not self._live:
+            return
+        task = self._start(description, total)
+        self._progress.update(task, completed=done, total=total)
+        if done >= total:
+            self._finish(description)
+
+    @contextmanager
+    def phase(self, description: str) -> Iterator[None]:
+        """A spinner while slow work with no count runs (parsing, token counting, indexing)."""
+        if not self._live:
+            yield
+            return
+        self._start(description, None)
+        try:
+            yield
+        finally:
+            self._finish(description)
+
+    def _start(self, description: str, total: int | None) -> Any:
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn
 
         if self._progress is None:
-            self._progress = Progress(console=_stderr(), transient=True)
+            self._progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TaskProgressColumn(),
+                console=self._console,
+                transient=True,
+            )
             self._progress.start()
-            self._task = self._progress.add_task(description, total=total)
-        self._progress.update(self._task, completed=done, total=total, description=description)
-        if done >= total:
+        if description not in self._tasks:
+            self._tasks[description] = self._progress.add_task(description, total=total)
+        return self._tasks[description]
+
+    def _finish(self, description: str) -> None:
+        task = self._tasks.pop(description, None)
+        if task is not None:
+            self._progress.remove_task(task)
+        if not self._tasks and self._progress is not None:
             self._progress.stop()
             self._progress = None
 
 
-@app.command(cls=_Command)
+@_command("Score labelled questions per backend × format × output: recall, completeness.")
 def bench(
     ctx: typer.Context,
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    bench_file: Annotated[str | None, _flag("bench_file")] = None,
+    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
-    ks: Annotated[str | None, _flag("ks")] = None,
-    budgets: Annotated[str | None, _flag("budgets")] = None,
+    ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
+    budgets: Annotated[str | None, _flag("budgets", metavar="N,N…")] = None,
     output: Annotated[str | None, _flag("output")] = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
     strict: Annotated[bool, _flag("strict")] = False,
+    quiet: QuietOption = False,
     as_json: Annotated[
         bool,
-        typer.Option("--json", help="Print one JSON object (with per-question results)."),
+        typer.Option("-j", "--json", help="Print one JSON object (with per-question results)."),
     ] = False,
     markdown: Annotated[
         str | None,
-        typer.Option("--markdown", help="Also write the tables as markdown to this file."),
+        typer.Option(
+            "--markdown", metavar="FILE", help="Also write the tables as markdown to this file."
+        ),
     ] = None,
     plot: Annotated[
         str | None,
         typer.Option(
-            "--plot", help="Also draw recall and completeness charts (SVG) into this folder."
+            "--plot",
+            metavar="DIR",
+            help="Also draw recall and completeness charts (SVG) into this folder.",
         ),
     ] = None,
 ) -> None:
@@ -318,7 +463,8 @@ def bench(
         from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
 
         settings = _settings(ctx)
-        reporter = _Reporter()
+        _check_outputs(markdown, plot)  # before the work, not after it
+        reporter = _Reporter(quiet=settings.quiet)
         report = run_bench(
             settings,
             backends=split_list(settings.backend),
@@ -326,6 +472,11 @@ def bench(
             events=reporter,
             outputs=parse_outputs(settings.output),
         )
+        # The results first: a file that still cannot be written loses nothing.
+        if as_json:
+            _print_json(report.as_dict())
+        else:
+            print_tables(_stdout(), report)
         if markdown is not None:
             write_markdown(report, Path(markdown))
             reporter.note(f"wrote {markdown}")
@@ -334,21 +485,50 @@ def bench(
 
             for path in write_plots(report, Path(plot)):
                 reporter.note(f"wrote {path}")
-        if as_json:
-            _print_json(report.as_dict())
-            return
-        print_tables(_stdout(), report)
 
 
-@app.command(cls=_Command)
+def _check_outputs(markdown: str | None, plot: str | None) -> None:
+    """Refuse an output path that cannot be written (or a missing matplotlib for --plot)."""
+    import os
+    from pathlib import Path
+
+    from schemanav.errors import InputError, SchemanavError
+
+    if plot is not None:
+        try:
+            import matplotlib.figure  # noqa: F401
+        except ImportError:
+            raise SchemanavError(
+                "--plot needs matplotlib: install schemanav[plot] (pip install 'schemanav[plot]')"
+            ) from None
+    for flag, value, folder in (("--markdown", markdown, False), ("--plot", plot, True)):
+        if value is None:
+            continue
+        path = Path(value)
+        if path.exists() and path.is_dir() != folder:
+            kind = "a folder" if folder else "a file"
+            raise InputError(f"{flag} {value} is not {kind}: name {kind} to write")
+        existing = path if folder else path.parent  # missing folders are created
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            raise InputError(f"{flag} {value}: {existing} is a file, not a folder")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise InputError(f"{flag} {value}: cannot write into {existing} (permission denied)")
+
+
+@_command("Let a local Ollama model answer a task by navigating the schema.")
 def agent(
     ctx: typer.Context,
-    task: Annotated[str, typer.Argument(help="What the agent should find out, in any words.")],
+    task: Annotated[
+        str,
+        typer.Argument(help="What the agent should find out, in any words.", metavar="TASK"),
+    ],
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    model: Annotated[str | None, _flag("model")] = None,
-    ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    model: Annotated[str | None, _flag("model", metavar="NAME")] = None,
+    ollama_host: Annotated[str | None, _flag("ollama_host", metavar="URL")] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     k: KOption = None,
@@ -360,26 +540,33 @@ def agent(
             "--inline", help="Put the whole schema SDL in the system message; offer only execution."
         ),
     ] = False,
-    max_calls: Annotated[int | None, _flag("max_calls")] = None,
-    num_ctx: Annotated[int | None, _flag("num_ctx")] = None,
-    endpoint: Annotated[str | None, _flag("endpoint")] = None,
+    max_calls: Annotated[int | None, _flag("max_calls", metavar="N")] = None,
+    num_ctx: Annotated[int | None, _flag("num_ctx", metavar="N")] = None,
+    endpoint: Annotated[str | None, _flag("endpoint", metavar="URL")] = None,
     allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
-    response_token_cap: Annotated[int | None, _flag("response_token_cap")] = None,
+    response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    chat_timeout: Annotated[float | None, _flag("chat_timeout")] = None,
+    chat_timeout: Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")] = None,
     transcript: Annotated[
         str | None,
         typer.Option(
-            "--transcript", help="Write the whole conversation as JSON here.", show_default=False
+            "--transcript",
+            metavar="FILE",
+            help="Write the whole conversation as JSON here.",
+            show_default=False,
         ),
     ] = None,
     receipt_json: Annotated[
         str | None,
         typer.Option(
-            "--receipt-json", help="Write the context receipt as JSON here.", show_default=False
+            "--receipt-json",
+            metavar="FILE",
+            help="Write the context receipt as JSON here.",
+            show_default=False,
         ),
     ] = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Let a local Ollama model answer TASK with searchSchema / introspectType / executeGraphql
     (or with the whole schema inline), and print the context receipt of the run."""
@@ -388,7 +575,9 @@ def agent(
         from schemanav.errors import SchemanavError
         from schemanav.render import render_receipt
 
-        run = run_agent(task, _settings(ctx), inline=inline, events=_Reporter())
+        settings = _settings(ctx)
+        _one_backend(settings, "agent")
+        run = run_agent(task, settings, inline=inline, events=_Reporter(quiet=settings.quiet))
         if transcript is not None:
             _write_json(transcript, run.transcript)
         if receipt_json is not None:
@@ -411,29 +600,33 @@ def _write_json(path: str, payload: object) -> None:
         raise InputError(f"cannot write {path}: {err.strerror}") from None
 
 
-@app.command(cls=_Command)
+@_command("Print the SDL of schema coordinates (the RFC's __definitions).")
 def define(
     ctx: typer.Context,
     coordinates: Annotated[
         list[str],
         typer.Argument(
-            help="Schema coordinates: Type, Type.field, Type.field(arg:), Enum.VALUE, @directive"
+            help="Schema coordinates: Type, Type.field, Type.field(arg:), Enum.VALUE, @directive",
+            metavar="COORD",
         ),
     ],
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
     cache_dir: CacheDirOption = None,
+    quiet: QuietOption = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Introspection-shaped records instead of SDL.")
+        bool, typer.Option("-j", "--json", help="Introspection-shaped records instead of SDL.")
     ] = False,
 ) -> None:
-    """Print the definitions of schema coordinates, in the order given (RFC __definitions)."""
+    """Print the definitions of schema coordinates, in the order given (__definitions of the
+    semantic introspection RFC); an unknown coordinate is bad input (exit 2)."""
     with _user_errors():
         from schemanav.navigator import Navigator
         from schemanav.render import render_definitions, unknown_definition_errors
 
-        definitions = Navigator(_settings(ctx), _Reporter()).define(coordinates)
+        settings = _settings(ctx)
+        definitions = Navigator(settings, _Reporter(quiet=settings.quiet)).define(coordinates)
         if as_json:
             _print_json([definition.as_dict() for definition in definitions])
         else:
@@ -442,13 +635,13 @@ def define(
         for line in errors:
             _stderr().print(line, markup=False)
         if errors:
-            raise typer.Exit(1)
+            raise typer.Exit(2)
 
 
 # build and agent-bench (issue 12) -----------------------------------------------------------
 
 
-@app.command(cls=_Command)
+@_command("Write one valid operation from field coordinates (a path from the root).")
 def build(
     ctx: typer.Context,
     coordinates: Annotated[
@@ -502,7 +695,12 @@ def build(
             raise typer.Exit(1)
 
 
-@app.command("agent-bench", cls=_Command)
+@app.command(
+    "agent-bench",
+    cls=_Command,
+    short_help="Run the agent on every task in each mode and compare the modes.",
+    epilog=SETTINGS_EPILOG,
+)
 def agent_bench(
     ctx: typer.Context,
     tasks: Annotated[
@@ -582,7 +780,7 @@ def agent_bench(
             out.print(rich_table)
 
 
-@app.command(cls=_Command)
+@_command("Serve search, define, validate and execute as MCP tools.")
 def mcp(
     ctx: typer.Context,
     schema: SchemaOption = None,
@@ -612,7 +810,7 @@ def mcp(
         run_mcp(Navigator(_settings(ctx), reporter), http=address, events=reporter)
 
 
-@app.command(cls=_Command)
+@_command("Serve the schema over GraphQL with __search and __definitions.")
 def serve(
     ctx: typer.Context,
     schema: SchemaOption = None,
@@ -641,9 +839,26 @@ def serve(
 
 
 def main() -> None:
+    """The `schemanav` executable: run the command, then leave at once.
+
+    A run over a large schema leaves millions of objects (parsed schema, corpus, indexes);
+    the interpreter's shutdown would spend 1-3 s garbage-collecting and freeing them after
+    the output is printed. Every file was written (atomically) and every stream is flushed
+    here, so the process exits without that teardown, as mypy does.
+    """
+    import os
+
+    code: int | str | None = 0
     try:
         app()
-    finally:
-        # Nothing is left to free: spare the interpreter's full collection at exit (seconds
-        # once a large schema has been loaded).
-        gc.freeze()
+    except SystemExit as done:
+        code = done.code
+    if isinstance(code, str):
+        sys.stderr.write(code + "\n")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (`| head`): nothing more can be said
+        code = code or 1
+    os._exit(code or 0)

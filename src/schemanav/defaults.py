@@ -27,6 +27,11 @@ DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_BM25_TOKENIZER = "en_stem"
 DEFAULT_EMBEDDING_BATCH_SIZE = 32
 DEFAULT_EMBEDDING_TIMEOUT = 120.0
+BUILTIN_BACKENDS = ("structural", "bm25", "embedding", "embedding-local", "hybrid", "hybrid-local")
+"""The backends schemanav ships, in the order help lists them (plugins may add more)."""
+FORMATS = ("RAW", "DOT_PLUS_GLOSS", "GLOSS", "SDL")
+"""The corpus renderings (`schemanav.corpus.Format`), cheapest first."""
+
 DEFAULT_QUERY_PREFIX = (
     "Instruct: Given a web search query, retrieve relevant passages that answer the query\nQuery:"
 )
@@ -37,10 +42,10 @@ SETTING_HELP: dict[str, str] = {
     "(repeatable; never printed)",
     "timeout": "HTTP timeout in seconds [default: 30]",
     "cache_dir": "Corpus, index and vector caches [default: user cache dir]",
-    "backend": f"Retrieval backend(s); bench takes a comma-separated list [default: "
-    f"{DEFAULT_BACKEND}]",
-    "format": f"Corpus rendering(s); bench takes a comma-separated list [default: "
-    f"{DEFAULT_FORMAT}]",
+    "backend": f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)}; bench takes a "
+    f"comma-separated list [default: {DEFAULT_BACKEND}]",
+    "format": f"Corpus rendering: {', '.join(FORMATS)}; bench takes a comma-separated list "
+    f"[default: {DEFAULT_FORMAT}]",
     "k": f"Number of hits [default: {DEFAULT_K}, or all that fit --budget]",
     "budget": "Keep hits until the next would exceed this many tokens "
     f"[agent default: {DEFAULT_SEARCH_BUDGET}]",
@@ -55,6 +60,7 @@ SETTING_HELP: dict[str, str] = {
     "strict": "Refuse expected coordinates the schema does not have.",
     "output": "What an agent is handed, comma-separated: list (the ranked hits), "
     "slice (a schema slice per budget) [default: list]",
+    "quiet": "Print no warnings, notes or progress on stderr (errors still).",
     "model": f"Ollama chat model [default: {DEFAULT_CHAT_MODEL}]",
     "ollama_host": f"Ollama URL of the chat model [default: $OLLAMA_HOST or {DEFAULT_OLLAMA_HOST}]",
     "max_calls": "Most model calls per run [default: 12]",
@@ -64,3 +70,14 @@ SETTING_HELP: dict[str, str] = {
     "response_token_cap": "Tokens of an endpoint response [default: 2000]",
     "chat_timeout": "Seconds per model call [default: 600]",
 }
+
+SETTINGS_EPILOG = (
+    "Each setting above (all but the output options) is also an environment variable "
+    "SCHEMANAV_<NAME> (SCHEMANAV_MAX_PATHS=1) and a key of ./schemanav.toml "
+    "(max_paths = 1, or max-paths = 1; a list as "
+    'backend = ["bm25", "structural"]; backend options as an [options] table, in the '
+    'environment as SCHEMANAV_OPTIONS=\'{"tokenizer": "camel_stem"}\'). '
+    "Precedence: flag > environment > file > default. "
+    "Exit codes: 0 done, 2 bad input, 1 any other failure."
+)
+"""Where settings come from, printed under every command's help."""

@@ -1,11 +1,15 @@
 """How library code reports warnings, notes and progress without printing.
 
 The CLI passes an object that renders them on stderr (Rich); tests and library users pass
-`SilentEvents` or their own recorder.
+`SilentEvents` or their own recorder. Slow work with no count (parsing, token counting,
+indexing) is wrapped in `phase(events, description)`: a sink that has a `phase(description)`
+context manager shows it (the CLI, as a transient spinner); any other sink is left alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 
@@ -28,3 +32,14 @@ class SilentEvents:
 
     def progress(self, description: str, done: int, total: int) -> None:
         pass
+
+
+@contextmanager
+def phase(events: Events, description: str) -> Iterator[None]:
+    """Run the body as one named phase of slow work, shown by sinks that can show it."""
+    show = getattr(events, "phase", None)
+    if show is None:
+        yield
+        return
+    with show(description):
+        yield

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
 from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
 from schemanav.errors import InputError
-from schemanav.events import Events, SilentEvents
+from schemanav.events import Events, SilentEvents, phase
 from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
@@ -79,6 +79,8 @@ class SearchResult:
     budget: int | None = None
     empty_reason: str | None = None
     disposition: str | None = None
+    over_budget: bool = False
+    """No hit because even the first one costs more than `budget` (the budget is too small)."""
 
     json_fields: ClassVar[tuple[str, ...]] = ("query", "backend", "format", "encoding", "hits")
 
@@ -116,7 +118,8 @@ class Navigator:
     @cached_property
     def loaded(self) -> LoadedSchema:
         """The full parsed schema (needed to validate operations and print definitions)."""
-        loaded = open_schema(self.settings)
+        with phase(self.events, f"parsing {self.label}"):
+            loaded = open_schema(self.settings)
         self._warn_violations(loaded.violations)
         return loaded
 
@@ -126,8 +129,11 @@ class Navigator:
         if is_url(schema_source(self.settings)):
             from schemanav.corpus import build_corpus
 
-            return build_corpus(self.loaded.schema)
-        load = open_corpus(self.settings, self.events, lambda: self.loaded)
+            loaded = self.loaded
+            with phase(self.events, "rendering the corpus and counting its tokens"):
+                return build_corpus(loaded.schema)
+        with phase(self.events, f"reading {self.label}: parsing, rendering, counting tokens"):
+            load = open_corpus(self.settings, self.events, lambda: self.loaded)
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
@@ -139,7 +145,9 @@ class Navigator:
 
     def price(self) -> SchemaPrice:
         """What the schema costs in each form an agent could be handed (cached for files)."""
-        return open_price(self.settings, self.label, self.corpus, lambda: self.loaded)
+        corpus = self.corpus
+        with phase(self.events, "counting the tokens of the SDL and the introspection JSON"):
+            return open_price(self.settings, self.label, corpus, lambda: self.loaded)
 
     def searcher(self, backend: str | None = None, fmt: str | None = None) -> Searcher:
         """An indexed backend (default: the configured one), built once per backend × format."""
@@ -176,7 +184,14 @@ class Navigator:
         ranked = searcher.search(question, depth if budget is not None else depth + 1)
         hits = fit_budget(ranked[:depth], budget)
         empty_reason = None
-        if not hits:
+        over_budget = bool(ranked) and not hits
+        if over_budget:
+            first = ranked[0]
+            empty_reason = (
+                f"no hit fits the budget of {budget:,} tokens: the first hit, {first.coordinate}, "
+                f"costs {first.tokens:,} tokens; raise the budget"
+            )
+        elif not hits:
             empty_reason = EMPTY_QUESTION if not has_words(question) else "no hits"
         return SearchResult(
             query=question,
@@ -187,6 +202,7 @@ class Navigator:
             budget=budget,
             empty_reason=empty_reason,
             disposition=disposition(ranked, len(hits), self.corpus, k=depth, budget=budget),
+            over_budget=over_budget,
         )
 
     @cached_property

@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from schemanav.wording import counted
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -53,34 +55,74 @@ def render_slice(out: Console, piece: SliceResult) -> None:
 
 
 def render_search(out: Console, result: SearchResult) -> None:
-    """The ranked hits with their token cost and path from the root (nothing when no hits)."""
+    """The ranked hits with their token cost and path from the root (nothing when no hits).
+
+    Nothing is ever dropped or elided: on a terminal the path gets its own column when the
+    table fits the width, else it goes under its coordinate; a pipe or a file gets plain
+    aligned columns, one line per hit, however long.
+    """
     from rich.table import Table
 
     if not result.hits:
         return
-    table = Table(
-        title=f"{result.backend} · {result.format} · tokens in {result.encoding}",
-        title_justify="left",
-    )
-    # Coordinates are never elided; a long path from the root wraps instead.
-    widest = max(len(hit.coordinate) for hit in result.hits)
-    table.add_column("rank", justify="right", no_wrap=True)
-    table.add_column("coordinate", no_wrap=True, min_width=widest)
-    table.add_column("score", justify="right", no_wrap=True)
-    table.add_column("tokens", justify="right", no_wrap=True)
-    table.add_column("via (path from the root)", overflow="fold")
-    for hit in result.hits:
-        path = ""
-        if hit.paths_to_root:
-            path = " → ".join(hit.paths_to_root[0][:-1]) or "(root field)"
-        table.add_row(str(hit.rank), hit.coordinate, f"{hit.score:.3f}", str(hit.tokens), path)
-    out.print(table)
+    title = f"{result.backend} · {result.format} · tokens in {result.encoding}"
+    header = ("rank", "coordinate", "score", "tokens", "via (path from the root)")
+    rows = [
+        (
+            str(hit.rank),
+            hit.coordinate,
+            f"{hit.score:.3f}",
+            str(hit.tokens),
+            _via(hit.paths_to_root),
+        )
+        for hit in result.hits
+    ]
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
+    if not out.is_terminal:  # plain lines, never wrapped: a pipe or a file gets every cell
+        out.print(title, markup=False, soft_wrap=True)
+        for row in [header, *rows]:
+            cells = [
+                row[column].rjust(widths[column])
+                if column in (0, 2, 3)
+                else row[column].ljust(widths[column])
+                for column in range(5)
+            ]
+            out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
+    else:
+        # A boxed table needs 3 characters per column and 1 more for its right edge.
+        side_by_side = sum(widths) + 3 * len(widths) + 1 <= out.width
+        table = Table(title=title, title_justify="left")
+        table.add_column("rank", justify="right", no_wrap=True)
+        table.add_column(
+            "coordinate" if side_by_side else "coordinate / via (path from the root)",
+            overflow="fold",
+        )
+        table.add_column("score", justify="right", no_wrap=True)
+        table.add_column("tokens", justify="right", no_wrap=True)
+        if side_by_side:
+            table.add_column(header[4], overflow="fold")
+        for rank, coordinate, score, tokens, via in rows:
+            if side_by_side:
+                table.add_row(rank, coordinate, score, tokens, via)
+            else:
+                table.add_row(
+                    rank, f"{coordinate}\n  via {via}" if via else coordinate, score, tokens
+                )
+        out.print(table)
     budget = f" (budget {result.budget:,})" if result.budget else ""
     out.print(
-        f"{len(result.hits)} hits, {result.total_tokens:,} tokens ({result.encoding}){budget}"
+        f"{counted(len(result.hits), 'hit')}, {counted(result.total_tokens, 'token')} "
+        f"({result.encoding}){budget}",
+        markup=False,
     )
     if result.disposition is not None:
         out.print(f"disposition: {result.disposition}", markup=False)
+
+
+def _via(paths_to_root: Sequence[Sequence[str]]) -> str:
+    if not paths_to_root:
+        return ""
+    return " → ".join(paths_to_root[0][:-1]) or "(root field)"
 
 
 def render_receipt(out: Console, receipt: Receipt) -> None:
@@ -136,7 +178,7 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
         "error": "stopped by an error",
     }
     warned = len(receipt.truncation_warnings)
-    suffix = f"; {warned} truncation warning(s)" if warned else ""
+    suffix = f"; {counted(warned, 'truncation warning')}" if warned else ""
     out.print(f"ended: {endings[receipt.stopped]}{suffix}", markup=False)
 
 

@@ -52,6 +52,21 @@ def default_cache_dir() -> Path:
     return base / "schemanav"
 
 
+class _TomlFile(TomlConfigSettingsSource):
+    """schemanav.toml, where a key may be spelt like its flag (`max-paths`) or its field
+    (`max_paths`), at the top level and in the `[options]` table."""
+
+    def _read_file(self, file_path: Any) -> dict[str, Any]:
+        return {
+            key.replace("-", "_"): (
+                {option.replace("-", "_"): item for option, item in value.items()}
+                if key.replace("-", "_") == "options" and isinstance(value, dict)
+                else value
+            )
+            for key, value in super()._read_file(file_path).items()
+        }
+
+
 def _about(name: str) -> str:
     return SETTING_HELP[name]
 
@@ -103,6 +118,7 @@ with warnings.catch_warnings():
         )
         strict: bool = Field(default=False, description=_about("strict"))
         output: str = Field(default="list", description=_about("output"))
+        quiet: bool = Field(default=False, description=_about("quiet"))
 
         # agent
         model: str = Field(default=DEFAULT_CHAT_MODEL, description=_about("model"))
@@ -128,6 +144,14 @@ with warnings.catch_warnings():
                 return [value]
             return value
 
+        @field_validator("backend", "format", mode="before")
+        @classmethod
+        def _join_lists(cls, value: Any) -> Any:
+            """`backend = ["bm25", "structural"]` in schemanav.toml: `--backend bm25,structural`."""
+            if isinstance(value, list | tuple):
+                return ",".join(str(item) for item in value)
+            return value
+
         @field_validator("header", mode="before")
         @classmethod
         def _one_or_many_headers(cls, value: Any) -> Any:
@@ -148,8 +172,8 @@ with warnings.catch_warnings():
             return (init_settings, env_settings, _FileSource(settings_cls))
 
 
-class _FileSource(TomlConfigSettingsSource):
-    """./schemanav.toml, refusing the keys in `NOT_FROM_FILE`."""
+class _FileSource(_TomlFile):
+    """./schemanav.toml (flag or field spelling), refusing the keys in `NOT_FROM_FILE`."""
 
     def __call__(self) -> dict[str, Any]:
         values = super().__call__()
@@ -177,18 +201,31 @@ def load_settings(**flags: Any) -> Settings:
             given["options"] = {**below, **given["options"]}
         return Settings(**given)
     except ValidationError as err:
-        raise InputError(_describe(err)) from None
+        raise InputError(_describe(err, given)) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
         raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None
 
 
-def _describe(err: ValidationError) -> str:
+def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
+    """One line naming the setting where the user wrote it: the flag (`--k`), the environment
+    variable (`SCHEMANAV_K`) or the key of schemanav.toml."""
     first = err.errors()[0]
-    key = ".".join(str(part) for part in first["loc"]) or "settings"
+    name = str(first["loc"][0]) if first["loc"] else "settings"
     if first["type"] == "extra_forbidden":
         return (
-            f"unknown setting {key!r} (in {CONFIG_FILE} or the environment): "
-            "check the spelling against `schemanav --help`"
+            f"unknown setting {name!r} (in {CONFIG_FILE} or the environment): "
+            "check the spelling against `schemanav COMMAND --help`"
         )
-    return f"invalid setting {key}: {first['msg']}"
+    flag = f"--{name.replace('_', '-')}"
+    if name in flags:
+        where = flag
+    elif f"SCHEMANAV_{name.upper()}" in {key.upper() for key in os.environ}:
+        where = f"SCHEMANAV_{name.upper()} (the environment variable of {flag})"
+    else:
+        where = f"{name} in {CONFIG_FILE} (the key of {flag})"
+    item = ""
+    if len(first["loc"]) > 1 and isinstance(first["loc"][1], int):
+        item = f" (item {first['loc'][1] + 1}: {first['input']!r})"
+    message = str(first["msg"])
+    return f"invalid {where}{item}: {message[:1].lower() + message[1:]}"

@@ -150,9 +150,15 @@ class OllamaChat:
         except ConnectionError:
             # The client raises the builtin ConnectionError when the host refuses the connection.
             raise SchemanavError(
-                f"cannot reach Ollama at {self.host}: is `ollama serve` running?"
+                f"cannot reach Ollama at {self.host}: is `ollama serve` running? "
+                "(set the address with --ollama-host or OLLAMA_HOST)"
             ) from None
         except ollama.ResponseError as err:
+            if _not_ollama(err.error):
+                raise SchemanavError(
+                    f"{self.host} answered HTTP {err.status_code} with a page that is not "
+                    "Ollama's: is --ollama-host (or OLLAMA_HOST) the address of Ollama?"
+                ) from None
             if err.status_code == 404:
                 raise SchemanavError(
                     f"model {self.model} is not available in Ollama at {self.host}: "
@@ -191,6 +197,12 @@ class OllamaChat:
                 f"the model server at {public_url(self.host)} sent a reply the client cannot "
                 f"read ({type(err).__name__}: {_short(str(err))})"
             ) from None
+
+
+def _not_ollama(body: str) -> bool:
+    """Whether an error body is a web page (a proxy's, another server's), not Ollama's."""
+    start = body.lstrip()[:200].lower()
+    return start.startswith("<") or "<html" in start
 
 
 def _unmarked(arguments: Mapping[str, Any]) -> Any:

@@ -72,12 +72,12 @@ def run_agent(
     if not task.strip():
         raise InputError("the task is empty: say what the agent should find out")
     parse_format(settings.format)  # a bad --format fails before anything is loaded
-    navigator = Navigator(settings, events)
-    navigator.loaded  # noqa: B018  (schema problems are reported before Ollama is asked)
-    navigator.corpus  # noqa: B018
     chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
     try:
+        # Ollama and the model first: an unreachable host fails in a moment, not after the
+        # schema has been parsed.
         num_ctx = context_window(chat, settings, events)
+        navigator = Navigator(settings, events)
         return run_task(
             task, navigator, chat, num_ctx, mode="inline" if inline else "navigate", events=events
         )

@@ -8,7 +8,6 @@ secrets, so every text that leaves this module goes through a `Redactor`.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +30,8 @@ from schemanav.limits import (
 )
 from schemanav.operations import OperationRunner
 from schemanav.tokens import count_tokens
+from schemanav.wording import closest as nearest
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
@@ -62,7 +63,9 @@ _PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
         _Parameter("variables", dict, False, "{}"),
     ),
     LIST_FIELDS: (_Parameter("name", str, True, '"TypeName"'),),
-    BUILD_QUERY: (_Parameter("coordinates", list, True, '["RootType.rootField", "TypeName.field"]'),),
+    BUILD_QUERY: (
+        _Parameter("coordinates", list, True, '["RootType.rootField", "TypeName.field"]'),
+    ),
 }
 
 
@@ -160,7 +163,9 @@ class SchemaTools:
                 "looking for (plain words, not GraphQL syntax)",
             )
         spent = sum(costs[:shown])
-        lines = [f"{shown} hits ({spent} of {self.search_budget} budget tokens), best first:"]
+        lines = [
+            f"{counted(shown, 'hit')} ({spent} of {self.search_budget} budget tokens), best first:"
+        ]
         lines.extend(blocks[:shown])
         return ToolResult(True, "\n".join(lines))
 
@@ -190,13 +195,7 @@ class SchemaTools:
 
     def _unknown_type(self, name: str) -> str:
         names = [n for n in self.schema.type_map if not n.startswith("__")]
-        by_lower = {n.lower(): n for n in names}
-        closest: list[str] = []
-        if name.lower() in by_lower:
-            closest.append(by_lower[name.lower()])
-        for candidate in difflib.get_close_matches(name, names, n=5, cutoff=0.6):
-            if candidate not in closest:
-                closest.append(candidate)
+        closest = nearest(name, names, 5)
         if not closest:
             return (
                 f"unknown type {name!r}, and no type has a similar name; "

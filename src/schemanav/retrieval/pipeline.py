@@ -12,7 +12,7 @@ from functools import cached_property
 
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
-from schemanav.events import Events
+from schemanav.events import Events, phase
 from schemanav.graph import SchemaGraph
 from schemanav.retrieval import builtin  # noqa: F401  (registers the built-in backends)
 from schemanav.retrieval.base import BackendContext, Searcher, SearchHit
@@ -68,7 +68,9 @@ def prepare_backend(
     """
     options = options_for(list(chosen or [name]), settings.options)[name]
     backend = create_backend(name, backend_context(fmt, settings, events), options)
-    return SearcherWithPaths(backend.index(corpus), corpus, settings.max_paths)
+    with phase(events, f"indexing {len(corpus):,} entries for {name} · {fmt}"):
+        searcher = backend.index(corpus)
+    return SearcherWithPaths(searcher, corpus, settings.max_paths)
 
 
 @dataclass(frozen=True, eq=False)

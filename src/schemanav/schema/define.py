@@ -7,10 +7,11 @@ element, or as the records the standard introspection query returns for it.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from schemanav.wording import closest
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
@@ -119,7 +120,7 @@ def _unknown(schema: GraphQLSchema, coordinate: str, error: str) -> Definition:
 
 def closest_coordinates(schema: GraphQLSchema, coordinate: str, limit: int = 3) -> list[str]:
     """Existing coordinates that look most like `coordinate` (for "did you mean")."""
-    return difflib.get_close_matches(coordinate, _all_coordinates(schema), n=limit, cutoff=0.6)
+    return closest(coordinate, _all_coordinates(schema), limit)
 
 
 @lru_cache(maxsize=4)

@@ -40,6 +40,7 @@ from schemanav.limits import (
 from schemanav.redaction import Redactor, public_url
 from schemanav.text import one_line
 from schemanav.textfile import decode_text, read_bytes
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from graphql import GraphQLSchema, IntrospectionQuery
@@ -77,7 +78,7 @@ class LoadedSchema:
 def describe_violations(violations: tuple[str, ...]) -> str:
     """One warning line for a schema that breaks spec rules but was loaded anyway."""
     return (
-        f"the schema breaks {len(violations)} GraphQL spec rule(s) "
+        f"the schema breaks {counted(len(violations), 'GraphQL spec rule')} "
         f"(first: {violations[0]}); loaded anyway"
     )
 
