@@ -21,6 +21,7 @@ from typer._click.exceptions import UsageError  # Typer's vendored Click
 from typer.core import TyperArgument, TyperCommand
 
 from schemanav.defaults import SETTING_HELP, SETTINGS_EPILOG
+from schemanav.text import strip_control
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -160,13 +161,15 @@ JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON o
 def _stderr() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    # markup=False: user and server text (a path with `[/x]`, `[redacted]`) is never markup,
+    # in prints, table titles and cells alike.
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 
 def _stdout() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True, emoji=False)
+    return Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 
 @contextmanager
@@ -370,7 +373,7 @@ class _Reporter:
         each announces it."""
         if not self._quiet and line not in self._printed:
             self._printed.add(line)
-            self._console.print(line, markup=False)
+            self._console.print(strip_control(line), markup=False)
 
     def progress(self, description: str, done: int, total: int) -> None:
         if not self._live:
@@ -588,16 +591,10 @@ def agent(
 
 
 def _write_json(path: str, payload: object) -> None:
-    from pathlib import Path
+    """A regular file or a new path only (never a device, FIFO or symlink), mode kept."""
+    from schemanav.outputs import write_output_file
 
-    from schemanav.errors import InputError
-
-    try:
-        Path(path).write_text(
-            json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-    except OSError as err:
-        raise InputError(f"cannot write {path}: {err.strerror}") from None
+    write_output_file(path, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
 @_command("Print the SDL of schema coordinates (the RFC's __definitions).")

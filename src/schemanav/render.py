@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from schemanav.text import strip_control
 from schemanav.wording import counted
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
     """The token table of `schemanav corpus`, then the entries `--show` asked for."""
     from rich.table import Table
 
-    out.print(f"schema: {price.schema}", markup=False)
+    out.print(f"schema: {strip_control(price.schema)}", markup=False)
     out.print(f"coordinates: {price.coordinates:,} (fields of object and interface types)")
     table = Table(title=f"Tokens ({price.encoding})", title_justify="left")
     table.add_column("what")
@@ -39,13 +40,13 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
     for fmt, texts in shown.items():
         out.print(f"\nfirst {len(texts)} entries, {fmt}:")
         for text in texts:
-            out.print(text, markup=False)
+            out.print(strip_control(text), markup=False)
 
 
 def render_slice(out: Console, piece: SliceResult) -> None:
     """The slice's SDL as it is, then one comment line with what it costs and holds."""
     if piece.sdl:
-        out.print(piece.sdl.rstrip("\n"), markup=False, highlight=False)
+        out.print(strip_control(piece.sdl).rstrip("\n"), markup=False, highlight=False)
     out.print(
         f"# slice: {piece.tokens:,} of {piece.budget:,} tokens ({piece.encoding}), "
         f"{piece.hits} hits, {len(piece.fields)} fields, {len(piece.arguments)} arguments, "
@@ -65,12 +66,12 @@ def render_search(out: Console, result: SearchResult) -> None:
 
     if not result.hits:
         return
-    title = f"{result.backend} · {result.format} · tokens in {result.encoding}"
+    title = strip_control(f"{result.backend} · {result.format} · tokens in {result.encoding}")
     header = ("rank", "coordinate", "score", "tokens", "via (path from the root)")
     rows = [
         (
             str(hit.rank),
-            hit.coordinate,
+            strip_control(hit.coordinate),
             f"{hit.score:.3f}",
             str(hit.tokens),
             _via(hit.paths_to_root),
@@ -122,7 +123,7 @@ def render_search(out: Console, result: SearchResult) -> None:
 def _via(paths_to_root: Sequence[Sequence[str]]) -> str:
     if not paths_to_root:
         return ""
-    return " → ".join(paths_to_root[0][:-1]) or "(root field)"
+    return strip_control(" → ".join(paths_to_root[0][:-1])) or "(root field)"
 
 
 def render_receipt(out: Console, receipt: Receipt) -> None:
@@ -131,10 +132,12 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
 
     if receipt.answer is not None:
         out.print("answer:", markup=False)
-        out.print(receipt.answer, markup=False)
+        out.print(strip_control(receipt.answer), markup=False)
         out.print()
     table = Table(
-        title=f"Context receipt · {receipt.mode} · {receipt.model} · num_ctx {receipt.num_ctx:,}",
+        title=strip_control(
+            f"Context receipt · {receipt.mode} · {receipt.model} · num_ctx {receipt.num_ctx:,}"
+        ),
         title_justify="left",
     )
     table.add_column("what")
@@ -166,8 +169,8 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
             )
             calls.add_row(
                 str(number),
-                call.name,
-                arguments,
+                strip_control(call.name),
+                strip_control(arguments),
                 f"{call.payload_tokens:,}",
                 "yes" if call.ok else "no",
             )
@@ -188,8 +191,8 @@ def render_definitions(out: Console, definitions: Sequence[Definition]) -> None:
         if definition.sdl is not None:
             if number:
                 out.print()
-            out.print(f"# {definition.coordinate}", markup=False)
-            out.print(definition.sdl, markup=False)
+            out.print(f"# {strip_control(definition.coordinate)}", markup=False)
+            out.print(strip_control(definition.sdl), markup=False)
 
 
 def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:

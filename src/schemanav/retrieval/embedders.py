@@ -248,9 +248,18 @@ class OllamaEmbedder(_BatchedEmbedder):
 
     def _connect(self) -> Any:
         if self._client is None:
+            import httpx
             import ollama
 
-            self._client = ollama.Client(host=self.host, timeout=self.timeout)
+            from schemanav.limits import bounded_transport
+
+            # One total deadline per request (not per read: a server dripping a byte a second
+            # must not hold a run for minutes) and a capped, decompressed body.
+            self._client = ollama.Client(
+                host=self.host,
+                timeout=self.timeout,
+                transport=bounded_transport(httpx.HTTPTransport(), timeout=self.timeout),
+            )
         return self._client
 
     def _call(self, request: Callable[[Any], _T]) -> _T:
@@ -258,11 +267,24 @@ class OllamaEmbedder(_BatchedEmbedder):
         import httpx
         import ollama
 
+        from schemanav.limits import MAX_RESPONSE_BYTES, DeadlineExceeded, TooLarge, describe_bytes
+
         client = self._connect()
         try:
             return request(client)
         except ollama.ResponseError as err:
             raise self._response_error(err) from None
+        except DeadlineExceeded:
+            raise SchemanavError(
+                f"Ollama at {self.display_host} did not answer within {self.timeout:g}s: "
+                "raise -o embedding_timeout or lower -o embedding_batch_size "
+                "(the first call also loads the model)"
+            ) from None
+        except TooLarge:
+            raise SchemanavError(
+                f"Ollama at {self.display_host} answered with more than "
+                f"{describe_bytes(MAX_RESPONSE_BYTES)}: lower -o embedding_batch_size"
+            ) from None
         except (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout):
             raise SchemanavError(
                 f"cannot reach Ollama at {self.display_host}: is `ollama serve` running? "
