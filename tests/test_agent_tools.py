@@ -217,11 +217,8 @@ def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
             return []
 
     tools = SchemaTools(moviedb_schema.schema, backend=NoHits(), corpus_size=0)
-    hints = [
-        tools.call(name, arguments).text
-        for name in tools.names
-        for arguments in ("{not json", "[]", {})
-    ]
+    malformed: tuple[str | dict[str, str], ...] = ("{not json", "[]", {})
+    hints = [tools.call(name, arguments).text for name in tools.names for arguments in malformed]
     texts = [
         prompts.NAVIGATE_SYSTEM_PROMPT,
         prompts.inline_system_prompt(""),

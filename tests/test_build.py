@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from graphql import GraphQLSchema
+from graphql import GraphQLObjectType, GraphQLSchema
 from typer.testing import CliRunner
 
 from schemanav.agent.tools import SchemaTools
@@ -16,6 +16,7 @@ from schemanav.bench.labelled import load_labelled
 from schemanav.build import build_operation, field_coordinates, split_coordinates
 from schemanav.cli import app
 from schemanav.errors import InputError
+from schemanav.retrieval import SearchHit
 from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import count_tokens
 
@@ -173,9 +174,9 @@ def test_field_coordinates_follow_fragments_and_count_interface_fields(
         'query { repository(owner: "o", name: "n") { id defaultBranchRef { target { '
         "... on Commit { oid } __typename } } } }",
     )
-    repository_interfaces = {
-        f"{i.name}.id" for i in github.get_type("Repository").interfaces if "id" in i.fields
-    }
+    repository = github.get_type("Repository")
+    assert isinstance(repository, GraphQLObjectType)
+    repository_interfaces = {f"{i.name}.id" for i in repository.interfaces if "id" in i.fields}
     assert {"Node.id", "PackageOwner.id"} <= repository_interfaces
     assert set(found) == {
         "Query.repository",
@@ -234,9 +235,17 @@ def test_build_command_prints_the_operation_and_exits_by_completeness(
     user_error(runner.invoke(app, ["build", "Movie.titel"]), "Movie.titel is not in the schema")
 
 
+class UnusedSearcher:
+    """A searcher for navigate mode (every tool offered) in tests that never search."""
+
+    name = "unused"
+
+    def search(self, query: str, k: int) -> list[SearchHit]:
+        raise AssertionError("this test does not search")
+
+
 def test_build_query_tool_and_list_fields_tool(github: GraphQLSchema) -> None:
-    tools = SchemaTools(github, backend=None, corpus_size=0)
-    tools.backend = object()  # type: ignore[assignment]  (navigate mode: every tool offered)
+    tools = SchemaTools(github, backend=UnusedSearcher(), corpus_size=0)
     built = tools.call("buildQuery", {"coordinates": "Query.viewer > User.login"})
     assert built.ok and built.text.startswith("query {\n  viewer {\n    login\n  }\n}")
     assert built.text.endswith("valid against the schema")

@@ -115,10 +115,9 @@ def test_documents_are_embedded_in_batches_of_the_configured_size(
 ) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
-        backend = ollama_backend(
+        ollama_backend(
             ollama_settings(ollama.url, tmp_path, embedding_batch_size=batch_size)
-        )
-        backend = backend.index(corpus)
+        ).index(corpus)
         batches = ollama.embed_inputs
 
     assert len(batches) == math.ceil(len(corpus) / batch_size)
@@ -129,9 +128,10 @@ def test_documents_are_embedded_in_batches_of_the_configured_size(
 def test_prefixes_are_sent_verbatim(tmp_path: Path) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, document_prefix="passage: "))
-        backend = backend.index(corpus)
-        backend.search(QUESTION, 3)
+        searcher = ollama_backend(
+            ollama_settings(ollama.url, tmp_path, document_prefix="passage: ")
+        ).index(corpus)
+        searcher.search(QUESTION, 3)
         *document_batches, query_batch = ollama.embed_inputs
 
     documents = [text for batch in document_batches for text in batch]
@@ -139,24 +139,25 @@ def test_prefixes_are_sent_verbatim(tmp_path: Path) -> None:
     # The Qwen3-Embedding format is `Instruct: …\nQuery:{query}`: no space is inserted.
     assert DEFAULT_QUERY_PREFIX.endswith("\nQuery:")
     assert query_batch == [DEFAULT_QUERY_PREFIX + QUESTION]
-    assert backend.backend.query_prefix == DEFAULT_QUERY_PREFIX
-    assert backend.backend.document_prefix == "passage: "
-    assert json.dumps(DEFAULT_QUERY_PREFIX) in backend.backend.describe()
-    assert '"passage: "' in backend.backend.describe()
+    assert searcher.backend.query_prefix == DEFAULT_QUERY_PREFIX
+    assert searcher.backend.document_prefix == "passage: "
+    assert json.dumps(DEFAULT_QUERY_PREFIX) in searcher.backend.describe()
+    assert '"passage: "' in searcher.backend.describe()
     # ... and the user is told before indexing
-    assert searcher_notes(backend) == [backend.backend.describe()]
+    assert searcher_notes(searcher) == [searcher.backend.describe()]
 
 
 def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -> None:
     corpus = movie_corpus()
     fmt = Format.GLOSS
     with serve_ollama(dims=128) as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""), fmt)
-        backend = backend.index(corpus)
-        hits = backend.search(QUESTION, 5)
+        searcher = ollama_backend(
+            ollama_settings(ollama.url, tmp_path, query_prefix=""), fmt
+        ).index(corpus)
+        hits = searcher.search(QUESTION, 5)
 
-    assert backend.name == "embedding:qwen3-graphql-embedder"
-    assert backend.dimensions == 128
+    assert searcher.name == "embedding:qwen3-graphql-embedder"
+    assert searcher.dimensions == 128
     assert hits[0].coordinate == "Movie.releaseDate"
     query = np.array(hashed_embedding(QUESTION, 128))
     for hit in hits:
@@ -170,10 +171,11 @@ def test_scores_are_cosines_and_the_matching_entry_ranks_first(tmp_path: Path) -
 def test_similarities_cover_every_entry_in_corpus_order(tmp_path: Path) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix=""))
-        backend = backend.index(corpus)
-        cosines = backend.similarities(QUESTION)
-        hits = backend.search(QUESTION, len(corpus))
+        searcher = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix="")).index(
+            corpus
+        )
+        cosines = searcher.similarities(QUESTION)
+        hits = searcher.search(QUESTION, len(corpus))
 
     assert cosines.shape == (len(corpus),)
     by_coordinate = dict(zip(corpus.coordinates, cosines.tolist(), strict=True))
@@ -184,21 +186,21 @@ def test_similarities_cover_every_entry_in_corpus_order(tmp_path: Path) -> None:
 
 def test_questions_without_words_make_no_request(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
-        backend = backend.index(movie_corpus())
+        searcher = ollama_backend(ollama_settings(ollama.url, tmp_path)).index(movie_corpus())
         calls = ollama.embed_calls
-        assert backend.search("", 5) == []
-        assert backend.search("  ?! ()  ", 5) == []
-        assert backend.search(QUESTION, 0) == []
+        assert searcher.search("", 5) == []
+        assert searcher.search("  ?! ()  ", 5) == []
+        assert searcher.search(QUESTION, 0) == []
         assert ollama.embed_calls == calls
 
 
 def test_progress_reports_every_batch(tmp_path: Path) -> None:
     corpus = movie_corpus()
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path, embedding_batch_size=5))
-        backend = backend.index(corpus)
-        seen = searcher_events(backend).progressed
+        searcher = ollama_backend(
+            ollama_settings(ollama.url, tmp_path, embedding_batch_size=5)
+        ).index(corpus)
+        seen = searcher_events(searcher).progressed
 
     total = len(corpus)
     assert seen[0] == (0, total)
@@ -212,10 +214,9 @@ def test_host_falls_back_to_the_ollama_host_variable(
 ) -> None:
     with serve_ollama() as ollama:
         monkeypatch.setenv("OLLAMA_HOST", ollama.host)
-        backend = ollama_backend(OllamaSettings({}, tmp_path))
-        backend = backend.index(movie_corpus())
+        searcher = ollama_backend(OllamaSettings({}, tmp_path)).index(movie_corpus())
         assert ollama.embed_calls > 0
-    assert ollama.host in backend.backend.describe()
+    assert ollama.host in searcher.backend.describe()
 
 
 # -- Ollama: the vector cache ------------------------------------------------------------
@@ -225,14 +226,12 @@ def test_second_index_of_the_same_corpus_makes_no_embedding_call(tmp_path: Path)
     corpus = movie_corpus()
     with serve_ollama() as ollama:
         settings = ollama_settings(ollama.url, tmp_path)
-        first = ollama_backend(settings)
-        first = first.index(corpus)
+        first = ollama_backend(settings).index(corpus)
         assert not first.cache_hit
         documents_calls = ollama.embed_calls
         assert documents_calls > 0
 
-        second = ollama_backend(settings)
-        second = second.index(corpus)
+        second = ollama_backend(settings).index(corpus)
         assert second.cache_hit
         assert ollama.embed_calls == documents_calls
         assert warnings_of(second) == []
@@ -267,8 +266,7 @@ def test_the_cache_is_invalidated_by_what_changes_document_vectors(
             fmt = Format.SDL
         elif change == "model":
             settings = ollama_settings(ollama.url, tmp_path, embedding_model="other-embed")
-        again = ollama_backend(settings, fmt)
-        again = again.index(corpus)
+        again = ollama_backend(settings, fmt).index(corpus)
         assert not again.cache_hit
         assert ollama.embed_calls > before
     assert len(cache_files(tmp_path)) == 2
@@ -279,8 +277,9 @@ def test_a_new_query_prefix_reuses_the_document_vectors(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
         ollama_backend(ollama_settings(ollama.url, tmp_path)).index(corpus)
         before = ollama.embed_calls
-        again = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix="query: "))
-        again = again.index(corpus)
+        again = ollama_backend(ollama_settings(ollama.url, tmp_path, query_prefix="query: ")).index(
+            corpus
+        )
         assert again.cache_hit
         assert ollama.embed_calls == before
         again.search(QUESTION, 3)
@@ -319,15 +318,13 @@ def test_a_damaged_cache_file_is_reported_and_rebuilt(tmp_path: Path, damage: An
     cache_dir = tmp_path / "cache"
     with serve_ollama() as ollama:
         settings = ollama_settings(ollama.url, cache_dir)
-        fresh = ollama_backend(settings)
-        fresh = fresh.index(corpus)
+        fresh = ollama_backend(settings).index(corpus)
         expected = fresh.search(QUESTION, 5)
         (path,) = cache_files(cache_dir)
         path.write_bytes(damage(path.read_bytes()))
         before = ollama.embed_calls
 
-        rebuilt = ollama_backend(settings)
-        rebuilt = rebuilt.index(corpus)
+        rebuilt = ollama_backend(settings).index(corpus)
         assert not rebuilt.cache_hit
         assert ollama.embed_calls > before
         assert len(warnings_of(rebuilt)) == 1
@@ -335,8 +332,7 @@ def test_a_damaged_cache_file_is_reported_and_rebuilt(tmp_path: Path, damage: An
         assert rebuilt.search(QUESTION, 5) == expected
 
         # The rebuilt file is whole again: the next run uses it silently.
-        third = ollama_backend(settings)
-        third = third.index(corpus)
+        third = ollama_backend(settings).index(corpus)
         assert third.cache_hit
         assert warnings_of(third) == []
 
@@ -345,11 +341,12 @@ def test_an_unwritable_cache_is_a_warning_not_an_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("")
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, blocker, query_prefix=""))
-        backend = backend.index(movie_corpus())
-        assert backend.search(QUESTION, 1)[0].coordinate == "Movie.releaseDate"
-    assert len(warnings_of(backend)) == 1
-    assert "could not write the vector cache" in warnings_of(backend)[0]
+        searcher = ollama_backend(ollama_settings(ollama.url, blocker, query_prefix="")).index(
+            movie_corpus()
+        )
+        assert searcher.search(QUESTION, 1)[0].coordinate == "Movie.releaseDate"
+    assert len(warnings_of(searcher)) == 1
+    assert "could not write the vector cache" in warnings_of(searcher)[0]
 
 
 # -- Ollama: failures --------------------------------------------------------------------
@@ -358,7 +355,7 @@ def test_an_unwritable_cache_is_a_warning_not_an_error(tmp_path: Path) -> None:
 def _index_error(settings: OllamaSettings, corpus: Corpus | None = None) -> str:
     backend = ollama_backend(settings)
     with pytest.raises(SchemanavError) as caught:
-        backend = backend.index(corpus or movie_corpus())
+        backend.index(corpus or movie_corpus())
     message = caught.value.message
     assert "\n" not in message
     return message
@@ -424,11 +421,10 @@ def test_a_server_error_is_reported_with_its_message(tmp_path: Path) -> None:
 
 def test_query_time_failures_are_one_line_errors(tmp_path: Path) -> None:
     with serve_ollama() as ollama:
-        backend = ollama_backend(ollama_settings(ollama.url, tmp_path))
-        backend = backend.index(movie_corpus())
+        searcher = ollama_backend(ollama_settings(ollama.url, tmp_path)).index(movie_corpus())
         ollama.options.embed_error = (404, 'model "qwen3-graphql-embedder" not found')
         with pytest.raises(SchemanavError, match="ollama pull"):
-            backend.search(QUESTION, 3)
+            searcher.search(QUESTION, 3)
 
 
 def test_a_model_changed_behind_the_cache_is_re_embedded(tmp_path: Path) -> None:
@@ -439,13 +435,12 @@ def test_a_model_changed_behind_the_cache_is_re_embedded(tmp_path: Path) -> None
         settings = ollama_settings(ollama.url, tmp_path, query_prefix="")
         ollama_backend(settings).index(corpus)
         ollama.options.dims = 32
-        backend = ollama_backend(settings)
-        backend = backend.index(corpus)
-        assert backend.cache_hit
-        hits = backend.search(QUESTION, 3)
+        searcher = ollama_backend(settings).index(corpus)
+        assert searcher.cache_hit
+        hits = searcher.search(QUESTION, 3)
     assert hits[0].coordinate == "Movie.releaseDate"
-    assert backend.dimensions == 32
-    assert "re-embedding" in warnings_of(backend)[0]
+    assert searcher.dimensions == 32
+    assert "re-embedding" in warnings_of(searcher)[0]
     header, _ = read_checked(cache_files(tmp_path)[0])
     assert header["dims"] == 32
 
@@ -476,15 +471,15 @@ def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
     backend = create_backend("embedding-local", context)
     assert isinstance(backend, EmbeddingBackend)
     assert backend.name == "embedding-local:all-MiniLM-L6-v2"
-    backend = backend.index(corpus)
-    hits = backend.search("when did the film come out in theaters", 3)
+    searcher = backend.index(corpus)
+    hits = searcher.search("when did the film come out in theaters", 3)
     assert hits[0].coordinate == "Movie.releaseDate"
-    assert backend.dimensions == 384
+    assert searcher.dimensions == 384
     assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0
 
-    again = create_backend("embedding-local", context)
-    assert isinstance(again, EmbeddingBackend)
-    again = again.index(corpus)
+    again_backend = create_backend("embedding-local", context)
+    assert isinstance(again_backend, EmbeddingBackend)
+    again = again_backend.index(corpus)
     assert again.cache_hit
     assert again.embedder.dimensions is None  # nothing was encoded to index
     assert again.search("when did the film come out in theaters", 3) == hits

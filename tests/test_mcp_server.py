@@ -20,6 +20,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import CallToolResult, TextContent
 from typer.testing import CliRunner
 
 from schemanav.cli import app
@@ -53,13 +54,26 @@ def _env(cache: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(cache)}
 
 
+def text_of(result: CallToolResult) -> str:
+    """The text a tool result shows the agent: its first content block, which is text."""
+    content = result.content[0]
+    assert isinstance(content, TextContent), content
+    return content.text
+
+
+def data_of(result: CallToolResult) -> dict[str, Any]:
+    """The structured content of a tool result: the record its text was rendered from."""
+    assert isinstance(result.structured_content, dict), text_of(result)
+    return result.structured_content
+
+
 async def scenario(client: Client, upstream: MovieDbServer) -> list[str]:
     """Everything an agent does with the server; returns every text it was shown."""
     seen: list[str] = []
 
-    async def call(name: str, arguments: dict[str, Any]) -> Any:
+    async def call(name: str, arguments: dict[str, Any]) -> CallToolResult:
         result = await client.call_tool(name, arguments)
-        seen.append(result.content[0].text)
+        seen.append(text_of(result))
         seen.append(json.dumps(result.structured_content))
         return result
 
@@ -71,33 +85,33 @@ async def scenario(client: Client, upstream: MovieDbServer) -> list[str]:
 
     found = await call("search_schema", {"query": "who directed the movie", "budget": 150})
     assert not found.is_error
-    text = found.content[0].text
-    tokens = found.structured_content["tokens"]
+    text = text_of(found)
+    tokens = data_of(found)["tokens"]
     assert text.endswith(f"[{tokens} tokens, o200k_base]") and count_tokens(text) == tokens
-    hits = found.structured_content["hits"]
+    hits = data_of(found)["hits"]
     assert "Movie.directors" in [hit["coordinate"] for hit in hits]
     assert sum(hit["tokens"] for hit in hits) <= 150
 
     defined = await call("define", {"coordinates": ["Query.movies(filter:)", "Movie.titel"]})
     assert not defined.is_error
-    assert "filter: MovieFilter" in defined.content[0].text
-    assert "did you mean Movie.title" in defined.content[0].text
+    assert "filter: MovieFilter" in text_of(defined)
+    assert "did you mean Movie.title" in text_of(defined)
 
     checked = await call("validate", {"operation": "{ movies { titel } }"})
-    assert checked.structured_content["valid"] is False
-    assert "Cannot query field 'titel' on type 'Movie'" in checked.content[0].text
+    assert data_of(checked)["valid"] is False
+    assert "Cannot query field 'titel' on type 'Movie'" in text_of(checked)
 
     ran = await call("execute", {"operation": '{ movie(id: "movie-3") { title } }'})
-    assert not ran.is_error and "Paper Moons" in ran.content[0].text
+    assert not ran.is_error and "Paper Moons" in text_of(ran)
     assert upstream.last_request.headers["authorization"] == f"Bearer {SECRET}"
 
     sent = len(upstream.requests)
     mutation = 'mutation { addReview(input: {movieId: "movie-1", authorId: "user-1", score: 2}) '
     refused = await call("execute", {"operation": mutation + "{ id } }"})
-    assert refused.is_error and "mutations are refused" in refused.content[0].text
+    assert refused.is_error and "mutations are refused" in text_of(refused)
     assert len(upstream.requests) == sent
 
-    bad = {
+    bad: dict[str, tuple[dict[str, Any], str]] = {
         "search_schema": ({"query": ""}, "argument 'query' of search_schema must not be empty"),
         "define": ({"coordinates": "Movie"}, "argument 'coordinates' of define must be an array"),
         "validate": ({}, "validate needs the argument 'operation'"),
@@ -105,11 +119,11 @@ async def scenario(client: Client, upstream: MovieDbServer) -> list[str]:
     }
     for name, (arguments, message) in bad.items():
         result = await call(name, arguments)
-        assert result.is_error and message in result.content[0].text, result.content[0].text
+        assert result.is_error and message in text_of(result), text_of(result)
 
     # A secret pasted into an operation comes back redacted.
     echoed = await call("validate", {"operation": f'{{ movies(first: "{SECRET}") {{ title }} }}'})
-    assert "[redacted]" in echoed.content[0].text
+    assert "[redacted]" in text_of(echoed)
     return seen
 
 

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 from graphql import (
+    GraphQLInputObjectType,
+    GraphQLInterfaceType,
+    GraphQLObjectType,
     GraphQLSchema,
     TypeInfo,
     TypeInfoVisitor,
@@ -33,6 +36,9 @@ from graphql.type import validate_schema
 
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
+
+# The named types that have fields.
+FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
 
 TINY_SDL = """
 type Query {
@@ -283,7 +289,7 @@ def github(github_schema_path: Path) -> dict[str, Any]:
     schema = build_schema(github_schema_path.read_text(encoding="utf-8"))
     # The snapshot breaks one rule newer graphql-core checks (an implementation field is
     # deprecated where its interface field is not); operations are still checked against it.
-    schema._validation_errors = []  # type: ignore[attr-defined]
+    schema._validation_errors = []
     corpus = build_corpus(schema)
     searcher = StructuralBackend(Format.RAW, max_paths=0).index(corpus)
     slicer = Slicer(schema, corpus, searcher.graph, words=searcher.stem)
@@ -426,9 +432,9 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
     query = piece.query_type
     assert query is not None and "movies" in query.fields
     for name, named in piece.type_map.items():
-        fields = getattr(named, "fields", None)
-        if name.startswith("__") or not fields:
+        if name.startswith("__") or not isinstance(named, FIELDED_TYPES) or not named.fields:
             continue
-        whole = full.type_map[name].fields  # type: ignore[union-attr]
-        for field_name, field_def in fields.items():
-            assert str(field_def.type) == str(whole[field_name].type), (name, field_name)
+        whole = full.type_map[name]
+        assert isinstance(whole, FIELDED_TYPES), name
+        for field_name, field_def in named.fields.items():
+            assert str(field_def.type) == str(whole.fields[field_name].type), (name, field_name)
