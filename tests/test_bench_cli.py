@@ -468,3 +468,11 @@ def test_the_github_slice(tmp_path: Path) -> None:
     assert round(row["budget_complete"]["16000"], 3) == 0.845
     assert round(row["complete"]["50"], 3) == 0.285
     assert row["never_complete"] == 31  # 200 × (1 − 0.845)
+    # what `search --k 10` says of each question (measured when bench learned dispositions)
+    assert row["dispositions"]["10"] == {
+        "complete": 136,
+        "partial": 10,
+        "no_hit": 0,
+        "over_k": 54,
+        "budget_unsatisfied": 0,
+    }
