@@ -1,9 +1,12 @@
-"""The benchmark tables (ranking, recall within a budget, completeness) as plain cells.
+"""The benchmark tables (recall@k; first hit, cost and dispositions; recall within a budget;
+completeness) as plain cells, under one heading (schema, bench file, questions, targets).
 
-Both the terminal (Rich) and `--markdown` render the same cells, so the README table and
+The terminal (Rich), a pipe and `--markdown` render the same cells, so the README table and
 the terminal table can never disagree about a figure or its rounding. Every column is an
 aggregate declared once in `bench.metrics.AGGREGATES` (its label and cell format); a table
-only says which aggregates, at which cutoffs or budgets, it shows.
+only says which aggregates, at which cutoffs or budgets, it shows. Designed for 80 columns:
+a table wider than the terminal is split into parts that repeat the label columns; a pipe
+gets plain aligned lines, complete however long; nothing is elided or dropped.
 """
 
 from __future__ import annotations
