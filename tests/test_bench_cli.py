@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 from schemanav.bench import load_labelled
 from schemanav.cli import app
 from schemanav.corpus import Format
+from schemanav.retrieval.dispositions import DISPOSITIONS
 from schemanav.retrieval.pipeline import BACKENDS
 from schemanav.retrieval.registry import BackendSpec, NoOptions
 from schemanav.schema import bundled_path
@@ -41,6 +42,7 @@ ROW_KEYS = {
     "tokens_to_complete_p50",
     "tokens_to_complete_p95",
     "never_complete",
+    "dispositions",
     "list_depth",
     "seconds",
     "per_question",
@@ -56,6 +58,7 @@ QUESTION_KEYS = {
     "complete",
     "budget_complete",
     "tokens_to_complete",
+    "disposition",
     "top_coordinates",
 }
 DEFAULT_BUDGETS = [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
@@ -136,6 +139,11 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
         for tokens in (row["tokens_to_complete_p50"], row["tokens_to_complete_p95"]):
             assert tokens is None or (isinstance(tokens, int) and 0 < tokens <= max(budgets))
         assert isinstance(row["never_complete"], int)
+        assert list(row["dispositions"]) == [str(k) for k in ks]
+        for k, counts in row["dispositions"].items():
+            assert list(counts) == list(DISPOSITIONS)
+            per = [q["disposition"][k] for q in row["per_question"]]
+            assert counts == {name: per.count(name) for name in DISPOSITIONS}
         assert isinstance(row["list_depth"], int) and row["list_depth"] >= max(100, *ks)
         assert isinstance(row["seconds"], float) and row["seconds"] >= 0
         assert len(row["per_question"]) == payload["questions"]
@@ -162,6 +170,10 @@ def _check_shape(payload: dict[str, Any], ks: list[int], budgets: list[int]) -> 
                 k: recall == 1.0 for k, recall in question["recall"].items()
             }
             assert len(question["top_coordinates"]) <= max(ks)
+            assert list(question["disposition"]) == [str(k) for k in ks]
+            assert set(question["disposition"].values()) <= set(DISPOSITIONS) - {
+                "budget_unsatisfied"  # bench cuts at k, never at a budget
+            }
         # the summary is the mean of the per-question figures
         for k in ks:
             per = [q["recall"][str(k)] for q in row["per_question"]]
@@ -181,27 +193,37 @@ def test_no_arguments_prints_the_movie_db_tables() -> None:
     result = _bench()
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "o200k_base" in out
-    assert f"{len(MOVIE_QUESTIONS)} questions" in out
     targets = sum(len(q.expected_coordinates) for q in MOVIE_QUESTIONS)
-    assert f"{targets} targets" in out
-    for header in ("R@1", "R@5", "R@10", "R@20", "R@50", "MRR", "rank p95", "tokens@50"):
+    assert out.startswith(
+        f"moviedb (bundled) · moviedb-sample.tsv (bundled): {len(MOVIE_QUESTIONS)} questions, "
+        f"{targets} targets · tokens in o200k_base\n"
+    )
+    for header in ("R@1", "R@50", "MRR", "rank p95", "tokens@50", "disp@10", "125 tok"):
         assert header in out
-    for budget in ("125 tok", "250 tok", "500 tok", "1,000 tok", "2,000 tok", "16,000 tok"):
-        assert budget in out
-    for header in ("C@50", "C≤250", "C≤1k", "C≤4k", "C≤16k", "p50 tok", "never"):
+    for header in ("16,000 tok", "C@50", "C≤125", "C≤16k", "p50 tok", "never"):
         assert header in out
-    assert "…" not in out  # never squeezed into elided cells, even at 80 columns
+    # a pipe gets plain aligned columns: no box, nothing elided, one line per row
+    assert "…" not in out and "┃" not in out and "│" not in out
     assert "Traceback" not in result.stderr
 
-    # the table shows the same figures the JSON reports
+    # the tables show the same figures the JSON reports
     row = _json()["rows"][0]
     assert (row["backend"], row["format"]) == ("structural", "DOT_PLUS_GLOSS")
-    line = next(line for line in out.splitlines() if "DOT_PLUS_GLOSS" in line)
-    figures = re.findall(r"\d+\.\d{3}", line)
-    assert figures[:6] == [f"{row['recall'][k]:.3f}" for k in ("1", "5", "10", "20", "50")] + [
-        f"{row['mrr']:.3f}"
+    recall, ranking, budget, complete = (
+        line.split() for line in out.splitlines() if line.startswith("structural ")
+    )
+    assert recall[2:] == [f"{row['recall'][k]:.3f}" for k in ("1", "5", "10", "20", "50")]
+    disp = "/".join(str(n) for n in row["dispositions"]["10"].values())
+    assert ranking[2:] == [
+        f"{row['mrr']:.3f}",
+        str(row["rank_p50"]),
+        str(row["rank_p95"]),
+        str(row["questions_without_hit"]),
+        str(round(row["tokens_at_50"])),
+        disp,
     ]
+    assert budget[2:] == [f"{row['budget_recall'][str(b)]:.3f}" for b in DEFAULT_BUDGETS]
+    assert len(complete) == 2 + 1 + len(DEFAULT_BUDGETS) + 2  # every budget, none skipped
 
 
 def test_json_has_the_documented_shape() -> None:
@@ -333,17 +355,18 @@ def test_markdown_holds_every_table(tmp_path: Path) -> None:
     result = _bench("--format", "RAW,DOT_PLUS_GLOSS", "--markdown", str(target))
     assert result.exit_code == 0, result.stderr
     text = target.read_text(encoding="utf-8")
-    assert "| backend | format | R@1 | R@5 | R@10 | R@20 | R@50 | MRR |" in text
+    assert "| backend | format | R@1 | R@5 | R@10 | R@20 | R@50 |\n" in text
     assert "| backend | format | 125 tok | 250 tok | 500 tok | 1,000 tok | 2,000 tok |" in text
-    assert "| backend | format | C@50 | C≤250 | C≤1k | C≤4k | C≤16k | p50 tok | never |" in text
-    assert text.count("| structural | RAW |") == 3
-    assert text.count("| structural | DOT_PLUS_GLOSS |") == 3
-    assert "o200k_base" in text
+    assert "| backend | format | MRR | rank p50 | rank p95 | no hit | tokens@50 | disp@10 |" in text
+    assert "| C@50 | C≤125 | C≤250 | C≤500 | C≤1k | C≤2k | C≤4k | C≤8k | C≤16k | p50 tok |" in text
+    assert text.count("| structural | RAW |") == 4
+    assert text.count("| structural | DOT_PLUS_GLOSS |") == 4
+    assert text.startswith("moviedb (bundled) · moviedb-sample.tsv (bundled): ")
     assert f"wrote {target}" in result.stderr
     # the figures agree with the terminal table
     terminal = [line for line in result.stdout.splitlines() if " RAW " in line]
     markdown = [line for line in text.splitlines() if line.startswith("| structural | RAW |")]
-    assert len(terminal) == len(markdown) == 3
+    assert len(terminal) == len(markdown) == 4
     for terminal_line, markdown_line in zip(terminal, markdown, strict=True):
         figures = re.findall(r"\d+\.\d{3}", markdown_line)
         assert figures and re.findall(r"\d+\.\d{3}", terminal_line) == figures
@@ -364,7 +387,11 @@ def test_plot_draws_three_svg_charts(tmp_path: Path) -> None:
     for chart in charts:
         svg = chart.read_text(encoding="utf-8")
         assert "<svg" in svg
-        assert "structural · RAW" in svg and "structural · GLOSS" in svg  # one legend entry per row
+        if chart.name == "recall-by-depth.svg":
+            # structural ranks one list for every format: the lines coincide, drawn once
+            assert "structural · RAW = GLOSS" in svg
+        else:  # within a budget the formats differ: one line each
+            assert "structural · RAW" in svg and "structural · GLOSS" in svg
 
 
 def test_plot_without_matplotlib_says_what_to_install(
@@ -441,3 +468,11 @@ def test_the_github_slice(tmp_path: Path) -> None:
     assert round(row["budget_complete"]["16000"], 3) == 0.845
     assert round(row["complete"]["50"], 3) == 0.285
     assert row["never_complete"] == 31  # 200 × (1 − 0.845)
+    # what `search --k 10` says of each question (measured when bench learned dispositions)
+    assert row["dispositions"]["10"] == {
+        "complete": 136,
+        "partial": 10,
+        "no_hit": 0,
+        "over_k": 54,
+        "budget_unsatisfied": 0,
+    }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -13,13 +14,14 @@ from schemanav.bench.metrics import View
 from schemanav.bench.runner import (
     OUTPUTS,
     SliceOutput,
+    judge_dispositions,
     list_depth,
     parse_formats,
     parse_outputs,
     run_bench,
     split_list,
 )
-from schemanav.corpus import Corpus, Format
+from schemanav.corpus import Corpus, Format, open_corpus
 from schemanav.errors import InputError
 from schemanav.retrieval import SearchHit
 from schemanav.retrieval.pipeline import BACKENDS
@@ -79,6 +81,7 @@ class Recorder:
         self.warnings: list[str] = []
         self.notes: list[str] = []
         self.progress_calls: list[tuple[str, int, int]] = []
+        self.phases: list[str] = []
 
     def warning(self, message: str) -> None:
         self.warnings.append(message)
@@ -88,6 +91,11 @@ class Recorder:
 
     def progress(self, description: str, done: int, total: int) -> None:
         self.progress_calls.append((description, done, total))
+
+    @contextmanager
+    def phase(self, description: str) -> Iterator[None]:
+        self.phases.append(description)
+        yield
 
 
 @pytest.fixture
@@ -109,7 +117,7 @@ def _settings(tmp_path: Path, questions: str = QUESTIONS, **flags: object) -> Se
 
 def test_list_depth_covers_the_deepest_cutoff_and_the_largest_budget() -> None:
     assert list_depth([3] * 1000, [1, 5, 50], [10]) == 100  # the floor
-    assert list_depth([3] * 1000, [1, 500], [10]) == 500  # the deepest k
+    assert list_depth([3] * 1000, [1, 500], [10]) == 501  # one past the deepest k (over_k)
     # 251 one-token entries are the fewest whose cost exceeds 250: the walk must see one
     # that does not fit, or recall at that budget could be cut short.
     assert list_depth([1] * 1000, [1], [125, 250]) == 251
@@ -161,6 +169,17 @@ def test_scores_each_question_from_one_ranked_list(tmp_path: Path, scripted: Non
     assert summary.values["complete"] == pytest.approx({1: 0.0, 5: 2 / 3})
     assert summary.values["budget_complete"] == pytest.approx({1: 0.0, 100000: 2 / 3})
     assert summary.at("never_complete") == 1
+    # the first hit alone never reaches a leaf; within 5, Query.movie(s) → Movie → a scalar
+    none = {"complete": 0, "partial": 0, "no_hit": 0, "over_k": 0, "budget_unsatisfied": 0}
+    assert summary.values["dispositions"] == {
+        1: none | {"partial": 2, "no_hit": 1},
+        5: none | {"complete": 2, "no_hit": 1},
+    }
+    assert [run.result.at("disposition", 5) for run in row.questions] == [
+        "complete",
+        "complete",
+        "no_hit",
+    ]
     assert [run.result.at("first_hit_rank") for run in row.questions] == [2, 1, None]
     assert row.output == "list"
     assert row.questions[0].top_coordinates == ("Query.movie", "Movie.title", "Movie.id")
@@ -177,6 +196,38 @@ def test_scores_each_question_from_one_ranked_list(tmp_path: Path, scripted: Non
         assert mine[0] == (0, 3)
         assert mine[-1] == (3, 3)
     assert events.warnings == []
+    # a spinner while the corpus loads (a cold one parses, renders and counts tokens)
+    assert events.phases[0] == f"reading {settings.schema}: parsing, rendering, counting tokens"
+
+
+def test_a_tie_at_the_cut_is_over_k_read_from_the_hit_past_it(tmp_path: Path) -> None:
+    corpus = open_corpus(_settings(tmp_path)).corpus
+    tied = [
+        SearchHit("Query.movie", "", 3.0, 1, 5),
+        SearchHit("Movie.title", "", 2.0, 2, 5),
+        SearchHit("Movie.id", "", 2.0, 3, 5),
+    ]
+    # k=1: 3.0 then 2.0, a clean cut; k=2: the third hit ties the second; k=3: nothing past
+    assert judge_dispositions(tied, corpus, [1, 2, 3]) == {
+        1: "partial",
+        2: "over_k",
+        3: "complete",
+    }
+
+
+def test_a_question_starting_with_hash_is_read_and_warned_about(
+    tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    questions = "# a comment\n#title of a movie\tMovie.title\n"
+    monkeypatch.setitem(RANKINGS, "#title of a movie", ["Movie.title"])
+    events = Recorder()
+    settings = _settings(tmp_path, questions)
+    report = run_bench(settings, ["scripted"], [Format.RAW], events)
+    assert report.question_count == 1
+    assert events.warnings == [
+        "1 question is read although it starts with '#' (a line with a tab is a question; "
+        f"a comment has no tab): {settings.bench_file}:2"
+    ]
 
 
 def test_top_coordinates_stop_at_the_deepest_cutoff(tmp_path: Path, scripted: None) -> None:

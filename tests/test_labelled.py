@@ -18,6 +18,7 @@ from schemanav.bench.labelled import (
 from schemanav.corpus import Corpus, Format
 from schemanav.corpus.model import build_corpus
 from schemanav.errors import InputError
+from schemanav.limits import MAX_QUESTION_CHARS
 from schemanav.schema import bundled_path, load_schema
 
 
@@ -49,6 +50,23 @@ def test_loads_questions_skipping_comments_and_blank_lines(tmp_path: Path) -> No
         # surrounding whitespace stripped, the repeated Movie.cast dropped, order kept
         LabelledQuery("who acted in it?", ("Movie.cast", "Person.name")),
     ]
+
+
+def test_a_line_with_a_tab_is_a_question_even_after_a_hash(tmp_path: Path) -> None:
+    path = _write(tmp_path, "# comment: no tab\n#123 still open?\tIssue.state\n")
+    (query,) = load_labelled(path)
+    assert query == LabelledQuery("#123 still open?", ("Issue.state",))
+    assert query.line == 2  # for the runner's warning
+
+
+def test_a_question_over_the_limit_is_refused_naming_its_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, f"ok\tA.b\n{'x' * (MAX_QUESTION_CHARS + 1)}\tA.b\n")
+    assert _problems(path) == [
+        f"{path}:2: the question is {MAX_QUESTION_CHARS + 1:,} characters long; the limit is "
+        f"{MAX_QUESTION_CHARS:,} characters: ask in fewer words"
+    ]
+    _write(tmp_path, f"{'x' * MAX_QUESTION_CHARS}\tA.b\n")  # at the limit: read
+    assert len(load_labelled(path)) == 1
 
 
 def test_accepts_a_str_path_a_byte_order_mark_and_underscored_names(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from schemanav.bench.metrics import (
+    AGGREGATE,
     AGGREGATES,
     MEASURES,
     Axis,
@@ -356,7 +357,12 @@ def test_an_output_that_is_not_a_list_has_budget_figures_only() -> None:
 
 
 def _result(
-    rank: int | None, recall5: float, budget500: float, tokens: int, to_complete: int | None
+    rank: int | None,
+    recall5: float,
+    budget500: float,
+    tokens: int,
+    to_complete: int | None,
+    disposition: str = "partial",
 ) -> QuestionResult:
     return QuestionResult(
         question=f"q{rank}-{recall5}",
@@ -370,16 +376,17 @@ def _result(
             "complete": {5: recall5 == 1.0},
             "budget_complete": {500: budget500 == 1.0},
             "tokens_to_complete": to_complete,
+            "disposition": {5: disposition},
         },
     )
 
 
 def test_summarise_combines_questions_as_each_aggregate_says() -> None:
     results = [
-        _result(1, 1.0, 1.0, 100, 40),
-        _result(4, 0.5, 0.0, 200, None),
-        _result(2, 1.0, 1.0, 300, 300),
-        _result(None, 0.0, 0.0, 400, None),
+        _result(1, 1.0, 1.0, 100, 40, "complete"),
+        _result(4, 0.5, 0.0, 200, None, "over_k"),
+        _result(2, 1.0, 1.0, 300, 300, "complete"),
+        _result(None, 0.0, 0.0, 400, None, "no_hit"),
     ]
     summary = summarise(results, ks=[5], budgets=[500])
     assert summary.question_count == 4
@@ -403,6 +410,12 @@ def test_summarise_combines_questions_as_each_aggregate_says() -> None:
     assert summary.at("tokens_to_complete_p50") == 40
     assert summary.at("tokens_to_complete_p95") == 300
     assert summary.at("never_complete") == 2
+    # dispositions at 5: counted, every disposition named; one cell in the tables
+    counts = {"complete": 2, "partial": 0, "no_hit": 1, "over_k": 1, "budget_unsatisfied": 0}
+    assert summary.values["dispositions"] == {5: counts}
+    assert summary.as_json()["dispositions"] == {"5": counts}
+    assert AGGREGATE["dispositions"].cell(summary.at("dispositions", 5)) == "2/0/1/1/0"
+    assert AGGREGATE["dispositions"].label(10) == "disp@10"
     assert list(summary.as_json()) == [aggregate.key for aggregate in AGGREGATES]
 
 

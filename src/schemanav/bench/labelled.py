@@ -4,20 +4,26 @@ A coordinate (the schema-coordinates RFC) names a field `Type.field`, an argumen
 `Type.field(arg:)` or a type `Type`. Recall and rank are about whatever the labels name;
 an output holds a label only when it *shows* it (see `shown_by_entry`).
 
-Lines whose first non-blank character is `#` and blank lines are skipped. A malformed file
+Blank lines are skipped, and so are comments: lines whose first non-blank character is `#`
+and that hold no tab. A line with a tab is always a question, even one that starts with `#`
+(`#123 still open?`); bench warns about such questions, in case a line was meant to be
+commented out. A question longer than `schemanav.limits.MAX_QUESTION_CHARS` is refused, as
+`search` refuses it (bench calls the backends directly). A malformed file
 is refused with every problem at once (`file:line: what is wrong`), so a hand-written
 benchmark can be fixed in one pass instead of one error per run.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from schemanav.errors import InputError
+from schemanav.limits import question_problem
 from schemanav.textfile import read_text
 
 if TYPE_CHECKING:
@@ -49,10 +55,12 @@ def argument_coordinate(owner: str, field: str, argument: str) -> str:
 
 @dataclass(frozen=True)
 class LabelledQuery:
-    """One question and the coordinates that answer it (in file order, no repeats)."""
+    """One question and the coordinates that answer it (in file order, no repeats); `line`:
+    where it is in its file (1-based; 0 when it comes from elsewhere)."""
 
     question: str
     expected_coordinates: tuple[str, ...]
+    line: int = field(default=0, compare=False)
 
 
 SHOWN_PROBLEMS = 10
@@ -73,6 +81,11 @@ class LabelledFileError(InputError):
         self.problems = list(problems)
 
 
+def is_comment(line: str) -> bool:
+    """A comment: first non-blank character `#`, and no tab (a line with a tab is a question)."""
+    return line.lstrip().startswith("#") and "\t" not in line
+
+
 def _parse_line(where: str, line: str) -> tuple[LabelledQuery | None, list[str]]:
     """The query on one non-comment line, or the problems that stop it being one."""
     tabs = line.count("\t")
@@ -87,6 +100,9 @@ def _parse_line(where: str, line: str) -> tuple[LabelledQuery | None, list[str]]
     problems: list[str] = []
     if not question:
         problems.append(f"{where}: empty question before the tab")
+    too_long = question_problem(question)
+    if too_long:
+        problems.append(f"{where}: {too_long}")
     pieces = [piece.strip() for piece in raw_coordinates.split(",")]
     if not any(pieces):
         problems.append(f"{where}: no expected coordinates after the tab")
@@ -119,13 +135,13 @@ def load_labelled(path: str | Path) -> list[LabelledQuery]:
     for number, raw_line in enumerate(text.split("\n"), start=1):
         line = raw_line.removesuffix("\r")
         stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
+        if not stripped or is_comment(line):
             continue
         saw_question_line = True
         query, line_problems = _parse_line(f"{source}:{number}", line)
         problems.extend(line_problems)
         if query is not None:
-            queries.append(query)
+            queries.append(dataclasses.replace(query, line=number))
     if not saw_question_line:
         problems.append(f"{source}: no questions found")
     if problems:

@@ -22,18 +22,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from schemanav.retrieval.base import fit_prefix
+from schemanav.retrieval.dispositions import DISPOSITIONS, disposition
 
 Number = TypeVar("Number", int, float)
 Item = str | Set[str]
 """A ranked item: one coordinate, or the set of coordinates the item shows."""
-Value = float | int | bool | None
-"""One figure: a share, a rank, a token count, a yes/no, or None (no such figure)."""
-Values = Value | dict[int, Value]
+Value = float | int | bool | str | dict[str, int] | None
+"""One figure: a share, a rank, a token count, a yes/no, a disposition (`search`'s word for
+a fixed-K answer), counts per disposition, or None (no such figure)."""
+Values = Value | Mapping[int, Value]
 """A figure, or one figure per cutoff k / per token budget."""
 
 TOKEN_DEPTH = 50
@@ -255,15 +257,21 @@ def median(values: Iterable[Number]) -> Number:
     return percentile(values, 50)
 
 
+def _number(value: Value) -> float:
+    if not isinstance(value, int | float):
+        raise TypeError(f"{value!r} is not a number")
+    return float(value)
+
+
 def _mean_of(values: Sequence[Value]) -> Value:
     """The mean over questions (a yes counts 1, a no 0)."""
-    return mean(float(value) for value in values if value is not None)
+    return mean(_number(value) for value in values if value is not None)
 
 
 def _percentile_of(q: float) -> Callable[[Sequence[Value]], Value]:
     def reduce(values: Sequence[Value]) -> Value:
         """A nearest-rank percentile over the questions that have the figure (None if none)."""
-        present = [value for value in values if value is not None]
+        present = [value for value in values if isinstance(value, int | float)]
         return percentile(present, q) if present else None
 
     return reduce
@@ -272,6 +280,14 @@ def _percentile_of(q: float) -> Callable[[Sequence[Value]], Value]:
 def _count_missing(values: Sequence[Value]) -> Value:
     """How many questions have no such figure (no hit, never complete)."""
     return sum(1 for value in values if value is None)
+
+
+def _count_each(values: Sequence[Value]) -> Value:
+    """How many questions have each disposition, every disposition named (None if none has)."""
+    present = [value for value in values if value is not None]
+    if not present:
+        return None
+    return {name: present.count(name) for name in DISPOSITIONS}
 
 
 # --- declared once: the measures and their aggregates -----------------------------------
@@ -290,13 +306,17 @@ class Observation:
     """One question's output as the measures read it.
 
     `ranked` / `token_counts`: the ranked list (None for an output that is not one list);
-    `views`: per token budget, the expected coordinates the output shows and its tokens.
+    `views`: per token budget, the expected coordinates the output shows and its tokens;
+    `dispositions`: per cutoff k, what `search --k k` would say of the answer (see
+    `schemanav.retrieval.dispositions`; it needs the hits' scores and the corpus, so the
+    runner judges it and the measure reads it).
     """
 
     expected: tuple[str, ...]
     ranked: Sequence[Item] | None
     token_counts: Sequence[int]
     views: Mapping[int, View]
+    dispositions: Mapping[int, str] = field(default_factory=dict)
 
     @classmethod
     def of_list(
@@ -377,6 +397,10 @@ TOKENS_TO_COMPLETE = Measure(
     "tokens_to_complete", Axis.ONCE, ranked=False, formula=tokens_to_complete.__doc__,
     score=lambda o, _, limit: _tokens_to_complete(o, limit),
 )  # fmt: skip
+DISPOSITION = Measure(
+    "disposition", Axis.K, ranked=True, formula=disposition.__doc__,
+    score=lambda o, k, _: o.dispositions.get(k),
+)  # fmt: skip
 
 MEASURES: tuple[Measure, ...] = (
     FIRST_HIT_RANK,
@@ -387,16 +411,27 @@ MEASURES: tuple[Measure, ...] = (
     COMPLETE,
     BUDGET_COMPLETE,
     TOKENS_TO_COMPLETE,
+    DISPOSITION,
 )
 """Every per-question figure, in the order of the per-question JSON record."""
 
 
 def _ratio_cell(value: Value) -> str:
-    return "–" if value is None else f"{float(value):.3f}"
+    return "–" if value is None else f"{_number(value):.3f}"
 
 
 def _count_cell(value: Value) -> str:
-    return "–" if value is None else f"{round(value):,}"
+    if value is None:
+        return "–"
+    return f"{round(_number(value)):,}"
+
+
+def _counts_cell(value: Value) -> str:
+    """Counts per disposition in `DISPOSITIONS` order, slash-separated: `84/100/0/16/0`."""
+    if value is None:
+        return "–"
+    assert isinstance(value, dict)
+    return "/".join(str(value[name]) for name in DISPOSITIONS)
 
 
 def short_tokens(budget: int) -> str:
@@ -436,6 +471,7 @@ AGGREGATES: tuple[Aggregate, ...] = (
               lambda _: "p95 tok", _count_cell),
     Aggregate("never_complete", TOKENS_TO_COMPLETE, _count_missing, lambda _: "never",
               _count_cell),
+    Aggregate("dispositions", DISPOSITION, _count_each, lambda k: f"disp@{k}", _counts_cell),
 )
 # fmt: on
 """Every per-row figure, in the order of a row's JSON record."""
@@ -448,16 +484,16 @@ AGGREGATE = {aggregate.key: aggregate for aggregate in AGGREGATES}
 
 def _at(values: Mapping[str, Values], key: str, param: int | None) -> Value:
     value = values[key]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         if param is None:
             raise KeyError(f"{key} is taken at a cutoff or budget: give one")
-        return value[param]
+        return cast("Mapping[int, Value]", value)[param]
     return value
 
 
 def _json_values(values: Mapping[str, Values]) -> dict[str, object]:
     return {
-        key: {str(p): v for p, v in value.items()} if isinstance(value, dict) else value
+        key: {str(p): v for p, v in value.items()} if isinstance(value, Mapping) else value
         for key, value in values.items()
     }
 

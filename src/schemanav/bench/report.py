@@ -1,22 +1,26 @@
-"""The benchmark tables (ranking, recall within a budget, completeness) as plain cells.
+"""The benchmark tables (recall@k; first hit, cost and dispositions; recall within a budget;
+completeness) as plain cells, under one heading (schema, bench file, questions, targets).
 
-Both the terminal (Rich) and `--markdown` render the same cells, so the README table and
+The terminal (Rich), a pipe and `--markdown` render the same cells, so the README table and
 the terminal table can never disagree about a figure or its rounding. Every column is an
 aggregate declared once in `bench.metrics.AGGREGATES` (its label and cell format); a table
-only says which aggregates, at which cutoffs or budgets, it shows.
+only says which aggregates, at which cutoffs or budgets, it shows. Designed for 80 columns:
+a table wider than the terminal is split into parts that repeat the label columns; a pipe
+gets plain aligned lines, complete however long; nothing is elided or dropped.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from schemanav.bench.metrics import AGGREGATE, TOKEN_DEPTH
-from schemanav.cache import atomic_write_bytes
-from schemanav.errors import SchemanavError
+from schemanav.defaults import DEFAULT_K
+from schemanav.errors import InputError
+from schemanav.outputs import write_output_file as write_output_file
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -63,19 +67,45 @@ def _table(report: BenchReport, columns: Sequence[Column], title: str, caption: 
     )
 
 
+def heading(report: BenchReport) -> str:
+    """What every table measured: schema, bench file, questions and targets, tokenizer."""
+    return (
+        f"{report.schema} · {report.bench_file}: {counted(report.question_count, 'question')}, "
+        f"{counted(report.target_count, 'target')} · tokens in {report.encoding}"
+    )
+
+
+def disposition_k(report: BenchReport) -> int:
+    """The cutoff whose dispositions the tables show: search's default k when measured,
+    else the deepest k (--json has every k)."""
+    return DEFAULT_K if DEFAULT_K in report.ks else max(report.ks)
+
+
+def recall_table(report: BenchReport) -> TextTable:
+    """Recall@k at every cutoff."""
+    return _table(
+        report,
+        [("recall", k) for k in report.ks],
+        "Recall@k",
+        "R@k: share of expected coordinates in the top k. – : not a ranked list.",
+    )
+
+
 def ranking_table(report: BenchReport) -> TextTable:
-    """Recall@k, MRR, first-hit rank percentiles and tokens@50."""
-    columns: list[Column] = [("recall", k) for k in report.ks]
-    columns += [(key, None) for key in ("mrr", "rank_p50", "rank_p95", "questions_without_hit")]
-    columns.append((f"tokens_at_{TOKEN_DEPTH}", None))
+    """MRR, first-hit rank percentiles, tokens@50 and the dispositions at one cutoff."""
+    at = disposition_k(report)
+    columns: list[Column] = [
+        (key, None) for key in ("mrr", "rank_p50", "rank_p95", "questions_without_hit")
+    ]
+    columns += [(f"tokens_at_{TOKEN_DEPTH}", None), ("dispositions", at)]
     return _table(
         report,
         columns,
-        f"Ranking · {report.schema} · {report.bench_file}: {report.question_count:,} "
-        f"questions, {report.target_count:,} targets · tokens in {report.encoding}",
-        "R@k: share of expected coordinates in the top k. rank p50/p95: first correct hit, "
-        f"over questions with one (no hit: the others). tokens@{TOKEN_DEPTH}: mean cost of the "
-        f"top {TOKEN_DEPTH}. – : not a ranked list.",
+        "First hit, cost and dispositions",
+        "rank p50/p95: first correct hit, over questions with one (no hit: the others). "
+        f"tokens@{TOKEN_DEPTH}: mean cost of the top {TOKEN_DEPTH}. disp@{at}: how many "
+        f"questions `search --k {at}` calls complete/partial/no_hit/over_k/budget_unsatisfied "
+        "(--json: at every k). – : not a ranked list.",
     )
 
 
@@ -91,12 +121,10 @@ def budget_table(report: BenchReport) -> TextTable:
 
 
 def completeness_columns(report: BenchReport) -> list[Column]:
-    """complete@(deepest k); complete within every second budget counting down from the
-    largest (so eight budgets fit 100 columns; --json and the chart have all of them);
-    tokens to complete p50; how many never complete."""
-    shown = sorted(report.budgets[::-1][::2])
+    """complete@(deepest k); complete within each budget; tokens to complete p50; how many
+    never complete."""
     columns: list[Column] = [("complete", max(report.ks))]
-    columns += [("budget_complete", budget) for budget in shown]
+    columns += [("budget_complete", budget) for budget in report.budgets]
     columns += [("tokens_to_complete_p50", None), ("never_complete", None)]
     return columns
 
@@ -112,39 +140,105 @@ def completeness_table(report: BenchReport) -> TextTable:
     )
 
 
-def tables(report: BenchReport) -> tuple[TextTable, TextTable, TextTable]:
-    return ranking_table(report), budget_table(report), completeness_table(report)
+def tables(report: BenchReport) -> tuple[TextTable, ...]:
+    return (
+        recall_table(report),
+        ranking_table(report),
+        budget_table(report),
+        completeness_table(report),
+    )
 
 
-def to_rich(table: TextTable) -> Table:
+def to_rich(table: TextTable, columns: Sequence[int] | None = None, title: str = "") -> Table:
+    """A Rich table of `table` (only `columns`, by index, when given). Every text is taken
+    as it is, never as Rich markup (a backend or file name may hold `[/x]`); figures never
+    wrap, labels fold when the terminal is too narrow even for one figure beside them."""
     from rich.table import Table
+    from rich.text import Text
 
-    rich_table = Table(title=table.title, title_justify="left", caption=table.caption or None)
-    rich_table.caption_justify = "left"
-    for header, numeric in zip(table.headers, table.numeric, strict=True):
-        rich_table.add_column(header, justify="right" if numeric else "left")
+    shown = list(range(len(table.headers))) if columns is None else list(columns)
+    rich_table = Table(
+        title=Text(title or table.title),
+        title_justify="left",
+        caption=Text(table.caption) if table.caption else None,
+        caption_justify="left",
+    )
+    for index in shown:
+        numeric = table.numeric[index]
+        rich_table.add_column(
+            Text(table.headers[index]),
+            justify="right" if numeric else "left",
+            no_wrap=numeric,
+            overflow="fold",
+        )
     for row in table.rows:
-        rich_table.add_row(*row)
+        rich_table.add_row(*(Text(row[index]) for index in shown))
     return rich_table
 
 
-def print_tables(console: Console, report: BenchReport) -> None:
-    """Every table, never squeezed: a console narrower than a table is widened to fit it,
-    because an elided figure (`0.2…`) is worse than a wrapped line."""
-    from rich.measure import Measurement
+def _widths(table: TextTable) -> list[int]:
+    return [
+        max(len(cell) for cell in (header, *(row[index] for row in table.rows)))
+        for index, header in enumerate(table.headers)
+    ]
 
-    for number, table in enumerate(tables(report)):
-        rich_table = to_rich(table)
-        wide = console.options.update(width=10_000, max_width=10_000)
-        # The caption and title wrap; only the columns must fit.
-        rich_table.caption = None
-        needed = Measurement.get(console, wide, rich_table).maximum
-        rich_table.caption = table.caption or None
-        if needed > console.width:
-            console.width = needed
-        if number:
-            console.print()
-        console.print(rich_table)
+
+def column_groups(table: TextTable, width: int) -> list[list[int]]:
+    """The table's columns split into as few tables as fit `width` (a boxed table needs 3
+    characters per column and 1 for its right edge): each holds every label column and as
+    many figure columns as fit, in order, at least one; no column is ever left out."""
+    widths = _widths(table)
+    labels = [index for index, numeric in enumerate(table.numeric) if not numeric]
+    figures = [index for index, numeric in enumerate(table.numeric) if numeric]
+    base = sum(widths[index] + 3 for index in labels) + 1
+    groups: list[list[int]] = []
+    current: list[int] = []
+    used = base
+    for index in figures:
+        if current and used + widths[index] + 3 > width:
+            groups.append(labels + current)
+            current, used = [], base
+        current.append(index)
+        used += widths[index] + 3
+    groups.append(labels + current)
+    return groups
+
+
+def plain_lines(table: TextTable) -> list[str]:
+    """The table as plain aligned columns (two spaces apart), one line per row, however
+    long: what a pipe or a file gets, every cell complete."""
+    widths = _widths(table)
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.rjust(width) if numeric else cell.ljust(width)
+            for cell, width, numeric in zip(cells, widths, table.numeric, strict=True)
+        ).rstrip()
+
+    lines = [table.title, line(table.headers), *(line(row) for row in table.rows)]
+    return lines + ([table.caption] if table.caption else [])
+
+
+def print_tables(console: Console, report: BenchReport) -> None:
+    """Every table under one heading. On a terminal, boxed tables that fit its width: a table
+    wider than the terminal is split into several, each repeating the label columns (a
+    figure is never elided or dropped); a pipe or a file gets plain aligned columns."""
+    console.print(heading(report), markup=False, highlight=False, soft_wrap=not console.is_terminal)
+    for table in tables(report):
+        console.print()
+        if not console.is_terminal:
+            for line in plain_lines(table):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
+            continue
+        groups = column_groups(table, console.width)
+        for number, columns in enumerate(groups, start=1):
+            title = table.title if len(groups) == 1 else f"{table.title} ({number}/{len(groups)})"
+            if number > 1:
+                console.print()
+            rich_table = to_rich(table, columns, title)
+            if number < len(groups):
+                rich_table.caption = None  # once, under the last part
+            console.print(rich_table)
 
 
 def _markdown_cell(text: str) -> str:
@@ -166,22 +260,19 @@ def to_markdown(table: TextTable) -> str:
 
 
 def report_markdown(report: BenchReport) -> str:
-    return "\n".join(to_markdown(table) for table in tables(report))
-
-
-def write_output_file(path: Path, data: bytes) -> None:
-    """Write a file the user asked for, atomically (a half-written file never replaces a good
-    one), readable like any file they create: the temporary file's private mode is widened to
-    what the umask allows."""
-    try:
-        atomic_write_bytes(path, data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(path, 0o666 & ~umask)
-    except OSError as err:
-        raise SchemanavError(f"cannot write {path}: {err.strerror or err}") from None
+    return "\n".join([_markdown_cell(heading(report)) + "\n", *map(to_markdown, tables(report))])
 
 
 def write_markdown(report: BenchReport, path: Path) -> None:
-    """Write every table to `path` as GitHub markdown."""
-    write_output_file(path, report_markdown(report).encode("utf-8"))
+    """Write every table to `path` as GitHub markdown (a regular file or a new path only, its
+    mode kept: `schemanav.outputs.write_output_file`)."""
+    make_folder(path.parent)
+    write_output_file(path, report_markdown(report))
+
+
+def make_folder(folder: Path) -> None:
+    """Create a missing output folder (and its parents); one line when that fails."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create the folder {folder}: {err.strerror or err}") from None

@@ -10,6 +10,7 @@ within each budget, so lists and slices share the budget and completeness column
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,11 +36,13 @@ from schemanav.bench.metrics import (
 )
 from schemanav.corpus import Format, open_corpus
 from schemanav.errors import InputError
-from schemanav.events import Events, SilentEvents
+from schemanav.events import Events, SilentEvents, phase
 from schemanav.retrieval import Searcher, SearchHit
+from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, describe_violations, schema_label
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus
@@ -245,11 +248,12 @@ def _cutoffs(values: Iterable[int], what: str, minimum: int) -> tuple[int, ...]:
 def list_depth(token_counts: Sequence[int], ks: Iterable[int], budgets: Iterable[int]) -> int:
     """How many hits to fetch so that every metric is computed on a complete list.
 
-    At least MIN_LIST_DEPTH, max(ks) and TOKEN_DEPTH; and at least the smallest n whose n
+    At least MIN_LIST_DEPTH, TOKEN_DEPTH and max(ks) + 1 (one hit past the deepest cutoff
+    tells a tie at the cut, `over_k`, from a clean cut); and at least the smallest n whose n
     cheapest corpus entries together exceed the largest budget: any n hits then cost more
     than that budget, so the budget walk always stops inside the fetched list.
     """
-    depth = max(MIN_LIST_DEPTH, TOKEN_DEPTH, *ks)
+    depth = max(MIN_LIST_DEPTH, TOKEN_DEPTH, max(ks, default=0) + 1)
     largest_budget = max(budgets, default=0)
     spent = 0
     for needed, cost in enumerate(sorted(token_counts), start=1):
@@ -257,6 +261,25 @@ def list_depth(token_counts: Sequence[int], ks: Iterable[int], budgets: Iterable
         if spent > largest_budget:
             return max(depth, needed)
     return max(depth, len(token_counts))
+
+
+def _warn_hash_questions(queries: Sequence[LabelledQuery], path: Path, events: Events) -> None:
+    """A question line starting with `#` is a question (it has a tab), not a comment: say so,
+    in case it was meant to be commented out."""
+    lines = [f"{path}:{query.line}" for query in queries if query.question.startswith("#")]
+    if lines:
+        listed = ", ".join(lines[:_LISTED_UNKNOWN])
+        if len(lines) > _LISTED_UNKNOWN:
+            listed += f", … ({len(lines) - _LISTED_UNKNOWN} more)"
+        events.warning(
+            f"{counted(len(lines), 'question')} {_are(lines)} read although "
+            f"{'it starts' if len(lines) == 1 else 'they start'} with '#' (a line with a tab "
+            f"is a question; a comment has no tab): {listed}"
+        )
+
+
+def _are(items: Sequence[str]) -> str:
+    return "is" if len(items) == 1 else "are"
 
 
 def _warn_unknown(unknown: Sequence[str], strict: bool, events: Events) -> None:
@@ -267,11 +290,13 @@ def _warn_unknown(unknown: Sequence[str], strict: bool, events: Events) -> None:
         listed += f", … ({len(unknown) - _LISTED_UNKNOWN} more)"
     if strict:
         raise InputError(
-            f"{len(unknown)} expected coordinates are not in the schema: {listed}"
+            f"{counted(len(unknown), 'expected coordinate')} {_are(unknown)} not in the schema: "
+            f"{listed}"
             " (fix the labels, or drop --strict to count them as misses)"
         )
     events.warning(
-        f"{len(unknown)} expected coordinates are not in the schema and count as misses: {listed}"
+        f"{counted(len(unknown), 'expected coordinate')} {_are(unknown)} not in the schema and "
+        f"{'counts as a miss' if len(unknown) == 1 else 'count as misses'}: {listed}"
     )
 
 
@@ -312,8 +337,11 @@ def run_bench(
     budgets = _cutoffs(settings.budgets, "budgets", 1)
 
     bench_path = Path(settings.bench_file) if settings.bench_file else None
-    queries = load_labelled(bench_path or bundled_path(BUNDLED_BENCH_FILE))
-    loaded = open_corpus(settings)
+    labelled_path = bench_path or bundled_path(BUNDLED_BENCH_FILE)
+    queries = load_labelled(labelled_path)
+    _warn_hash_questions(queries, labelled_path, events)
+    with phase(events, f"reading {schema_label(settings)}: parsing, rendering, counting tokens"):
+        loaded = open_corpus(settings)
     no_paths = settings.model_copy(update={"max_paths": 0})
     if loaded.violations:
         events.warning(describe_violations(loaded.violations))
@@ -330,6 +358,7 @@ def run_bench(
         depth = list_depth(corpus.token_counts(fmt), ks, budgets)
         label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
         hits = _search_all(backend, queries, depth, label, events)
+        judged = [judge_dispositions(found, corpus, ks) for found in hits]
         searched = time.perf_counter() - started
         for output_name in output_list:
             started = time.perf_counter()
@@ -338,13 +367,18 @@ def run_bench(
                 QuestionRun(
                     evaluate_observation(
                         query.question,
-                        output.observe(query.question, found, query.expected_coordinates, budgets),
+                        dataclasses.replace(
+                            output.observe(
+                                query.question, found, query.expected_coordinates, budgets
+                            ),
+                            dispositions=dispositions,
+                        ),
                         ks,
                         budgets,
                     ),
                     tuple(hit.coordinate for hit in found[: max(ks)]),
                 )
-                for query, found in zip(queries, hits, strict=True)
+                for query, found, dispositions in zip(queries, hits, judged, strict=True)
             ]
             rows.append(
                 BenchRow(
@@ -372,6 +406,14 @@ def run_bench(
         unknown_coordinates=tuple(unknown),
         rows=tuple(rows),
     )
+
+
+def judge_dispositions(
+    hits: Sequence[SearchHit], corpus: Corpus, ks: Iterable[int]
+) -> dict[int, str]:
+    """What `search --k k` would say of each cut of one question's ranked hits (no budget):
+    the first k hits shown, the one after them read to tell a tie at the cut (`over_k`)."""
+    return {k: disposition(hits[: k + 1], min(k, len(hits)), corpus, k=k, budget=None) for k in ks}
 
 
 def _search_all(
