@@ -356,6 +356,10 @@ def run_bench(
         # Metrics read coordinates only: skip computing paths to root for every hit.
         backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
         depth = list_depth(corpus.token_counts(fmt), ks, budgets)
+        if "slice" in output_list:
+            # A slice takes ranked hits until its budget is spent, whatever the list format
+            # costs: rank as deep as `Navigator.slice` does for the largest budget.
+            depth = max(depth, min(len(corpus), max(budgets, default=0)))
         label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
         hits = _search_all(backend, queries, depth, label, events)
         judged = [judge_dispositions(found, corpus, ks) for found in hits]
