@@ -241,9 +241,7 @@ def per_query_table(sources: list[Path]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(
-        description="Median wall times of schemanav commands (issue 15's targets).",
-        epilog="Needs schemas/github-wg.graphqls and benchmarks/github-wg.tsv "
-        "(bash scripts/fetch-wg-benchmark.sh --from ../shared/wg).",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per case (default 5)")
     parser.add_argument(
@@ -274,10 +272,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    import argparse
-
-    # No options: --help prints what the script does.
-    argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    ).parse_args()
     raise SystemExit(main())

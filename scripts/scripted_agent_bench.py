@@ -96,4 +96,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        raise SystemExit(0)
     raise SystemExit(main(sys.argv[1:]))
