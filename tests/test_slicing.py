@@ -8,6 +8,7 @@ forbids).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import itertools
 import re
@@ -432,3 +433,42 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
         whole = full.type_map[name].fields  # type: ignore[union-attr]
         for field_name, field_def in fields.items():
             assert str(field_def.type) == str(whole[field_name].type), (name, field_name)
+
+
+def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers.
+    named = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    assert {"Order.total", "Order.id"} <= named.from_ranked(["Order.total"], 1000).coordinates
+    plain = Slicer(schema, corpus, params=SliceParams(leaves=1, identifiers=False))
+    order = [f for f in plain.from_ranked(["Order.total"], 1000).fields if f.startswith("Order.")]
+    assert order == ["Order.total"]
+
+
+def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, identifiers=False, fill_depth=2)
+    filled = Slicer(schema, corpus, params=params)
+    budget = filled.from_ranked(["Query.order", "Order.total", "Order.number"], 1000).tokens
+    # Query.search brings a union and its members: it does not fit; Order.number (one line
+    # on a type already in) still does, and is two hits further down.
+    ranked = ["Query.order", "Query.search", "Order.total", "Order.number"]
+    piece = filled.from_ranked(ranked, budget)
+    assert piece.tokens <= budget and "Order.number" in piece.fields
+    assert "Query.search" not in piece.fields
+    strict = Slicer(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
+    assert "Order.number" not in strict.from_ranked(ranked, budget).fields
+
+
+def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    shared = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    # Customer is two hops from the root either way (the schema's cheapest way goes through
+    # Query.order); Shop is in already, so the way through Shop.owner adds one field.
+    piece = shared.from_ranked(["Query.shop", "Customer.email"], 1000)
+    assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
+    static = Slicer(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
+    assert "Query.order" in static.from_ranked(["Query.shop", "Customer.email"], 1000).fields

@@ -18,6 +18,7 @@ unions keep only the members that are in the slice.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -53,6 +54,12 @@ class SliceParams:
     other_roots_within: int = 3
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
+    identifiers: bool = True
+    fill_depth: float = 1.0
+    routes: int = 1
+    routed_hits: int = 0
+    shared_routes: bool = True
+    route_new_fields: int = 99
 
 
 @dataclass(frozen=True)
@@ -142,6 +149,23 @@ class Slicer:
             self.facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
                 position, entry.owner, entry.field
             )
+        self.identifiers = self._identifiers()
+
+    def _identifiers(self) -> dict[str, list[str]]:
+        """Per type, the leaf fields that identify one of its objects: those named like a
+        required argument of a single-object field returning the type (`issue(number:)`
+        makes `Issue.number` an identifier), the values an agent reads to name a result."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for fields in self.facts.values():
+            for field in fields.values():
+                if field.many or not field.required:
+                    continue
+                own = self.facts.get(field.named, {})
+                for argument in field.required:
+                    facts = own.get(argument)
+                    if facts and facts.leaf and facts.free and argument not in found[field.named]:
+                        found[field.named].append(argument)
+        return dict(found)
 
     def _field_facts(self, position: int, owner: str, name: str) -> _Field:
         from graphql.utilities.print_schema import print_input_value
@@ -250,6 +274,23 @@ class Slicer:
                 break
             end = number + 1
         hits = order[:end]
+        if state is None and end and self.params.fill_depth > 0:
+            # Score per token: past the first hit that does not fit, hits that cost only
+            # their own line (a field of a type already in, whose return type is in too)
+            # still go in, as far down the ranking as `fill_depth` times the hits that fit.
+            state = _State(self, values, routes, words)
+            for position in hits:
+                state.add_hit(position)
+            hits = list(hits)
+            for position in order[end + 1 : end + 1 + int(end * self.params.fill_depth)]:
+                if not state.cheap(position):
+                    continue
+                state.add_hit(position)
+                hits.append(position)
+                if state.total > budget:
+                    state = None
+                    hits.pop()
+                    break
         while hits:
             if state is None:
                 state = _State(self, values, routes, words)
@@ -391,6 +432,29 @@ class _State:
         owner = self.s.corpus.entries[position].owner
         return self.routes.reaches(owner)
 
+    def cheap(self, position: int) -> bool:
+        """Whether the hit would add only its own field line: its owner and return type
+        are in the slice and it shows no argument of a type not yet in."""
+        entry = self.s.corpus.entries[position]
+        fields = self.fields.get(entry.owner)
+        if fields is None or entry.field in fields:
+            return False
+        facts = self.s.facts[entry.owner][entry.field]
+        named = facts.named
+        if not (
+            named in BUILTIN_SCALARS
+            or named in self.fields
+            or named in self.scalars
+            or named in self.enums
+            or named in self.unions
+        ):
+            return False
+        return all(
+            t in BUILTIN_SCALARS or t in self.inputs or t in self.enums or t in self.scalars
+            for a, t in zip(facts.arguments, facts.argument_types, strict=True)
+            if a in facts.required
+        )
+
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
         if not self.reachable(position):
@@ -398,12 +462,60 @@ class _State:
         entries = self.s.corpus.entries
         owner = entries[position].owner
         self.hits += 1
-        if self.s.params.reuse_reached_types and owner in self.fields:
+        params = self.s.params
+        top = self.hits <= params.routed_hits and owner not in self.s.graph.roots
+        if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
             return True
-        chain = [] if owner in self.s.graph.roots else self.s.graph.chain_to(owner, self.routes)
-        steps = [*chain, position]
+        if owner in self.s.graph.roots or (top and owner in self.fields):
+            chain: list[int] = []
+        elif params.shared_routes or top:
+            ways = self.ways_in(owner)
+            chain = ways[0][0] if ways else self.s.graph.chain_to(owner, self.routes)
+        else:
+            chain = self.s.graph.chain_to(owner, self.routes)
+        if not self.add_path([*chain, position]):
+            return False
+        if top:
+            # A top hit's type gets more than one way in: the same type is often reached
+            # from several parents (a branch's target and a pull request's merge commit),
+            # and the question may mean either.
+            extra = [w for w, new in self.ways_in(owner) if new <= params.route_new_fields]
+            for way in extra[: params.routes - 1]:
+                self.add_path([*way, position])
+        return True
+
+    def ways_in(self, owner: str) -> list[tuple[list[int], int]]:
+        """Ways from the query root into `owner` not yet all in the slice, with the number of
+        fields each would add: fewest new fields first (a hop into a union or interface
+        member counts as the graph's abstract penalty more), then cheapest in the schema."""
+        entries = self.s.corpus.entries
+        graph = self.s.graph
+        query_root = self.s.corpus.query_root
+        scored = []
+        for number, way in enumerate(graph._ways_into(owner)):
+            if not way or entries[way[0]].owner != query_root:
+                continue
+            new = sum(
+                1 for i in way if entries[i].field not in self.fields.get(entries[i].owner, {})
+            )
+            if not new:
+                continue
+            weight = float(new)
+            for step, arrival in zip(
+                way, [*(entries[i].owner for i in way[1:]), owner], strict=True
+            ):
+                target = entries[step].named_return_type
+                if target != arrival:
+                    possible = self.s.corpus.possible_types.get(target, ())
+                    weight += graph.abstract_penalty * math.log2(1 + len(possible))
+            scored.append((weight, number, way, new))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        return [(way, new) for _, _, way, new in scored]
+
+    def add_path(self, steps: list[int]) -> bool:
+        entries = self.s.corpus.entries
         if entries[steps[0]].owner != self.s.corpus.query_root:
             # Questions read unless a write ranks among the first hits: a mutation's input
             # objects and payloads are costly and useless to a reader.
@@ -577,7 +689,10 @@ class _State:
         leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
-            return [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            chosen = [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            if self.s.params.identifiers:
+                chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
+            return chosen
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
