@@ -472,3 +472,17 @@ def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> Non
     assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
     static = Slicer(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
     assert "Query.order" in static.from_ranked(["Query.shop", "Customer.email"], 1000).fields
+
+
+def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
+    schema, slicer = tiny
+    alone = slicer.from_ranked(["Query.orders"], 1000)
+    assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
+    for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
+        piece = slicer.from_ranked(ranked, 1000)
+        valid(piece.sdl)
+        assert "OrderConnection.nodes" in piece.fields
+    off = Slicer(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
+    assert (
+        "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
+    )

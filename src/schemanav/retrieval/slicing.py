@@ -60,6 +60,7 @@ class SliceParams:
     routed_hits: int = 0
     shared_routes: bool = True
     route_new_fields: int = 99
+    connection_nodes: Literal["off", "known", "always"] = "known"
 
 
 @dataclass(frozen=True)
@@ -407,6 +408,8 @@ class _State:
         self.total = 0
         self.hits = 0
         self.other_roots: bool | None = None
+        # Connections in the slice whose node type is not (yet): `nodes` when it enters.
+        self.waiting: dict[str, list[str]] = defaultdict(list)
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -586,6 +589,15 @@ class _State:
             self._copy_field(owner, implementor, name)
 
     def _connection_extras(self, type_name: str) -> None:
+        mode = self.s.params.connection_nodes
+        if mode != "off" and self.s.is_connection(type_name):
+            fields = self.s.facts[type_name]
+            nodes = fields.get("nodes")
+            if nodes is not None:
+                if mode == "always" or nodes.named in self.fields:
+                    self.add_field(type_name, "nodes")
+                else:
+                    self.waiting[nodes.named].append(type_name)
         if not self.s.params.connection_extras or not self.s.is_connection(type_name):
             return
         fields = self.s.facts[type_name]
@@ -616,7 +628,10 @@ class _State:
     def _entered(self, type_name: str) -> None:
         """Keep the slice closed under subtyping: a type that is in the slice with a union or
         interface it belongs to is declared so, so any fragment valid in the full schema
-        between two types of the slice is valid in the slice too."""
+        between two types of the slice is valid in the slice too; connections waiting for
+        this type as their node type show their `nodes`."""
+        for connection in self.waiting.pop(type_name, ()):
+            self.add_field(connection, "nodes")
         if not self.s.params.closed_subtypes:
             return
         for union in self.s.member_of.get(type_name, ()):
