@@ -184,10 +184,10 @@ def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
 def test_a_new_object_type_brings_its_best_leaves(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    one = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=0))
     piece = one.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id"]
-    two = Slicer(schema, corpus, params=SliceParams(leaves=2))
+    two = Slicer(schema, corpus, params=SliceParams(leaves=2, labels=0))
     piece = two.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id", "Shop.name"]
 
@@ -486,3 +486,35 @@ def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> Non
     assert (
         "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
     )
+
+
+def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID! slug: String! name: String! bio: String }
+        type Project { id: ID! name: String! title: String! }
+        type Task { id: ID! title: String! }
+        type Note { title: String! name: String }
+        """
+    )
+    corpus = build_corpus(schema)
+    # Non-null String leaves: `title` on three types, `name` on two, `slug` on one.
+    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=1))
+    team = one.from_ranked(["Team.id"], 1000)
+    assert [f for f in team.fields if f.startswith("Team.")] == ["Team.id", "Team.name"]
+    project = one.from_ranked(["Project.id"], 1000)
+    assert "Project.title" in project.fields and "Project.name" not in project.fields
+    two = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=2))
+    assert {"Project.title", "Project.name"} <= set(two.from_ranked(["Project.id"], 1000).fields)
+
+
+def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    schema, slicer = tiny
+    one = slicer.from_ranked(["Order.total"], 1000, "the total of order 7")
+    assert "Query.order" in one.fields and "Query.orders" not in one.fields
+    many = slicer.from_ranked(["Order.total"], 1000, "totals of all orders")
+    valid(many.sdl)
+    assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
+    off = Slicer(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
+    assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields

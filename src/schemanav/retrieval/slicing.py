@@ -61,6 +61,8 @@ class SliceParams:
     shared_routes: bool = True
     route_new_fields: int = 99
     connection_nodes: Literal["off", "known", "always"] = "known"
+    plural_ways: float = 3.0
+    labels: int = 2
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class Slicer:
         self.position = {(e.owner, e.field): i for i, e in enumerate(corpus.entries)}
         self._index = {c: i for i, c in enumerate(corpus.coordinates)}
         self._costs: dict[str, int] = {}
+        self._plurals: dict[str, tuple[str, ...]] | None = None
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
@@ -151,6 +154,23 @@ class Slicer:
                 position, entry.owner, entry.field
             )
         self.identifiers = self._identifiers()
+        self.labels = self._labels()
+
+    def _labels(self) -> dict[str, list[str]]:
+        """Per type, its label: of its non-null `String!` leaves without arguments, the one
+        whose name the most object types share (a name or a title, shown to name a result)."""
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        for owner, fields in self.facts.items():
+            names = [n for n, f in fields.items() if f.return_type == "String!" and f.free]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: sorted(names, key=lambda n: -shared[n])[: self.params.labels]
+            for owner, names in candidates.items()
+            if names
+        }
 
     def _identifiers(self) -> dict[str, list[str]]:
         """Per type, the leaf fields that identify one of its objects: those named like a
@@ -263,9 +283,10 @@ class Slicer:
             return EMPTY_SLICE
         routes = self._routes(values)
         words = frozenset(self._words(question)) if question else frozenset()
+        many = self.many_named(question) if question and self.params.plural_ways else frozenset()
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = _State(self, values, routes, words)
+        state: _State | None = _State(self, values, routes, words, many)
         assert state is not None
         end = 0
         for number, position in enumerate(order):
@@ -279,7 +300,7 @@ class Slicer:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = _State(self, values, routes, words)
+            state = _State(self, values, routes, words, many)
             for position in hits:
                 state.add_hit(position)
             hits = list(hits)
@@ -294,7 +315,7 @@ class Slicer:
                     break
         while hits:
             if state is None:
-                state = _State(self, values, routes, words)
+                state = _State(self, values, routes, words, many)
                 for position in hits:
                     state.add_hit(position)
             result = state.result(len(hits))
@@ -330,6 +351,21 @@ class Slicer:
             words = self._words(text)
             cached = self._value_words[value] = frozenset(words)
         return cached
+
+    def many_named(self, question: str) -> frozenset[str]:
+        """Object types the question names in the plural (`pull requests` for PullRequest):
+        it asks about many of them, so a way in through a list or connection fits better
+        than a lookup by identifier."""
+        text = " " + " ".join(re.findall(r"[a-z0-9]+", question.lower())) + " "
+        if self._plurals is None:
+            self._plurals = {}
+            for name in self.facts:
+                base = " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)).lower()
+                forms = {base + "s", base + "es"}
+                if base.endswith("y"):
+                    forms.add(base[:-1] + "ies")
+                self._plurals[name] = tuple(f" {form} " for form in forms)
+        return frozenset(n for n, forms in self._plurals.items() if any(f in text for f in forms))
 
     def is_connection(self, type_name: str) -> bool:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
@@ -391,8 +427,11 @@ class _State:
         values: list[float],
         routes: ShortestPaths,
         words: frozenset[str],
+        many: frozenset[str] = frozenset(),
     ) -> None:
         self.s = slicer
+        self.many = many
+        self.listed: set[str] = set()
         self.values = values
         self.routes = routes
         self.words = words
@@ -467,6 +506,17 @@ class _State:
         self.hits += 1
         params = self.s.params
         top = self.hits <= params.routed_hits and owner not in self.s.graph.roots
+        if owner in self.many and owner not in self.listed:
+            # Named in the plural: the question wants many of them, so the slice also gets
+            # the best way in through a list or connection (not only a lookup by identifier).
+            self.listed.add(owner)
+            facts = self.s.facts
+            for way, new in self.ways_in(owner):
+                if new > params.plural_ways:
+                    break
+                if any(facts[entries[i].owner][entries[i].field].many for i in way):
+                    self.add_path([*way, position])
+                    break
         if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
@@ -707,6 +757,7 @@ class _State:
             chosen = [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
+            chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
             return chosen
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
