@@ -305,14 +305,10 @@ class Slicer:
                 state.add_hit(position)
             hits = list(hits)
             for position in order[end + 1 : end + 1 + int(end * self.params.fill_depth)]:
-                if not state.cheap(position):
+                if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
                 state.add_hit(position)
                 hits.append(position)
-                if state.total > budget:
-                    state = None
-                    hits.pop()
-                    break
         while hits:
             if state is None:
                 state = _State(self, values, routes, words, many)
@@ -496,6 +492,15 @@ class _State:
             for a, t in zip(facts.arguments, facts.argument_types, strict=True)
             if a in facts.required
         )
+
+    def line_cost(self, position: int) -> int:
+        """What a cheap hit's own field line costs."""
+        entry = self.s.corpus.entries[position]
+        facts = self.s.facts[entry.owner][entry.field]
+        shown = sorted(
+            self.shown_arguments(entry.owner, entry.field, facts), key=facts.arguments.index
+        )
+        return self.s.cost(self.s.field_line(entry.owner, entry.field, tuple(shown)))
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
