@@ -5,7 +5,12 @@ and the types those need. A slice hands over a schema of its own instead: the ro
 the object types on the way, the fields the question needs with the arguments that select
 (required ones, a connection's page size, the ones the question's words name), and the
 input, enum and scalar types those arguments and fields need. Hits are added in rank order,
-each with its path from the root, until the next one would exceed the token budget.
+each with a way in from the root (the one adding the fewest fields not yet in the slice),
+until the next one would exceed the token budget; hits further down that cost only their own
+line still go in. A type entering the slice brings its best leaves by the question's scores,
+the leaves that identify its objects (named like a lookup field's required argument) and its
+labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
+is in.
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
