@@ -8,6 +8,7 @@ forbids).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import itertools
 import re
@@ -189,10 +190,10 @@ def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
 def test_a_new_object_type_brings_its_best_leaves(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    one = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=0))
     piece = one.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id"]
-    two = Slicer(schema, corpus, params=SliceParams(leaves=2))
+    two = Slicer(schema, corpus, params=SliceParams(leaves=2, labels=0))
     piece = two.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id", "Shop.name"]
 
@@ -438,3 +439,89 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
         assert isinstance(whole, FIELDED_TYPES), name
         for field_name, field_def in named.fields.items():
             assert str(field_def.type) == str(whole.fields[field_name].type), (name, field_name)
+
+
+
+def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers.
+    named = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    assert {"Order.total", "Order.id"} <= named.from_ranked(["Order.total"], 1000).coordinates
+    plain = Slicer(schema, corpus, params=SliceParams(leaves=1, identifiers=False))
+    order = [f for f in plain.from_ranked(["Order.total"], 1000).fields if f.startswith("Order.")]
+    assert order == ["Order.total"]
+
+
+def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, identifiers=False, fill_depth=2)
+    filled = Slicer(schema, corpus, params=params)
+    budget = filled.from_ranked(["Query.order", "Order.total", "Order.number"], 1000).tokens
+    # Query.search brings a union and its members: it does not fit; Order.number (one line
+    # on a type already in) still does, and is two hits further down.
+    ranked = ["Query.order", "Query.search", "Order.total", "Order.number"]
+    piece = filled.from_ranked(ranked, budget)
+    assert piece.tokens <= budget and "Order.number" in piece.fields
+    assert "Query.search" not in piece.fields
+    strict = Slicer(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
+    assert "Order.number" not in strict.from_ranked(ranked, budget).fields
+
+
+def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    shared = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    # Customer is two hops from the root either way (the schema's cheapest way goes through
+    # Query.order); Shop is in already, so the way through Shop.owner adds one field.
+    piece = shared.from_ranked(["Query.shop", "Customer.email"], 1000)
+    assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
+    static = Slicer(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
+    assert "Query.order" in static.from_ranked(["Query.shop", "Customer.email"], 1000).fields
+
+
+def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
+    schema, slicer = tiny
+    alone = slicer.from_ranked(["Query.orders"], 1000)
+    assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
+    for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
+        piece = slicer.from_ranked(ranked, 1000)
+        valid(piece.sdl)
+        assert "OrderConnection.nodes" in piece.fields
+    off = Slicer(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
+    assert (
+        "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
+    )
+
+
+def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID! slug: String! name: String! bio: String }
+        type Project { id: ID! name: String! title: String! }
+        type Task { id: ID! title: String! }
+        type Note { title: String! name: String }
+        """
+    )
+    corpus = build_corpus(schema)
+    # Non-null String leaves: `title` on three types, `name` on two, `slug` on one.
+    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=1))
+    team = one.from_ranked(["Team.id"], 1000)
+    assert [f for f in team.fields if f.startswith("Team.")] == ["Team.id", "Team.name"]
+    project = one.from_ranked(["Project.id"], 1000)
+    assert "Project.title" in project.fields and "Project.name" not in project.fields
+    two = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=2))
+    assert {"Project.title", "Project.name"} <= set(two.from_ranked(["Project.id"], 1000).fields)
+
+
+def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    schema, slicer = tiny
+    one = slicer.from_ranked(["Order.total"], 1000, "the total of order 7")
+    assert "Query.order" in one.fields and "Query.orders" not in one.fields
+    many = slicer.from_ranked(["Order.total"], 1000, "totals of all orders")
+    valid(many.sdl)
+    assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
+    off = Slicer(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
+    assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields

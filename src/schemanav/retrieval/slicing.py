@@ -5,7 +5,12 @@ and the types those need. A slice hands over a schema of its own instead: the ro
 the object types on the way, the fields the question needs with the arguments that select
 (required ones, a connection's page size, the ones the question's words name), and the
 input, enum and scalar types those arguments and fields need. Hits are added in rank order,
-each with its path from the root, until the next one would exceed the token budget.
+each with a way in from the root (the one adding the fewest fields not yet in the slice),
+until the next one would exceed the token budget; hits further down that cost only their own
+line still go in. A type entering the slice brings its best leaves by the question's scores,
+the leaves that identify its objects (named like a lookup field's required argument) and its
+labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
+is in.
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -18,6 +23,7 @@ unions keep only the members that are in the slice.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -53,6 +59,15 @@ class SliceParams:
     other_roots_within: int = 3
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
+    identifiers: bool = True
+    fill_depth: float = 1.0
+    routes: int = 1
+    routed_hits: int = 0
+    shared_routes: bool = True
+    route_new_fields: int = 99
+    connection_nodes: Literal["off", "known", "always"] = "known"
+    plural_ways: float = 3.0
+    labels: int = 2
 
 
 @dataclass(frozen=True)
@@ -120,6 +135,7 @@ class Slicer:
         self.position = {(e.owner, e.field): i for i, e in enumerate(corpus.entries)}
         self._index = {c: i for i, c in enumerate(corpus.coordinates)}
         self._costs: dict[str, int] = {}
+        self._plurals: dict[str, tuple[str, ...]] | None = None
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
@@ -142,6 +158,40 @@ class Slicer:
             self.facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
                 position, entry.owner, entry.field
             )
+        self.identifiers = self._identifiers()
+        self.labels = self._labels()
+
+    def _labels(self) -> dict[str, list[str]]:
+        """Per type, its label: of its non-null `String!` leaves without arguments, the one
+        whose name the most object types share (a name or a title, shown to name a result)."""
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        for owner, fields in self.facts.items():
+            names = [n for n, f in fields.items() if f.return_type == "String!" and f.free]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: sorted(names, key=lambda n: -shared[n])[: self.params.labels]
+            for owner, names in candidates.items()
+            if names
+        }
+
+    def _identifiers(self) -> dict[str, list[str]]:
+        """Per type, the leaf fields that identify one of its objects: those named like a
+        required argument of a single-object field returning the type (`issue(number:)`
+        makes `Issue.number` an identifier), the values an agent reads to name a result."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for fields in self.facts.values():
+            for field in fields.values():
+                if field.many or not field.required:
+                    continue
+                own = self.facts.get(field.named, {})
+                for argument in field.required:
+                    facts = own.get(argument)
+                    if facts and facts.leaf and facts.free and argument not in found[field.named]:
+                        found[field.named].append(argument)
+        return dict(found)
 
     def _field_facts(self, position: int, owner: str, name: str) -> _Field:
         from graphql.utilities.print_schema import print_input_value
@@ -238,9 +288,10 @@ class Slicer:
             return EMPTY_SLICE
         routes = self._routes(values)
         words = frozenset(self._words(question)) if question else frozenset()
+        many = self.many_named(question) if question and self.params.plural_ways else frozenset()
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = _State(self, values, routes, words)
+        state: _State | None = _State(self, values, routes, words, many)
         assert state is not None
         end = 0
         for number, position in enumerate(order):
@@ -250,9 +301,22 @@ class Slicer:
                 break
             end = number + 1
         hits = order[:end]
+        if state is None and end and self.params.fill_depth > 0:
+            # Score per token: past the first hit that does not fit, hits that cost only
+            # their own line (a field of a type already in, whose return type is in too)
+            # still go in, as far down the ranking as `fill_depth` times the hits that fit.
+            state = _State(self, values, routes, words, many)
+            for position in hits:
+                state.add_hit(position)
+            hits = list(hits)
+            for position in order[end + 1 : end + 1 + int(end * self.params.fill_depth)]:
+                if not state.cheap(position) or state.total + state.line_cost(position) > budget:
+                    continue
+                state.add_hit(position)
+                hits.append(position)
         while hits:
             if state is None:
-                state = _State(self, values, routes, words)
+                state = _State(self, values, routes, words, many)
                 for position in hits:
                     state.add_hit(position)
             result = state.result(len(hits))
@@ -288,6 +352,21 @@ class Slicer:
             words = self._words(text)
             cached = self._value_words[value] = frozenset(words)
         return cached
+
+    def many_named(self, question: str) -> frozenset[str]:
+        """Object types the question names in the plural (`pull requests` for PullRequest):
+        it asks about many of them, so a way in through a list or connection fits better
+        than a lookup by identifier."""
+        text = " " + " ".join(re.findall(r"[a-z0-9]+", question.lower())) + " "
+        if self._plurals is None:
+            self._plurals = {}
+            for name in self.facts:
+                base = " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)).lower()
+                forms = {base + "s", base + "es"}
+                if base.endswith("y"):
+                    forms.add(base[:-1] + "ies")
+                self._plurals[name] = tuple(f" {form} " for form in forms)
+        return frozenset(n for n, forms in self._plurals.items() if any(f in text for f in forms))
 
     def is_connection(self, type_name: str) -> bool:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
@@ -349,8 +428,11 @@ class _State:
         values: list[float],
         routes: ShortestPaths,
         words: frozenset[str],
+        many: frozenset[str] = frozenset(),
     ) -> None:
         self.s = slicer
+        self.many = many
+        self.listed: set[str] = set()
         self.values = values
         self.routes = routes
         self.words = words
@@ -366,6 +448,8 @@ class _State:
         self.total = 0
         self.hits = 0
         self.other_roots: bool | None = None
+        # Connections in the slice whose node type is not (yet): `nodes` when it enters.
+        self.waiting: dict[str, list[str]] = defaultdict(list)
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -391,6 +475,38 @@ class _State:
         owner = self.s.corpus.entries[position].owner
         return self.routes.reaches(owner)
 
+    def cheap(self, position: int) -> bool:
+        """Whether the hit would add only its own field line: its owner and return type
+        are in the slice and it shows no argument of a type not yet in."""
+        entry = self.s.corpus.entries[position]
+        fields = self.fields.get(entry.owner)
+        if fields is None or entry.field in fields:
+            return False
+        facts = self.s.facts[entry.owner][entry.field]
+        named = facts.named
+        if not (
+            named in BUILTIN_SCALARS
+            or named in self.fields
+            or named in self.scalars
+            or named in self.enums
+            or named in self.unions
+        ):
+            return False
+        return all(
+            t in BUILTIN_SCALARS or t in self.inputs or t in self.enums or t in self.scalars
+            for a, t in zip(facts.arguments, facts.argument_types, strict=True)
+            if a in facts.required
+        )
+
+    def line_cost(self, position: int) -> int:
+        """What a cheap hit's own field line costs."""
+        entry = self.s.corpus.entries[position]
+        facts = self.s.facts[entry.owner][entry.field]
+        shown = sorted(
+            self.shown_arguments(entry.owner, entry.field, facts), key=facts.arguments.index
+        )
+        return self.s.cost(self.s.field_line(entry.owner, entry.field, tuple(shown)))
+
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
         if not self.reachable(position):
@@ -398,12 +514,71 @@ class _State:
         entries = self.s.corpus.entries
         owner = entries[position].owner
         self.hits += 1
-        if self.s.params.reuse_reached_types and owner in self.fields:
+        params = self.s.params
+        top = self.hits <= params.routed_hits and owner not in self.s.graph.roots
+        if owner in self.many and owner not in self.listed:
+            # Named in the plural: the question wants many of them, so the slice also gets
+            # the best way in through a list or connection (not only a lookup by identifier).
+            self.listed.add(owner)
+            facts = self.s.facts
+            for way, new in self.ways_in(owner):
+                if new > params.plural_ways:
+                    break
+                if any(facts[entries[i].owner][entries[i].field].many for i in way):
+                    self.add_path([*way, position])
+                    break
+        if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
             return True
-        chain = [] if owner in self.s.graph.roots else self.s.graph.chain_to(owner, self.routes)
-        steps = [*chain, position]
+        if owner in self.s.graph.roots or (top and owner in self.fields):
+            chain: list[int] = []
+        elif params.shared_routes or top:
+            ways = self.ways_in(owner)
+            chain = ways[0][0] if ways else self.s.graph.chain_to(owner, self.routes)
+        else:
+            chain = self.s.graph.chain_to(owner, self.routes)
+        if not self.add_path([*chain, position]):
+            return False
+        if top:
+            # A top hit's type gets more than one way in: the same type is often reached
+            # from several parents (a branch's target and a pull request's merge commit),
+            # and the question may mean either.
+            extra = [w for w, new in self.ways_in(owner) if new <= params.route_new_fields]
+            for way in extra[: params.routes - 1]:
+                self.add_path([*way, position])
+        return True
+
+    def ways_in(self, owner: str) -> list[tuple[list[int], int]]:
+        """Ways from the query root into `owner` not yet all in the slice, with the number of
+        fields each would add: fewest new fields first (a hop into a union or interface
+        member counts as the graph's abstract penalty more), then cheapest in the schema."""
+        entries = self.s.corpus.entries
+        graph = self.s.graph
+        query_root = self.s.corpus.query_root
+        scored = []
+        for number, way in enumerate(graph._ways_into(owner)):
+            if not way or entries[way[0]].owner != query_root:
+                continue
+            new = sum(
+                1 for i in way if entries[i].field not in self.fields.get(entries[i].owner, {})
+            )
+            if not new:
+                continue
+            weight = float(new)
+            for step, arrival in zip(
+                way, [*(entries[i].owner for i in way[1:]), owner], strict=True
+            ):
+                target = entries[step].named_return_type
+                if target != arrival:
+                    possible = self.s.corpus.possible_types.get(target, ())
+                    weight += graph.abstract_penalty * math.log2(1 + len(possible))
+            scored.append((weight, number, way, new))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        return [(way, new) for _, _, way, new in scored]
+
+    def add_path(self, steps: list[int]) -> bool:
+        entries = self.s.corpus.entries
         if entries[steps[0]].owner != self.s.corpus.query_root:
             # Questions read unless a write ranks among the first hits: a mutation's input
             # objects and payloads are costly and useless to a reader.
@@ -474,6 +649,15 @@ class _State:
             self._copy_field(owner, implementor, name)
 
     def _connection_extras(self, type_name: str) -> None:
+        mode = self.s.params.connection_nodes
+        if mode != "off" and self.s.is_connection(type_name):
+            fields = self.s.facts[type_name]
+            nodes = fields.get("nodes")
+            if nodes is not None:
+                if mode == "always" or nodes.named in self.fields:
+                    self.add_field(type_name, "nodes")
+                else:
+                    self.waiting[nodes.named].append(type_name)
         if not self.s.params.connection_extras or not self.s.is_connection(type_name):
             return
         fields = self.s.facts[type_name]
@@ -504,7 +688,10 @@ class _State:
     def _entered(self, type_name: str) -> None:
         """Keep the slice closed under subtyping: a type that is in the slice with a union or
         interface it belongs to is declared so, so any fragment valid in the full schema
-        between two types of the slice is valid in the slice too."""
+        between two types of the slice is valid in the slice too; connections waiting for
+        this type as their node type show their `nodes`."""
+        for connection in self.waiting.pop(type_name, ()):
+            self.add_field(connection, "nodes")
         if not self.s.params.closed_subtypes:
             return
         for union in self.s.member_of.get(type_name, ()):
@@ -577,7 +764,11 @@ class _State:
         leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
-            return [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            chosen = [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            if self.s.params.identifiers:
+                chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
+            chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
+            return chosen
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
