@@ -120,6 +120,16 @@ class Corpus:
     def coordinates(self) -> tuple[str, ...]:
         return tuple(entry.coordinate for entry in self.entries)
 
+    @cached_property
+    def by_coordinate(self) -> dict[str, CorpusEntry]:
+        """Each entry by its `Type.field`, built once (every search judges its hits by it)."""
+        return {entry.coordinate: entry for entry in self.entries}
+
+    @cached_property
+    def owners(self) -> frozenset[str]:
+        """The types that own fields (objects and interfaces)."""
+        return frozenset(entry.owner for entry in self.entries)
+
     def texts(self, fmt: Format) -> list[str]:
         """Every entry rendered in `fmt`, rendered once per format and then reused."""
         cache: dict[Format, list[str]] = self.__dict__.setdefault("_text_cache", {})

@@ -300,14 +300,21 @@ class StructuralSearcher:
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
-        for position in order:
-            if scores[position] <= 0.0 or len(ranked) >= k:
+        chains: dict[str, list[int]] = {}  # one way in per owner type, however many fields
+        entries = self.corpus.entries
+        values = scores.tolist()
+        for position in order.tolist():
+            score = values[position]
+            if score <= 0.0 or len(ranked) >= k:
                 break
             chain: list[int] = []
             if self.params.expand_paths and routes is not None:
-                chain = self.graph.chain_to(self.corpus.entries[position].owner, routes)
-            for entry in [*chain, int(position)]:
-                ranked.setdefault(entry, float(scores[position]))
+                owner = entries[position].owner
+                chain = chains.get(owner) or chains.setdefault(
+                    owner, self.graph.chain_to(owner, routes)
+                )
+            for entry in [*chain, position]:
+                ranked.setdefault(entry, score)
         tokens = self.corpus.token_counts(self.fmt)
         texts = self.corpus.texts(self.fmt)  # rendered once per corpus, not once per hit
         return [
