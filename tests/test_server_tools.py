@@ -76,7 +76,7 @@ def test_search_shows_the_ranked_prefix_that_fits_the_budget(
     spent = sum(hit["tokens"] for hit in shown)
     assert spent <= budget
     if len(shown) < len(ranked):
-        following = tools._block(ranked[len(shown)])
+        following = ranked[len(shown)].block()
         assert spent + count_tokens(following) > budget
     assert output.tokens == count_tokens(output.text)
 

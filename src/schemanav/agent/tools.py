@@ -36,7 +36,7 @@ from schemanav.wording import counted
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
-    from schemanav.retrieval import Searcher, SearchHit
+    from schemanav.retrieval import Searcher
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class SchemaTools:
         blocks: list[str] = []
         costs: list[int] = []
         for hit in ranked:
-            block = self._hit_lines(hit)
+            block = hit.block(self.max_paths)
             costs.append(count_tokens(block))
             blocks.append(block)
             if sum(costs) > self.search_budget:
@@ -168,15 +168,6 @@ class SchemaTools:
         ]
         lines.extend(blocks[:shown])
         return ToolResult(True, "\n".join(lines))
-
-    def _hit_lines(self, hit: SearchHit) -> str:
-        # Most renderings contain the coordinate already, and the order is the rank: repeating
-        # either would only cost tokens. A root field is its own path: no line for it.
-        lines = [hit.text if hit.coordinate in hit.text else f"{hit.coordinate}: {hit.text}"]
-        for path in hit.paths_to_root[: self.max_paths]:
-            if len(path) > 1:
-                lines.append("   from the root: " + " > ".join(path))
-        return "\n".join(lines)
 
     # introspectType -------------------------------------------------------------------------
 

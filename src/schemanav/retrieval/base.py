@@ -33,6 +33,18 @@ class SearchHit:
         "paths_to_root",
     )
 
+    def block(self, max_paths: int | None = None) -> str:
+        """The hit as an agent's search tool shows it: its text, then one `from the root:` line
+        per path (at most `max_paths`). Most renderings contain the coordinate already, and the
+        order is the rank, so neither is repeated; a root field is its own path: no line."""
+        lines = [self.text if self.coordinate in self.text else f"{self.coordinate}: {self.text}"]
+        lines.extend(
+            "   from the root: " + " > ".join(path)
+            for path in self.paths_to_root[:max_paths]
+            if len(path) > 1
+        )
+        return "\n".join(lines)
+
 
 @runtime_checkable
 class Searcher(Protocol):

@@ -274,20 +274,12 @@ class ToolBox:
         depth = min(max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1), size)
         while True:
             ranked = searcher.search(query, depth)
-            blocks = [self._block(hit) for hit in ranked]
+            blocks = [hit.block() for hit in ranked]
             costs = [count_tokens(block) for block in blocks]
             shown = fit_prefix(costs, budget)
             if shown < len(ranked) or len(ranked) < depth or depth >= size:
                 return ranked[:shown], blocks, costs
             depth = min(depth * 2, size)
-
-    def _block(self, hit: SearchHit) -> str:
-        # Most renderings contain the coordinate already; a root field is its own path.
-        lines = [hit.text if hit.coordinate in hit.text else f"{hit.coordinate}: {hit.text}"]
-        lines.extend(
-            "   from the root: " + " > ".join(path) for path in hit.paths_to_root if len(path) > 1
-        )
-        return "\n".join(lines)
 
     def define(self, coordinates: list[str]) -> ToolOutput:
         definitions = self.navigator.define(coordinates)
