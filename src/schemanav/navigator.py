@@ -48,6 +48,13 @@ if TYPE_CHECKING:
 EMPTY_QUESTION = "the question has no searchable words, so there is nothing to search"
 
 
+def _check_question(question: str) -> None:
+    """A question over `schemanav.limits.MAX_QUESTION_CHARS` is bad input, for every front end."""
+    problem = question_problem(question)
+    if problem:
+        raise InputError(problem)
+
+
 @dataclass(frozen=True)
 class SliceResult:
     """One question's schema slice: valid SDL, its cost, and every coordinate it shows."""
@@ -173,9 +180,7 @@ class Navigator:
 
         A question longer than `schemanav.limits.MAX_QUESTION_CHARS` is an `InputError`.
         """
-        problem = question_problem(question)
-        if problem:
-            raise InputError(problem)
+        _check_question(question)
         k = k if k is not None else self.settings.k
         budget = budget if budget is not None else self.settings.budget
         searcher = self.searcher(backend, fmt)
@@ -224,9 +229,7 @@ class Navigator:
         connected piece of SDL that holds them (root fields, paths, arguments, the input and
         enum types those need) until `budget` tokens (default 2,000) are spent."""
         budget = budget if budget is not None else (self.settings.budget or DEFAULT_SLICE_BUDGET)
-        problem = question_problem(question)
-        if problem:
-            raise InputError(problem)
+        _check_question(question)
         searcher = self.searcher(backend, fmt)
         # Every hit costs at least a few tokens, so `budget` bounds the depth worth ranking.
         depth = min(len(self.corpus), budget)
