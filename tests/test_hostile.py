@@ -294,6 +294,15 @@ class Cases:
         return self.futures[name].result(timeout=120)
 
 
+def wide_interface_schema(implementations: int) -> str:
+    types = "".join(
+        f"type T{i} implements Node {{ id: ID! other: Node label{i}: String }}\n"
+        for i in range(implementations)
+    )
+    root = "interface Node { id: ID! other: Node }\ntype Query { node(id: ID!): Node }\n"
+    return root + types
+
+
 def _write(path: Path, data: str | bytes) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(data, str):
@@ -388,6 +397,11 @@ def cases(tmp_path_factory: pytest.TempPathFactory, servers: dict[str, _Server])
     started.cli("gzip_bomb", "corpus", "--schema", f"{url}/bomb", env=one_mib)
     started.cli("endless_body", "corpus", "--schema", f"{url}/endless", env=one_mib)
 
+    # One interface that 3,000 types implement, each with a field returning it: a graph with
+    # a fragment edge per implementation, not one per field and implementation (9 million).
+    wide = _write(inputs / "wide.graphqls", wide_interface_schema(3_000))
+    started.cli("wide_interface", "search", "label 7 of type 7", "--slice", "--schema", wide)
+
     huge = {"name": "searchSchema", "arguments": {"query": "movie rating " * 160_000}}
     model = model_server(
         [reply(chat_message(tool_calls=[huge])), reply(chat_message("Movie.rating"))]
@@ -409,6 +423,12 @@ def test_a_schema_file_over_the_byte_cap_is_refused(cases: Cases, tmp_path: Path
     under = _write(tmp_path / "under.graphqls", SMALL_SDL + "#" * (4000 - len(SMALL_SDL)) + "\n")
     run = inline(tmp_path, "corpus", "--schema", under, env={"SCHEMANAV_MAX_SCHEMA_BYTES": "4096"})
     assert run.returncode == 0, run.stderr
+
+
+def test_an_interface_with_thousands_of_implementations_is_sliced(cases: Cases) -> None:
+    run = cases["wide_interface"]
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "T7" in run.stdout and "label7" in run.stdout
 
 
 def test_json_nested_thousands_deep_is_one_line(tmp_path: Path) -> None:

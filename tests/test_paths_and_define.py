@@ -60,6 +60,24 @@ def test_a_type_reachable_only_through_an_interface(moviedb_corpus: Corpus) -> N
     )
 
 
+def test_ways_through_interfaces_pay_each_interface_its_own_fragment_cost() -> None:
+    # T is reached through Holder (2 hops), Small (1 hop + log2(3)) and Big (1 hop + log2(8)).
+    sdl = """
+    type Query { big: Big, small: Small, holder: Holder }
+    type Holder { t: T }
+    interface Big { id: ID }
+    interface Small { id: ID }
+    type T implements Big & Small { id: ID, x: Int }
+    type B implements Small { id: ID }
+    """ + "".join(f"type A{i} implements Big {{ id: ID }}\n" for i in range(6))
+    corpus = build_corpus(schema_from_sdl(sdl, "wide.graphql").schema)
+    assert paths(corpus, "T.x") == (
+        ("Query.holder", "Holder.t", "T.x"),
+        ("Query.small", "T.x"),
+        ("Query.big", "T.x"),
+    )
+
+
 def test_paths_start_at_the_declared_query_root() -> None:
     sdl = """
     schema { query: QueryRoot }

@@ -7,6 +7,11 @@ Edges are fields (owner type → named return type). Passing through an interfac
 reaches each of its possible types (an inline fragment, no coordinate of its own) but costs
 log2(1 + n) extra for n possible types, so that generic lookups such as `node(id:)`, which
 reach every type in one hop, do not shadow the real entry points (`repository`, `viewer`).
+
+That fragment hop is its own edge, out of the abstract type's node, rather than one edge per
+field and possible type: a schema whose n types each have a field returning an interface they
+all implement would otherwise hold n² edges (a million at n = 1,000). Costs are the same
+either way: reaching a possible type through a field costs the field's hop plus the fragment's.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from schemanav.corpus.model import Corpus
@@ -25,12 +30,19 @@ NO_PATH_COST = 20.0
 
 @dataclass(frozen=True)
 class Edge:
-    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to."""
+    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to.
+
+    A fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its
+    possible types; it has no coordinate and costs only `extra_cost`.
+    """
 
     entry: int
     source: str
     target: str
     extra_cost: float
+
+
+FRAGMENT = -1
 
 
 class ShortestPaths:
@@ -58,6 +70,7 @@ class ShortestPaths:
         self._settled = [False] * size
         self._queue: list[tuple[float, int]] = []
         self._chains: dict[int, list[int]] = {}
+        self._hops_to: dict[int, int] = {}
         for root, start in graph.root_costs().items():
             number = graph.type_ids[root]
             self._cost[number] = start
@@ -106,11 +119,31 @@ class ShortestPaths:
             seen: set[int] = set()
             while (edge := via[current]) >= 0 and current not in seen:
                 seen.add(current)
-                cached.append(graph.edge_entry[edge])
+                if (entry := graph.edge_entry[edge]) != FRAGMENT:
+                    cached.append(entry)
                 current = graph.edge_source[edge]
             cached.reverse()
             walk._chains[target] = cached  # settled types keep their way: final
         return list(cached)
+
+    def hops(self, type_name: str) -> int:
+        """How many fields the cheapest way to `type_name` takes (len of `chain_to`); 0 for a
+        root or no way."""
+        found = self._find(type_name)
+        if found is None:
+            return 0
+        walk, target = found
+        graph, via, known = self._graph, walk._via, walk._hops_to
+        unknown: list[int] = []
+        current = target
+        while current not in known and (edge := via[current]) >= 0:
+            unknown.append(current)
+            current = graph.edge_source[edge]
+        count = known.get(current, 0)
+        for node in reversed(unknown):
+            count += graph.edge_entry[via[node]] != FRAGMENT
+            known[node] = count
+        return known.get(target, 0)
 
     def settle_all(self) -> ShortestPaths:
         self._settle(-1)
@@ -130,7 +163,7 @@ class ShortestPaths:
                 continue
             settled[node] = True
             for next_node, entry, extra, edge in adjacency[node]:
-                new_cost = cost + hops[entry] + extra
+                new_cost = cost + extra + (hops[entry] if entry != FRAGMENT else 0.0)
                 if new_cost < costs[next_node]:
                     costs[next_node] = new_cost
                     via[next_node] = edge
@@ -147,20 +180,25 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
-        self.edges: list[Edge] = []
-        self.outgoing: dict[str, list[Edge]] = defaultdict(list)
-        self.incoming: dict[str, list[Edge]] = defaultdict(list)
-        for position, entry in enumerate(corpus.entries):
-            target = entry.named_return_type
-            edges = [Edge(position, entry.owner, target, 0.0)]
-            possible = corpus.possible_types.get(target, ())
-            if possible:
-                extra = abstract_penalty * math.log2(1 + len(possible))
-                edges += [Edge(position, entry.owner, concrete, extra) for concrete in possible]
-            for edge in edges:
-                self.edges.append(edge)
-                self.outgoing[edge.source].append(edge)
-                self.incoming[edge.target].append(edge)
+        self.edges = [
+            Edge(position, entry.owner, entry.named_return_type, 0.0)
+            for position, entry in enumerate(corpus.entries)
+        ]
+        self._fields_into: dict[str, list[Edge]] = defaultdict(list)
+        for edge in self.edges:
+            self._fields_into[edge.target].append(edge)
+        # Fragment edges from the abstract types a field leads to, to their possible types.
+        self._fragment_cost: dict[str, float] = {}
+        self._abstract_over: dict[str, list[str]] = defaultdict(list)
+        for abstract in sorted(self._fields_into):
+            possible = corpus.possible_types.get(abstract, ())
+            if not possible:
+                continue
+            extra = abstract_penalty * math.log2(1 + len(possible))
+            self._fragment_cost[abstract] = extra
+            for concrete in possible:
+                self.edges.append(Edge(FRAGMENT, abstract, concrete, extra))
+                self._abstract_over[concrete].append(abstract)
         self.roots = [
             root
             for root in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
@@ -176,7 +214,7 @@ class SchemaGraph:
             self.adjacency[self.type_ids[edge.source]].append(
                 (self.type_ids[edge.target], edge.entry, edge.extra_cost, number)
             )
-        # Leaves: types no field leads out of (scalars, enums), roots excepted.
+        # Leaves: types no edge leads out of (scalars, enums), roots excepted.
         root_ids = {self.type_ids[root] for root in self.roots}
         self.is_leaf = [
             not out and number not in root_ids for number, out in enumerate(self.adjacency)
@@ -188,7 +226,7 @@ class SchemaGraph:
         self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
         self._unit_hops = [1.0] * len(corpus.entries)
         self.static = self.shortest_paths().settle_all()
-        self._ways_cache: dict[str, list[list[int]]] = {}
+        self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
 
     def root_costs(self) -> dict[str, float]:
         """Start costs: the query root is free; mutation and subscription roots cost more.
@@ -239,7 +277,7 @@ class SchemaGraph:
         else:
             if preferred is not None and preferred.reaches(owner):
                 chains.append(self.chain_to(owner, preferred))
-            chains.extend(self._ways_into(owner))
+            chains.extend(self.ways_into(owner, limit))
         coordinates = self.corpus.coordinates
         paths: list[Path] = []
         for chain in chains:
@@ -250,22 +288,45 @@ class SchemaGraph:
                 break
         return tuple(paths)
 
-    def _ways_into(self, type_name: str) -> list[list[int]]:
-        """Cheapest route through each field that leads into `type_name`, cheapest first."""
-        cached = self._ways_cache.get(type_name)
-        if cached is not None:
-            return cached
-        candidates: list[tuple[float, list[int]]] = []
-        for edge in self.incoming.get(type_name, ()):
-            source_cost = self.static.cost(edge.source)
-            if source_cost is None or edge.source == type_name:
+    def ways_into(self, type_name: str, limit: int | None = None) -> list[list[int]]:
+        """Cheapest route through each field that leads into `type_name`, cheapest first
+        (then fewest hops, then corpus order); the first `limit` of them when given.
+
+        The fields into an interface or union are ranked once and merged lazily into each
+        of its possible types' ways, so a wide interface (thousands of implementations, each
+        reached through every field returning it) costs each type only the routes it uses.
+        """
+        streams = [self._ranked_into(type_name, 0.0)] + [
+            self._ranked_into(abstract, self._fragment_cost[abstract])
+            for abstract in self._abstract_over.get(type_name, ())
+        ]
+        entries = self.corpus.entries
+        ways: list[list[int]] = []
+        for _, _, entry, source in heapq.merge(*streams):
+            if limit is not None and len(ways) >= limit:
+                break
+            if source == type_name:
                 continue
-            chain = self.chain_to(edge.source)
-            if type_name in {self.corpus.entries[i].owner for i in chain}:
+            chain = self.chain_to(source)
+            if any(entries[i].owner == type_name for i in chain):
                 continue  # a route through the type itself is a cycle
-            cost = source_cost + 1.0 + edge.extra_cost
-            candidates.append((cost, [*chain, edge.entry]))
-        candidates.sort(key=lambda item: (item[0], len(item[1])))
-        ways = [chain for _, chain in candidates]
-        self._ways_cache[type_name] = ways
+            ways.append([*chain, entry])
         return ways
+
+    def _ranked_into(
+        self, target: str, extra: float
+    ) -> Iterator[tuple[float, int, int, str]]:
+        """The fields returning `target` whose owner a root reaches, as (cost of the way
+        through them plus `extra`, its hops, entry, owner), cheapest first."""
+        ranked = self._ranked.get(target)
+        if ranked is None:
+            ranked = []
+            for edge in self._fields_into.get(target, ()):
+                source_cost = self.static.cost(edge.source)
+                if source_cost is not None:
+                    hops = self.static.hops(edge.source) + 1
+                    ranked.append((source_cost + 1.0, hops, edge.entry, edge.source))
+            ranked.sort()
+            self._ranked[target] = ranked
+        for cost, hops, entry, source in ranked:
+            yield cost + extra, hops, entry, source

@@ -41,6 +41,10 @@ DEFAULT_ROOT_NAMES = ("Query", "Mutation", "Subscription")
 # The Relay cursor-connections specification names the page-size argument `first`.
 PAGE_SIZE_ARGUMENT = "first"
 CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
+# How many of a type's cheapest ways in a slice weighs: bounds the work for a type that
+# thousands of fields lead into (every implementation of a wide interface); the widest
+# type of the bundled schemas has a few hundred.
+MAX_WAYS_IN = 512
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
@@ -557,7 +561,7 @@ class _State:
         graph = self.s.graph
         query_root = self.s.corpus.query_root
         scored = []
-        for number, way in enumerate(graph._ways_into(owner)):
+        for number, way in enumerate(graph.ways_into(owner, MAX_WAYS_IN)):
             if not way or entries[way[0]].owner != query_root:
                 continue
             new = sum(
