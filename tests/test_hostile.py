@@ -41,6 +41,7 @@ from schemanav.limits import (
     MAX_TOOL_CALLS_PER_REPLY,
     MAX_TOOL_CALLS_PER_RUN,
 )
+from schemanav.navigator import Navigator
 from schemanav.outputs import write_output_file
 from schemanav.text import strip_control
 
@@ -510,8 +511,6 @@ def test_schemanav_toml_cannot_allow_mutations(
         inline(tmp_path, "corpus"), 2, "cannot set allow_mutations", "SCHEMANAV_ALLOW_MUTATIONS=1"
     )
     # The environment variable stays an explicit way to allow them (said on stderr).
-    from schemanav.navigator import Navigator
-
     monkeypatch.delenv("SCHEMANAV_ALLOW_MUTATIONS", raising=False)
     (tmp_path / "schemanav.toml").unlink()
     monkeypatch.setenv("SCHEMANAV_ALLOW_MUTATIONS", "1")
@@ -523,6 +522,32 @@ def test_schemanav_toml_cannot_allow_mutations(
 
     assert Navigator.open(events=Collect()).operations.allow_mutations
     assert warnings and "mutations are allowed" in warnings[0]
+
+
+def test_headers_bound_for_a_url_that_schemanav_toml_chose_are_announced(
+    servers: dict[str, _Server], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = servers["schema"].url + "/echo"
+    _write(tmp_path / "schemanav.toml", f'schema = "{url}"\nendpoint = "{url}"\n')
+    monkeypatch.chdir(tmp_path)
+    header = ("--header", "Authorization: Bearer " + SECRET)
+    said = f"your headers go to {url}, which schemanav.toml set (schema)"
+    run = inline(tmp_path, "corpus", *header)
+    refused(run, 2, alone=False)
+    assert said in run.stderr
+    assert "your headers go to" not in inline(tmp_path, "corpus", "--schema", url, *header).stderr
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    _write(tmp_path / "schemanav.toml", f'endpoint = "{url}"\n')  # the bundled schema
+    assert Navigator.open(events=Collect(), header=["X-Key: 1"]).operations
+    assert warnings == [
+        f"your headers go to {url}, which schemanav.toml set (endpoint), "
+        "not a flag or the environment: pass --endpoint to choose it yourself"
+    ]
 
 
 # --- live schema URLs ---------------------------------------------------------------------

@@ -38,7 +38,7 @@ from schemanav.schema import (
     schema_label,
     schema_source,
 )
-from schemanav.settings import Settings, load_settings
+from schemanav.settings import CONFIG_FILE, Settings, load_settings
 from schemanav.tokens import ENCODING_NAME
 
 if TYPE_CHECKING:
@@ -125,6 +125,7 @@ class Navigator:
     @cached_property
     def loaded(self) -> LoadedSchema:
         """The full parsed schema (needed to validate operations and print definitions)."""
+        self._warn_if_file_chose("schema")
         with phase(self.events, f"parsing {self.label}"):
             loaded = open_schema(self.settings)
         self._warn_violations(loaded.violations)
@@ -144,6 +145,16 @@ class Navigator:
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
+
+    def _warn_if_file_chose(self, key: str) -> None:
+        """Say so when the user's headers (their token) go to a URL that schemanav.toml chose:
+        a file that came with a checked-out repository must not send them elsewhere unseen."""
+        url = getattr(self.settings, key)
+        if url and is_url(url) and self.settings.header and key in self.settings.from_file:
+            self.events.warning(
+                f"your headers go to {public_url(url)}, which {CONFIG_FILE} set ({key}), "
+                f"not a flag or the environment: pass --{key} to choose it yourself"
+            )
 
     def _warn_violations(self, violations: tuple[str, ...]) -> None:
         if violations and not getattr(self, "_warned", False):
@@ -257,6 +268,7 @@ class Navigator:
     @cached_property
     def operations(self) -> OperationRunner:
         """Validation and execution against the configured endpoint, with the secret headers."""
+        self._warn_if_file_chose("endpoint")
         if self.settings.allow_mutations:
             endpoint = self.settings.endpoint
             self.events.warning(

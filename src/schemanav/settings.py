@@ -15,7 +15,7 @@ import warnings
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, PrivateAttr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -160,6 +160,13 @@ with warnings.catch_warnings():
                 return json.loads(value) if value.lstrip().startswith("[") else [value]
             return value
 
+        # Settings whose value came from schemanav.toml (not a flag or the environment).
+        _from_file: frozenset[str] = PrivateAttr(default=frozenset())
+
+        @property
+        def from_file(self) -> frozenset[str]:
+            return self._from_file
+
         @classmethod
         def settings_customise_sources(
             cls,
@@ -199,12 +206,19 @@ def load_settings(**flags: Any) -> Settings:
         if given.get("options"):
             below = Settings(**{k: v for k, v in given.items() if k != "options"}).options
             given["options"] = {**below, **given["options"]}
-        return Settings(**given)
+        settings = Settings(**given)
     except ValidationError as err:
         raise InputError(_describe(err, given)) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
         raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None
+    environment = {key.upper() for key in os.environ}
+    settings._from_file = frozenset(
+        key
+        for key in settings.model_fields_set
+        if key not in given and f"SCHEMANAV_{key.upper()}" not in environment
+    )
+    return settings
 
 
 def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
