@@ -5,6 +5,12 @@ The CLI passes only the flags the user actually gave, so an unset flag never hid
 environment variable or a file entry. Backend-specific knobs live in `options`: `-o KEY VALUE`
 on the command line, a `[options]` table in the file, `SCHEMANAV_OPTIONS` (a JSON object) in
 the environment.
+
+The three sources are read here, in a few lines, rather than by pydantic-settings, whose import
+(asyncio, argparse, dotenv and cloud secret providers) cost every command about 0.1 s. The rules
+are those of pydantic-settings' env and TOML sources: a variable is `SCHEMANAV_` + the field
+name in any case, a dict-valued one (`SCHEMANAV_OPTIONS`) is JSON, any other is handed to
+pydantic as a string; tables merge key by key, a higher source winning.
 """
 
 from __future__ import annotations
@@ -13,16 +19,9 @@ import json
 import os
 import warnings
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    NoDecode,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from schemanav.defaults import (
     DEFAULT_BACKEND,
@@ -52,19 +51,71 @@ def default_cache_dir() -> Path:
     return base / "schemanav"
 
 
-class _TomlFile(TomlConfigSettingsSource):
-    """schemanav.toml, where a key may be spelt like its flag (`max-paths`) or its field
-    (`max_paths`), at the top level and in the `[options]` table."""
+ENV_PREFIX = "SCHEMANAV_"
+JSON_FROM_ENV = ("options",)
+"""Dict-valued settings: their environment variable holds a JSON object."""
 
-    def _read_file(self, file_path: Any) -> dict[str, Any]:
-        return {
-            key.replace("-", "_"): (
-                {option.replace("-", "_"): item for option, item in value.items()}
-                if key.replace("-", "_") == "options" and isinstance(value, dict)
-                else value
+
+def _read_file() -> dict[str, Any]:
+    """./schemanav.toml, where a key may be spelt like its flag (`max-paths`) or its field
+    (`max_paths`), at the top level and in the `[options]` table; {} when there is none.
+    The keys in `NOT_FROM_FILE` are refused."""
+    import tomllib
+
+    path = Path(CONFIG_FILE)
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        raw = tomllib.load(handle)
+    values = {
+        key.replace("-", "_"): (
+            {option.replace("-", "_"): item for option, item in value.items()}
+            if key.replace("-", "_") == "options" and isinstance(value, dict)
+            else value
+        )
+        for key, value in raw.items()
+    }
+    for key in NOT_FROM_FILE:
+        if key in values:
+            flag = "--" + key.replace("_", "-")
+            raise InputError(
+                f"{CONFIG_FILE} cannot set {key} (a file that came with a repository must "
+                f"not switch it on): remove it and pass {flag}, or set "
+                f"SCHEMANAV_{key.upper()}=1 in the environment"
             )
-            for key, value in super()._read_file(file_path).items()
-        }
+    return values
+
+
+def _read_env(names: Any) -> dict[str, Any]:
+    """`SCHEMANAV_<NAME>` (any case) for each setting name that is set."""
+    lowered = {key.lower(): value for key, value in os.environ.items()}
+    values: dict[str, Any] = {}
+    for name in names:
+        value = lowered.get(f"{ENV_PREFIX}{name}".lower())
+        if value is None:
+            continue
+        if name in JSON_FROM_ENV:
+            try:
+                value = json.loads(value)
+            except ValueError as err:
+                raise ValueError(
+                    f'error parsing value for field "{name}" from source "EnvSettingsSource"'
+                ) from err
+        values[name] = value
+    return values
+
+
+def _merged(*layers: dict[str, Any]) -> dict[str, Any]:
+    """Later layers over earlier ones; tables (dicts) merge key by key."""
+    result: dict[str, Any] = {}
+    for layer in layers:
+        for key, value in layer.items():
+            below = result.get(key)
+            if isinstance(below, dict) and isinstance(value, dict):
+                result[key] = _merged(below, value)
+            else:
+                result[key] = value
+    return result
 
 
 def _about(name: str) -> str:
@@ -75,28 +126,26 @@ with warnings.catch_warnings():
     # `schema` is the natural name for the option; it shadows a deprecated pydantic classmethod.
     warnings.simplefilter("ignore", UserWarning)
 
-    class Settings(BaseSettings):
+    class Settings(BaseModel):
         """Every tunable of schemanav, with its default (from `schemanav.defaults`).
 
+        `Settings(**values)` reads the environment and ./schemanav.toml below `values`.
         `options` holds the backend-specific knobs (`-o KEY VALUE`, a `[options]` table in
         schemanav.toml, or `SCHEMANAV_OPTIONS` as a JSON object); each backend validates the
         keys it accepts with its own options model.
         """
 
-        model_config = SettingsConfigDict(
-            env_prefix="SCHEMANAV_",
-            toml_file=CONFIG_FILE,
-            extra="forbid",
-            validate_default=True,
-        )
+        model_config = ConfigDict(extra="forbid", validate_default=True)
+
+        def __init__(self, **values: Any) -> None:
+            sources = _merged(_read_file(), _read_env(type(self).model_fields), values)
+            super().__init__(**sources)
 
         # schema source
         schema: str | None = Field(  # type: ignore[assignment]
             default=None, description=_about("schema")
         )
-        header: Annotated[list[str], NoDecode] = Field(
-            default_factory=list, description=_about("header")
-        )
+        header: list[str] = Field(default_factory=list, description=_about("header"))
         timeout: float = Field(default=30.0, gt=0, description=_about("timeout"))
         cache_dir: Path = Field(default_factory=default_cache_dir, description=_about("cache_dir"))
 
@@ -110,10 +159,8 @@ with warnings.catch_warnings():
 
         # bench
         bench_file: str | None = Field(default=None, description=_about("bench_file"))
-        ks: Annotated[list[int], NoDecode] = Field(
-            default_factory=lambda: list(DEFAULT_KS), description=_about("ks")
-        )
-        budgets: Annotated[list[int], NoDecode] = Field(
+        ks: list[int] = Field(default_factory=lambda: list(DEFAULT_KS), description=_about("ks"))
+        budgets: list[int] = Field(
             default_factory=lambda: list(DEFAULT_BUDGETS), description=_about("budgets")
         )
         strict: bool = Field(default=False, description=_about("strict"))
@@ -159,33 +206,6 @@ with warnings.catch_warnings():
             if isinstance(value, str):
                 return json.loads(value) if value.lstrip().startswith("[") else [value]
             return value
-
-        @classmethod
-        def settings_customise_sources(
-            cls,
-            settings_cls: type[BaseSettings],
-            init_settings: PydanticBaseSettingsSource,
-            env_settings: PydanticBaseSettingsSource,
-            dotenv_settings: PydanticBaseSettingsSource,
-            file_secret_settings: PydanticBaseSettingsSource,
-        ) -> tuple[PydanticBaseSettingsSource, ...]:
-            return (init_settings, env_settings, _FileSource(settings_cls))
-
-
-class _FileSource(_TomlFile):
-    """./schemanav.toml (flag or field spelling), refusing the keys in `NOT_FROM_FILE`."""
-
-    def __call__(self) -> dict[str, Any]:
-        values = super().__call__()
-        for key in NOT_FROM_FILE:
-            if key in values:
-                flag = "--" + key.replace("_", "-")
-                raise InputError(
-                    f"{CONFIG_FILE} cannot set {key} (a file that came with a repository must "
-                    f"not switch it on): remove it and pass {flag}, or set "
-                    f"SCHEMANAV_{key.upper()}=1 in the environment"
-                )
-        return values
 
 
 def load_settings(**flags: Any) -> Settings:
