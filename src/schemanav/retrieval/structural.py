@@ -169,6 +169,9 @@ def _term_table(
     )
 
 
+_RENDER_ONE_BY_ONE = 200
+"""Up to this many hits, `rank` renders each hit's text alone; beyond, every entry at once."""
+
 _LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
 
 
@@ -536,18 +539,30 @@ class StructuralSearcher:
                 )
             for entry in [*chain, position]:
                 ranked.setdefault(entry, score)
-        tokens = self.corpus.token_counts(self.fmt)
-        text = self.corpus.text  # rendered once per entry shown, then remembered
+        shown = list(ranked.items())[:k]
+        corpus, fmt = self.corpus, self.fmt
+        tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
+        # A few hits are rendered one by one; a deep list (bench) takes every rendering once.
+        texts: list[str] | dict[int, str]
+        if len(shown) > _RENDER_ONE_BY_ONE:
+            texts = corpus.texts(fmt)
+        else:
+            texts = {entry: corpus.text(fmt, entry) for entry, _ in shown}
+        if not self.max_paths:
+            return [
+                SearchHit(coordinates[entry], texts[entry], score, rank, tokens[entry])
+                for rank, (entry, score) in enumerate(shown, start=1)
+            ]
         return [
             SearchHit(
-                coordinate=self.corpus.coordinates[entry],
-                text=text(self.fmt, entry),
+                coordinate=coordinates[entry],
+                text=texts[entry],
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],
                 paths_to_root=self.graph.paths_to_root(entry, self.max_paths, routes),
             )
-            for rank, (entry, score) in enumerate(list(ranked.items())[:k], start=1)
+            for rank, (entry, score) in enumerate(shown, start=1)
         ]
 
 
