@@ -524,21 +524,23 @@ class StructuralSearcher:
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
-        chains: dict[str, list[int]] = {}  # one way in per owner type, however many fields
+        # One way in per owner type, however many of its fields rank: listed before the
+        # first of them (with its score); for the others it is listed already.
+        entered: set[str] = set()
+        expand = self.params.expand_paths and routes is not None
         entries = self.corpus.entries
         values = scores.tolist()
         for position in order.tolist():
             score = values[position]
             if score <= 0.0 or len(ranked) >= k:
                 break
-            chain: list[int] = []
-            if self.params.expand_paths and routes is not None:
+            if expand:
                 owner = entries[position].owner
-                chain = chains.get(owner) or chains.setdefault(
-                    owner, self.graph.chain_to(owner, routes)
-                )
-            for entry in [*chain, position]:
-                ranked.setdefault(entry, score)
+                if owner not in entered:
+                    entered.add(owner)
+                    for entry in self.graph.chain_to(owner, routes):
+                        ranked.setdefault(entry, score)
+            ranked.setdefault(position, score)
         shown = list(ranked.items())[:k]
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
