@@ -24,7 +24,7 @@ from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
-from schemanav.schema.loading import LoadedSchema, read_schema_bytes
+from schemanav.schema.loading import LoadedSchema, no_cyclic_gc, read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
@@ -64,7 +64,8 @@ def open_corpus(
     digest = hashlib.sha256(data).hexdigest()
     cache_file = settings.cache_dir / "corpus" / f"{digest[:40]}-v{CORPUS_CACHE_VERSION}.json"
     identity = corpus_identity(digest)
-    cached = _read_cache(cache_file, digest, identity)
+    with no_cyclic_gc():  # tens of thousands of long-lived objects, no garbage cycles
+        cached = _read_cache(cache_file, digest, identity)
     if isinstance(cached, CorpusLoad):
         return cached
     if cached is not None:

@@ -39,6 +39,7 @@ from schemanav.graph import SchemaGraph
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, SearchHit
 from schemanav.retrieval.registry import NoOptions, register_backend
+from schemanav.schema.loading import no_cyclic_gc
 
 if TYPE_CHECKING:
     import numpy as np
@@ -371,13 +372,16 @@ class StructuralBackend:
 
         params = self.params
         stem = Stemmer()
-        state = self._cached_state(corpus, stem)
-        graph = SchemaGraph(
-            corpus,
-            abstract_penalty=params.abstract_penalty,
-            other_root_cost=params.other_root_cost,
-        )
-        costs = np.array(graph.owner_costs())
+        # Both allocate many long-lived objects and no garbage cycles: collections would
+        # walk them again and again and find nothing.
+        with no_cyclic_gc():
+            state = self._cached_state(corpus, stem)
+            graph = SchemaGraph(
+                corpus,
+                abstract_penalty=params.abstract_penalty,
+                other_root_cost=params.other_root_cost,
+            )
+            costs = np.array(graph.owner_costs())
         return StructuralSearcher(
             fmt=self.fmt,
             params=params,
