@@ -93,9 +93,6 @@ def _return_detail_words(entry: CorpusEntry, corpus: Corpus) -> str:
     return f"{corpus.type_descriptions.get(target, '')} {values}"
 
 
-PARTS = ("name", "owner", "return", "description", "arguments", "return_detail")
-
-
 def _part_texts(corpus: Corpus, stem: Stemmer) -> dict[str, list[list[str]]]:
     """The stemmed words of each part of every entry."""
     entries = corpus.entries
