@@ -252,12 +252,13 @@ class Navigator:
         """`__definitions`: each coordinate's SDL and introspection record, in order.
 
         For a schema file, what was printed for a coordinate is kept in the cache directory
-        (keyed by the file's bytes), so defining it again does not parse the schema.
+        (keyed by the file's bytes), so a later process defining it again does not parse the
+        schema; once this navigator holds the parsed schema it prints from it directly.
         """
         from schemanav.schema.define import define, define_one
 
         wanted = [coordinate.strip() for coordinate in coordinates]
-        cache = self._definition_cache()
+        cache = None if "loaded" in self.__dict__ else self._definition_cache
         if cache is None:
             return define(self.loaded.schema, wanted)
         found: dict[str, Definition] = {}
@@ -281,6 +282,7 @@ class Navigator:
             self._warn_violations(violations)
         return [found[coordinate] for coordinate in wanted]
 
+    @cached_property
     def _definition_cache(self) -> DefinitionCache | None:
         """The definition cache of a file source (None for a URL: its schema may change)."""
         import hashlib
