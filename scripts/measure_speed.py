@@ -10,6 +10,11 @@ bench's list depth on GitHub's DOT_PLUS_GLOSS rendering).
 Each command's CPU seconds (user + system of the process) are shown beside its wall time: on a
 busy machine the wall time also counts waiting for a core, the CPU time does not.
 
+Every source measured runs from compiled bytecode, as an installed package does (pip compiles
+it; a checkout run with PYTHONDONTWRITEBYTECODE=1 would compile every module of `src` in every
+process, about 0.1 s): the sources are compiled once, beforehand, into a scratch
+PYTHONPYCACHEPREFIX. `--no-bytecode` measures without (PYTHONDONTWRITEBYTECODE=1, no cache).
+
 With `--against SRC` every case also runs with another checkout's `src` directory on
 PYTHONPATH (the code before a change, say); its runs interleave with this checkout's, so both
 see the same machine load, and each table shows both medians and their ratio side by side.
@@ -17,6 +22,7 @@ see the same machine load, and each table shows both medians and their ratio sid
 Run after `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg`:
 
     python scripts/measure_speed.py [--runs 5] [--against /tmp/before/src] [--skip-scaling]
+        [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -99,6 +105,31 @@ def cases() -> list[Case]:
     ]
 
 
+BYTECODE: dict[str, str] = {}
+"""Environment for every measured process: where compiled bytecode is (see `compile_sources`)."""
+
+
+def compile_sources(sources: list[Path], folder: Path | None) -> None:
+    """Compile every source into `folder` (a PYTHONPYCACHEPREFIX) so that no measured process
+    compiles; with None, no process reads or writes bytecode of `src` at all."""
+    if folder is None:
+        BYTECODE.update(PYTHONDONTWRITEBYTECODE="1")
+        return
+    BYTECODE.update(PYTHONPYCACHEPREFIX=str(folder))
+    for src in sources:
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(src)],
+            env=_environment(src),
+            check=True,
+            capture_output=True,
+        )
+
+
+def _environment(src: Path, **extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, **BYTECODE, "PYTHONPATH": str(src), **extra}
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -106,7 +137,7 @@ def _children_cpu() -> float:
 
 def run(args: list[str], src: Path, cache: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one `python -m schemanav` process (a failure stops the script)."""
-    env = {**os.environ, "SCHEMANAV_CACHE_DIR": str(cache), "PYTHONPATH": str(src)}
+    env = _environment(src, SCHEMANAV_CACHE_DIR=str(cache))
     cpu = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run(
@@ -217,7 +248,7 @@ def per_query_table(sources: list[Path]) -> None:
     results: list[dict[str, tuple[str, float]]] = []
     with scratch("schemanav-query-") as cache:
         for src in sources:
-            env = {**os.environ, "PYTHONPATH": str(src)}
+            env = _environment(src)
             out = subprocess.run(
                 [sys.executable, "-c", PER_QUERY, str(GITHUB), str(GITHUB_TSV), str(cache)],
                 env=env,
@@ -252,6 +283,11 @@ def main() -> int:
     )
     parser.add_argument("--skip-scaling", action="store_true", help="skip the ×1/×2/×4 check")
     parser.add_argument("--skip-commands", action="store_true", help="skip the command table")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run every process without compiled bytecode of src (PYTHONDONTWRITEBYTECODE=1)",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -263,11 +299,17 @@ def main() -> int:
         if not (args.against / "schemanav" / "__init__.py").exists():
             parser.error(f"--against {args.against}: no schemanav package there")
         sources.append(args.against.resolve())
-    if not args.skip_commands:
-        command_table(sources, args.runs)
-    if not args.skip_scaling:
-        scaling_table(sources, args.runs)
-    per_query_table(sources)
+    with scratch("schemanav-bytecode-") as bytecode:
+        compile_sources(sources, None if args.no_bytecode else bytecode)
+        print(
+            "Bytecode: " + ("none (PYTHONDONTWRITEBYTECODE=1)" if args.no_bytecode else "compiled")
+        )
+        print()
+        if not args.skip_commands:
+            command_table(sources, args.runs)
+        if not args.skip_scaling:
+            scaling_table(sources, args.runs)
+        per_query_table(sources)
     return 0
 
 

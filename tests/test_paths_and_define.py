@@ -251,3 +251,29 @@ def test_no_paths_are_computed_when_the_cap_is_zero(moviedb_corpus: Corpus, tmp_
         "bm25", Format.DOT_PLUS_GLOSS, settings, moviedb_corpus, SilentEvents()
     )
     assert all(hit.paths_to_root == () for hit in backend.search("studio founded year", 5))
+
+
+def test_define_reads_back_what_it_printed_and_reprints_a_damaged_entry(cache_dir: Path) -> None:
+    from schemanav.events import SilentEvents
+    from schemanav.navigator import Navigator
+    from schemanav.schema.define import define
+
+    coordinates = ["Movie.rating", "Query.movies(filter:)", "Movie.titel", "Genre", "@deprecated"]
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    first = Navigator.open(events=Collect()).define(coordinates)
+    files = sorted((cache_dir / "define").rglob("*.json"))
+    assert len(files) == len(coordinates)
+    reread = Navigator.open(events=Collect())
+    assert reread.define(coordinates) == first
+    assert "loaded" not in reread.__dict__  # answered from the cache: no parse
+    assert first == define(reread.loaded.schema, coordinates)  # as printed without a cache
+    files[0].write_bytes(files[0].read_bytes()[:-3])
+    assert Navigator.open(events=Collect()).define(coordinates) == first
+    assert len(warnings) == 1 and warnings[0].startswith("the definition cache of ")
+    assert "is not usable (payload is" in warnings[0]
+    assert warnings[0].endswith("; printing it again")

@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from graphql import build_schema
 
+from schemanav.cache import read_checked, write_checked
 from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.events import SilentEvents
 from schemanav.retrieval import SearchHit
 from schemanav.retrieval.structural import (
     StructuralBackend,
     StructuralParams,
     StructuralSearcher,
 )
+from schemanav.schema import bundled_path
 
 K1 = 1.2
 
@@ -415,3 +419,108 @@ def test_path_fields_cost_their_own_tokens_in_the_chosen_rendering(people: Corpu
     # GLOSS entries are sentences: their tokens are not those of the bare coordinate.
     raw = dict(zip(people.coordinates, people.token_counts(Format.RAW), strict=True))
     assert all(hit.tokens > raw[hit.coordinate] for hit in hits)
+
+
+# --- the index cache --------------------------------------------------------------------------
+
+QUESTIONS = ("movies with a high rating", "who directed a film", "actors born in a year", "x")
+
+
+class _Warnings(SilentEvents):
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def warning(self, message: str) -> None:
+        self.lines.append(message)
+
+
+@pytest.fixture(scope="module")
+def movies() -> Corpus:
+    return _corpus(bundled_path("moviedb.graphqls").read_text())
+
+
+def _cached(
+    corpus: Corpus, cache: Path, params: StructuralParams | None = None
+) -> tuple[StructuralSearcher, list[str]]:
+    events = _Warnings()
+    backend = StructuralBackend(
+        Format.DOT_PLUS_GLOSS, params=params, cache_dir=cache, events=events
+    )
+    return backend.index(corpus), events.lines
+
+
+def _answers(searcher: StructuralSearcher) -> list[list[SearchHit]]:
+    return [searcher.search(question, 20) for question in QUESTIONS]
+
+
+def _only_file(cache: Path) -> Path:
+    (path,) = (cache / "structural").iterdir()
+    return path
+
+
+def test_a_cached_index_is_read_back_and_ranks_exactly_as_a_fresh_one(
+    movies: Corpus, tmp_path: Path
+) -> None:
+    fresh = _answers(StructuralBackend(Format.DOT_PLUS_GLOSS).index(movies))
+    written, warnings = _cached(movies, tmp_path)
+    path = _only_file(tmp_path)
+    stamp = path.stat().st_mtime_ns
+    read, again = _cached(movies, tmp_path)
+    assert warnings == again == []
+    assert path.stat().st_mtime_ns == stamp  # read, not rebuilt and rewritten
+    assert _answers(written) == _answers(read) == fresh
+
+
+@pytest.mark.parametrize("damage", ["flip a byte", "valid checksum, bad arrays", "truncate"])
+def test_a_damaged_index_cache_is_rebuilt_with_a_notice(
+    movies: Corpus, tmp_path: Path, damage: str
+) -> None:
+    fresh = _answers(StructuralBackend(Format.DOT_PLUS_GLOSS).index(movies))
+    _cached(movies, tmp_path)
+    path = _only_file(tmp_path)
+    data = path.read_bytes()
+    if damage == "flip a byte":
+        path.write_bytes(data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:])
+        reason = "payload checksum does not match"
+    elif damage == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+        reason = "payload is"
+    else:
+        header, payload = read_checked(path)
+        head, _, arrays = payload.partition(b"\n")
+        header = {k: v for k, v in header.items() if not k.startswith("payload_")}
+        write_checked(path, header, head + b"\n" + arrays[:-8])
+        reason = "does not fit the payload"
+    searcher, warnings = _cached(movies, tmp_path)
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"the structural index cache {path} is not usable (")
+    assert reason in warnings[0] and warnings[0].endswith("; rebuilding it")
+    assert _answers(searcher) == fresh
+    assert _cached(movies, tmp_path)[1] == []  # rewritten whole
+
+
+def test_an_index_cached_for_other_knobs_or_another_corpus_is_not_used(
+    movies: Corpus, tmp_path: Path
+) -> None:
+    other = StructuralParams(name_weight=1.0)
+    _cached(movies, tmp_path)
+    searcher, warnings = _cached(movies, tmp_path, other)
+    assert warnings == []
+    assert len(list((tmp_path / "structural").iterdir())) == 2
+    expected = _answers(StructuralBackend(Format.DOT_PLUS_GLOSS, params=other).index(movies))
+    assert _answers(searcher) == expected
+    # A file for other knobs under this one's name (a hand copy) is refused by its header.
+    default = StructuralBackend(Format.DOT_PLUS_GLOSS, cache_dir=tmp_path)
+    target = default.cache_path(movies)
+    assert target is not None
+    smaller = _corpus(BM25F_SDL)
+    source = StructuralBackend(Format.DOT_PLUS_GLOSS, cache_dir=tmp_path).cache_path(smaller)
+    _cached(smaller, tmp_path)
+    assert source is not None
+    target.write_bytes(source.read_bytes())
+    searcher, warnings = _cached(movies, tmp_path)
+    assert warnings == [
+        f"the structural index cache {target} is not usable "
+        "(written for another corpus or other knobs); rebuilding it"
+    ]
+    assert _answers(searcher) == _answers(StructuralBackend(Format.DOT_PLUS_GLOSS).index(movies))

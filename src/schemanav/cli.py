@@ -173,6 +173,28 @@ def _stdout() -> Console:
 
 
 @contextmanager
+def _one_shot() -> Iterator[None]:
+    """A command that answers once and exits runs with the cyclic garbage collector off.
+
+    It loads hundreds of thousands of long-lived objects (imports, the corpus, indexes, the
+    graph) and makes next to no garbage cycles, so the collections those allocations trigger
+    walk them again and again and find nothing (a tenth of a warm `search`); the process then
+    exits without teardown (`main`). The servers and the agent keep the collector; so does a
+    process that runs commands in a row (the collector is back once the command is done).
+    """
+    import gc
+
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@contextmanager
 def _user_errors() -> Iterator[None]:
     """A `SchemanavError` becomes `error: …` on stderr and its exit code, never a traceback."""
     from schemanav.errors import SchemanavError
@@ -256,7 +278,7 @@ def corpus(
 ) -> None:
     """Price a schema: its coordinates, and the tokens of the corpus in each format, of the SDL
     text and of the introspection JSON."""
-    with _user_errors():
+    with _one_shot(), _user_errors():
         from schemanav.corpus import Format
         from schemanav.navigator import Navigator
         from schemanav.render import render_price
@@ -305,7 +327,7 @@ def search(
 ) -> None:
     """Ask one question; print the ranked coordinates with the score, the token cost and the
     path from the root of every hit."""
-    with _user_errors():
+    with _one_shot(), _user_errors():
         from schemanav.errors import InputError
         from schemanav.navigator import EMPTY_QUESTION, Navigator
         from schemanav.render import render_search, render_slice
@@ -459,7 +481,7 @@ def bench(
 ) -> None:
     """Score labelled questions: recall@k, MRR, token cost, budget sweeps and completeness
     (every expected coordinate shown) per backend × format × output."""
-    with _user_errors():
+    with _one_shot(), _user_errors():
         from pathlib import Path
 
         from schemanav.bench.report import print_tables, write_markdown
@@ -618,7 +640,7 @@ def define(
 ) -> None:
     """Print the definitions of schema coordinates, in the order given (__definitions of the
     semantic introspection RFC); an unknown coordinate is bad input (exit 2)."""
-    with _user_errors():
+    with _one_shot(), _user_errors():
         from schemanav.navigator import Navigator
         from schemanav.render import render_definitions, unknown_definition_errors
 
@@ -660,7 +682,7 @@ def build(
 ) -> None:
     """Write one operation containing the coordinates, with typed variables and leaf fields,
     and validate it against the schema."""
-    with _user_errors():
+    with _one_shot(), _user_errors():
         from schemanav.build import build_operation
         from schemanav.navigator import Navigator
 

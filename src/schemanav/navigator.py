@@ -43,7 +43,7 @@ from schemanav.tokens import ENCODING_NAME
 
 if TYPE_CHECKING:
     from schemanav.retrieval.slicing import Slicer
-    from schemanav.schema.define import Definition
+    from schemanav.schema.define import Definition, DefinitionCache
 
 EMPTY_QUESTION = "the question has no searchable words, so there is nothing to search"
 
@@ -260,10 +260,55 @@ class Navigator:
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:
-        """`__definitions`: each coordinate's SDL and introspection record, in order."""
-        from schemanav.schema.define import define
+        """`__definitions`: each coordinate's SDL and introspection record, in order.
 
-        return define(self.loaded.schema, list(coordinates))
+        For a schema file, what was printed for a coordinate is kept in the cache directory
+        (keyed by the file's bytes), so a later process defining it again does not parse the
+        schema; once this navigator holds the parsed schema it prints from it directly.
+        """
+        from schemanav.schema.define import define, define_one
+
+        wanted = [coordinate.strip() for coordinate in coordinates]
+        cache = None if "loaded" in self.__dict__ else self._definition_cache
+        if cache is None:
+            return define(self.loaded.schema, wanted)
+        found: dict[str, Definition] = {}
+        violations: tuple[str, ...] = ()
+        for coordinate in dict.fromkeys(wanted):
+            cached = cache.get(coordinate)
+            if isinstance(cached, tuple):
+                found[coordinate], violations = cached
+            elif cached is not None:
+                self.events.warning(
+                    f"the definition cache of {coordinate} is not usable ({cached}); "
+                    "printing it again"
+                )
+        missing = [coordinate for coordinate in dict.fromkeys(wanted) if coordinate not in found]
+        if missing:
+            loaded = self.loaded  # parses, and warns of the schema's spec violations
+            for coordinate in missing:
+                found[coordinate] = define_one(loaded.schema, coordinate)
+                cache.put(found[coordinate], loaded.violations)
+        else:
+            self._warn_violations(violations)
+        return [found[coordinate] for coordinate in wanted]
+
+    @cached_property
+    def _definition_cache(self) -> DefinitionCache | None:
+        """The definition cache of a file source (None for a URL: its schema may change)."""
+        import hashlib
+        from pathlib import Path
+
+        from schemanav.limits import schema_byte_cap
+        from schemanav.schema.define import DefinitionCache
+        from schemanav.schema.loading import read_schema_bytes
+
+        source = schema_source(self.settings)
+        if is_url(source):
+            return None
+        data = read_schema_bytes(Path(source), schema_byte_cap())
+        digest = hashlib.sha256(data).hexdigest()
+        return DefinitionCache(self.settings.cache_dir / "define", digest)
 
     @cached_property
     def operations(self) -> OperationRunner:

@@ -68,7 +68,11 @@ def _found(ranked: Sequence[Item], targets: frozenset[str], depth: int) -> set[s
     """The targets shown by ranked[:depth]."""
     found: set[str] = set()
     for item in ranked[:depth]:
-        found |= _shows(item, targets)
+        if isinstance(item, str):
+            if item in targets:
+                found.add(item)
+        elif not targets.isdisjoint(item):  # most items show no target: nothing to build
+            found |= targets.intersection(item)
     return found
 
 
@@ -197,10 +201,11 @@ def _prefix_views(
     yield View(frozenset(), 0)
     for item, cost in zip(ranked, token_counts, strict=True):
         spent += cost
-        new = _shows(item, targets)
-        if not new <= found:
-            found |= new
-            yield View(frozenset(found), spent)
+        if isinstance(item, str) or not targets.isdisjoint(item):
+            new = _shows(item, targets)
+            if not new <= found:
+                found |= new
+                yield View(frozenset(found), spent)
 
 
 def tokens_to_complete(

@@ -40,6 +40,7 @@ from schemanav.events import Events, SilentEvents, phase
 from schemanav.retrieval import Searcher, SearchHit
 from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, describe_violations, schema_label
+from schemanav.schema.loading import no_cyclic_gc
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
 from schemanav.wording import counted
@@ -351,50 +352,53 @@ def run_bench(
 
     rows: list[BenchRow] = []
     combinations = [(name, fmt) for name in backend_list for fmt in format_list]
-    for number, (name, fmt) in enumerate(combinations, start=1):
-        started = time.perf_counter()
-        # Metrics read coordinates only: skip computing paths to root for every hit.
-        backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
-        depth = list_depth(corpus.token_counts(fmt), ks, budgets)
-        if "slice" in output_list:
-            # A slice takes ranked hits until its budget is spent, whatever the list format
-            # costs: rank as deep as `Navigator.slice` does for the largest budget.
-            depth = max(depth, min(len(corpus), max(budgets, default=0)))
-        label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
-        hits = _search_all(backend, queries, depth, label, events)
-        judged = [judge_dispositions(found, corpus, ks) for found in hits]
-        searched = time.perf_counter() - started
-        for output_name in output_list:
+    # Hundreds of thousands of hits and views, and no garbage cycles: collections would walk
+    # the corpus, the graph and every hit so far, again and again, and find nothing.
+    with no_cyclic_gc():
+        for number, (name, fmt) in enumerate(combinations, start=1):
             started = time.perf_counter()
-            output = OUTPUTS[output_name](settings, corpus, fmt)
-            runs = [
-                QuestionRun(
-                    evaluate_observation(
-                        query.question,
-                        dataclasses.replace(
-                            output.observe(
-                                query.question, found, query.expected_coordinates, budgets
+            # Metrics read coordinates only: skip computing paths to root for every hit.
+            backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
+            depth = list_depth(corpus.token_counts(fmt), ks, budgets)
+            if "slice" in output_list:
+                # A slice takes ranked hits until its budget is spent, whatever the list format
+                # costs: rank as deep as `Navigator.slice` does for the largest budget.
+                depth = max(depth, min(len(corpus), max(budgets, default=0)))
+            label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
+            hits = _search_all(backend, queries, depth, label, events)
+            judged = [judge_dispositions(found, corpus, ks) for found in hits]
+            searched = time.perf_counter() - started
+            for output_name in output_list:
+                started = time.perf_counter()
+                output = OUTPUTS[output_name](settings, corpus, fmt)
+                runs = [
+                    QuestionRun(
+                        evaluate_observation(
+                            query.question,
+                            dataclasses.replace(
+                                output.observe(
+                                    query.question, found, query.expected_coordinates, budgets
+                                ),
+                                dispositions=dispositions,
                             ),
-                            dispositions=dispositions,
+                            ks,
+                            budgets,
                         ),
-                        ks,
-                        budgets,
-                    ),
-                    tuple(hit.coordinate for hit in found[: max(ks)]),
+                        tuple(hit.coordinate for hit in found[: max(ks)]),
+                    )
+                    for query, found, dispositions in zip(queries, hits, judged, strict=True)
+                ]
+                rows.append(
+                    BenchRow(
+                        backend=backend.name,
+                        format=fmt.value,
+                        output=output_name,
+                        summary=summarise([run.result for run in runs], ks, budgets),
+                        questions=tuple(runs),
+                        list_depth=depth,
+                        seconds=searched + time.perf_counter() - started,
+                    )
                 )
-                for query, found, dispositions in zip(queries, hits, judged, strict=True)
-            ]
-            rows.append(
-                BenchRow(
-                    backend=backend.name,
-                    format=fmt.value,
-                    output=output_name,
-                    summary=summarise([run.result for run in runs], ks, budgets),
-                    questions=tuple(runs),
-                    list_depth=depth,
-                    seconds=searched + time.perf_counter() - started,
-                )
-            )
     targets = [c for query in queries for c in query.expected_coordinates]
     kinds = [coordinate_kind(c) for c in targets]
     return BenchReport(

@@ -11,7 +11,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ _LOWER_OR_DIGIT_THEN_UPPER = re.compile(r"([a-z0-9])([A-Z])")
 _CAPITALS_THEN_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
 
 
+@lru_cache(maxsize=1 << 16)  # names repeat: 6,640 GitHub entries have ~2,600 distinct ones
 def humanize(name: str) -> str:
     """`baseRefName` → `base ref name`, `URLPath` → `url path`, `snake_case` → `snake case`."""
     spaced = _LOWER_OR_DIGIT_THEN_UPPER.sub(r"\1 \2", name)
@@ -112,6 +113,10 @@ class Corpus:
     type_descriptions: dict[str, str] = field(default_factory=dict, compare=False)
     enum_values: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     input_fields: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    identity: str | None = field(default=None, compare=False)
+    """What this corpus was built from, when a cache can name it in full (the corpus store sets
+    the schema file's SHA-256 and the corpus cache version); None for corpora built in code or
+    from a live endpoint. Caches derived from a corpus key on `fingerprint()`."""
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -137,6 +142,33 @@ class Corpus:
             cache[fmt] = [entry.render(fmt) for entry in self.entries]
         return cache[fmt]
 
+    def text(self, fmt: Format, position: int) -> str:
+        """One entry rendered in `fmt`: from `texts` when every entry was rendered already,
+        else rendered alone (and remembered), so a search that shows ten hits renders ten."""
+        rendered: list[str] | None = self.__dict__.get("_text_cache", {}).get(fmt)
+        if rendered is not None:
+            return rendered[position]
+        alone: dict[int, str] = self.__dict__.setdefault("_single_texts", {}).setdefault(fmt, {})
+        text = alone.get(position)
+        if text is None:
+            text = alone[position] = self.entries[position].render(fmt)
+        return text
+
+    def fingerprint(self) -> str:
+        """A digest of everything this corpus holds (bar token counts): its `identity` when
+        set, else a SHA-256 over entries, roots and type tables."""
+        if self.identity is not None:
+            return self.identity
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:
+            import json
+
+            payload = self.to_payload(with_tokens=False)
+            canonical = json.dumps(payload, sort_keys=True, ensure_ascii=True)
+            cached = hashlib.sha256(canonical.encode("ascii")).hexdigest()
+            self.__dict__["_fingerprint"] = cached
+        return cached
+
     def token_counts(self, fmt: Format) -> list[int]:
         """Tokens of each rendered entry (o200k_base), computed once per format."""
         cache: dict[Format, list[int]] = self.__dict__.setdefault("_token_cache", {})
@@ -156,9 +188,10 @@ class Corpus:
     def total_tokens(self, fmt: Format) -> int:
         return sum(self.token_counts(fmt))
 
-    def to_payload(self) -> dict[str, Any]:
-        """Everything `from_payload` needs, JSON-ready, token counts of every format included."""
-        return {
+    def to_payload(self, *, with_tokens: bool = True) -> dict[str, Any]:
+        """Everything `from_payload` needs, JSON-ready, token counts of every format included
+        (unless `with_tokens` is False)."""
+        payload: dict[str, Any] = {
             "roots": [self.query_root, self.mutation_root, self.subscription_root],
             "possible_types": self.possible_types,
             "type_descriptions": self.type_descriptions,
@@ -176,11 +209,13 @@ class Corpus:
                 ]
                 for e in self.entries
             ],
-            "tokens": {fmt.value: self.token_counts(fmt) for fmt in Format},
         }
+        if with_tokens:
+            payload["tokens"] = {fmt.value: self.token_counts(fmt) for fmt in Format}
+        return payload
 
     @classmethod
-    def from_payload(cls, payload: Any) -> Corpus:
+    def from_payload(cls, payload: Any, identity: str | None = None) -> Corpus:
         """The corpus `to_payload` described; ValueError, KeyError or TypeError if malformed."""
         query_root, mutation_root, subscription_root = payload["roots"]
         entries = tuple(
@@ -205,6 +240,7 @@ class Corpus:
             type_descriptions={str(k): str(v) for k, v in payload["type_descriptions"].items()},
             enum_values={str(k): tuple(v) for k, v in payload["enum_values"].items()},
             input_fields={str(k): tuple(v) for k, v in payload["input_fields"].items()},
+            identity=identity,
         )
         corpus.remember_token_counts(
             {fmt: [int(n) for n in payload["tokens"][fmt.value]] for fmt in Format}

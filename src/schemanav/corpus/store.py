@@ -11,6 +11,7 @@ hand is rebuilt with a one-line notice instead of failing later with an Attribut
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -23,13 +24,12 @@ from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
-from schemanav.schema.loading import LoadedSchema, read_schema_bytes
+from schemanav.schema.loading import LoadedSchema, no_cyclic_gc, read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
 
 CORPUS_CACHE_VERSION = 3
-PRICE_CACHE_VERSION = 1
 PRICE_CACHE_VERSION = 1
 
 
@@ -63,13 +63,15 @@ def open_corpus(
     data = read_schema_bytes(Path(source), schema_byte_cap())
     digest = hashlib.sha256(data).hexdigest()
     cache_file = settings.cache_dir / "corpus" / f"{digest[:40]}-v{CORPUS_CACHE_VERSION}.json"
-    cached = _read_cache(cache_file, digest)
+    identity = corpus_identity(digest)
+    with no_cyclic_gc():  # tens of thousands of long-lived objects, no garbage cycles
+        cached = _read_cache(cache_file, digest, identity)
     if isinstance(cached, CorpusLoad):
         return cached
     if cached is not None:
         events.warning(f"the corpus cache {cache_file} is not usable ({cached}); rebuilding it")
     schema = load()
-    corpus = build_corpus(schema.schema)
+    corpus = dataclasses.replace(build_corpus(schema.schema), identity=identity)
     payload = {**corpus.to_payload(), "violations": list(schema.violations)}
     header = {"kind": "corpus", "version": CORPUS_CACHE_VERSION, "schema_sha256": digest}
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
@@ -77,7 +79,13 @@ def open_corpus(
     return CorpusLoad(corpus, schema.violations, from_cache=False)
 
 
-def _read_cache(path: Path, digest: str) -> CorpusLoad | str | None:
+def corpus_identity(schema_sha256: str) -> str:
+    """A corpus built from a schema file, named in full: the file's bytes and the corpus code
+    (`CORPUS_CACHE_VERSION` changes with what a corpus holds)."""
+    return f"schema-sha256:{schema_sha256}:corpus-v{CORPUS_CACHE_VERSION}"
+
+
+def _read_cache(path: Path, digest: str, identity: str) -> CorpusLoad | str | None:
     """The cached corpus; None when there is none; why not when it cannot be trusted."""
     try:
         header, data = read_checked(path)
@@ -99,7 +107,7 @@ def _read_cache(path: Path, digest: str) -> CorpusLoad | str | None:
     if problem:
         return problem
     try:
-        corpus = Corpus.from_payload(payload)
+        corpus = Corpus.from_payload(payload, identity=identity)
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         return f"not a corpus: {type(err).__name__}"
     return CorpusLoad(corpus, tuple(payload["violations"]), from_cache=True)

@@ -94,7 +94,9 @@ class HybridSearcher:
 
 
 def _hybrid(context: BackendContext, embedding: EmbeddingBackend) -> HybridBackend:
-    structural = StructuralBackend(context.fmt, max_paths=context.max_paths)
+    structural = StructuralBackend(
+        context.fmt, max_paths=context.max_paths, cache_dir=context.cache_dir, events=context.events
+    )
     return HybridBackend(structural, embedding, kind=embedding.kind.replace("embedding", "hybrid"))
 
 

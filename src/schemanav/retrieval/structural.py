@@ -22,17 +22,24 @@ one schema's names:
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
+from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemanav.cache import CorruptCacheError, cache_key, read_checked, write_checked
 from schemanav.defaults import DEFAULT_MAX_PATHS
+from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, SearchHit
 from schemanav.retrieval.registry import NoOptions, register_backend
+from schemanav.schema.loading import no_cyclic_gc
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,6 +48,7 @@ if TYPE_CHECKING:
     from schemanav.corpus import Corpus, CorpusEntry, Format
 
     FloatArray = npt.NDArray[np.float64]
+    IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -85,77 +93,82 @@ def _return_detail_words(entry: CorpusEntry, corpus: Corpus) -> str:
     return f"{corpus.type_descriptions.get(target, '')} {values}"
 
 
-class _FieldIndex:
-    """BM25F postings over the four parts of every corpus entry."""
+def _part_texts(corpus: Corpus, stem: Stemmer) -> dict[str, list[list[str]]]:
+    """The stemmed words of each part of every entry."""
+    entries = corpus.entries
+    return {
+        "name": [stem(e.field) for e in entries],
+        "owner": [stem(e.owner) for e in entries],
+        "return": [stem(e.named_return_type) for e in entries],
+        "description": [stem(e.description) for e in entries],
+        "arguments": [stem(_argument_words(e, corpus)) for e in entries],
+        "return_detail": [stem(_return_detail_words(e, corpus)) for e in entries],
+    }
 
-    PARTS = ("name", "owner", "return", "description", "arguments", "return_detail")
 
-    def __init__(self, corpus: Corpus, stem: Stemmer) -> None:
-        import numpy as np
+def _term_table(
+    corpus: Corpus, stem: Stemmer, params: StructuralParams
+) -> tuple[list[str], IntArray, IntArray, FloatArray]:
+    """BM25F over the parts of every entry, computed once per corpus and knobs: for each term
+    (in first-seen order) the entries it occurs in and what it adds to each one's score,
+    idf · t̃f / (k1 + t̃f) with t̃f = Σ_part w · tf / (1 − b + b · len/avg). A question's
+    lexical score is then the sum of its terms' rows."""
+    import numpy as np
 
-        entries = corpus.entries
-        texts: dict[str, list[list[str]]] = {
-            "name": [stem(e.field) for e in entries],
-            "owner": [stem(e.owner) for e in entries],
-            "return": [stem(e.named_return_type) for e in entries],
-            "description": [stem(e.description) for e in entries],
-            "arguments": [stem(_argument_words(e, corpus)) for e in entries],
-            "return_detail": [stem(_return_detail_words(e, corpus)) for e in entries],
-        }
-        self.size = len(entries)
-        self.lengths = {p: np.array([len(ws) for ws in texts[p]], dtype=float) for p in texts}
-        self.average = {p: max(float(self.lengths[p].mean()), 1e-9) for p in texts}
-        counts: dict[str, dict[str, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
-        documents: dict[str, set[int]] = defaultdict(set)
-        for part, lists in texts.items():
-            for position, words in enumerate(lists):
-                for word in words:
-                    by_doc = counts[word][part]
-                    by_doc[position] = by_doc.get(position, 0) + 1
-                    documents[word].add(position)
-        self.postings: dict[str, dict[str, tuple[Any, Any]]] = {
-            word: {
-                part: (
-                    np.fromiter(by_doc.keys(), dtype=np.int64, count=len(by_doc)),
-                    np.fromiter(by_doc.values(), dtype=float, count=len(by_doc)),
-                )
-                for part, by_doc in parts.items()
-            }
-            for word, parts in counts.items()
-        }
-        n = self.size
-        self.idf = {
-            word: math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
-            for word, docs in documents.items()
-        }
-
-    def score(self, terms: list[str], params: StructuralParams) -> FloatArray:
-        """BM25F: per term, idf · t̃f / (k1 + t̃f), t̃f = Σ_part w · tf / (1 − b + b · len/avg)."""
-        import numpy as np
-
-        weights = {
-            "name": (params.name_weight, params.name_b),
-            "owner": (params.owner_weight, params.owner_b),
-            "return": (params.return_weight, params.return_b),
-            "description": (params.description_weight, params.description_b),
-            "arguments": (params.arguments_weight, params.arguments_b),
-            "return_detail": (params.return_detail_weight, params.return_detail_b),
-        }
-        scores = np.zeros(self.size)
-        for term in terms:
-            parts = self.postings.get(term)
-            if not parts:
+    texts = _part_texts(corpus, stem)
+    size = len(corpus)
+    lengths = {p: np.array([len(ws) for ws in texts[p]], dtype=float) for p in texts}
+    average = {p: max(float(lengths[p].mean()), 1e-9) for p in texts}
+    counts: dict[str, dict[str, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+    documents: dict[str, set[int]] = defaultdict(set)
+    for part, lists in texts.items():
+        for position, words in enumerate(lists):
+            for word in words:
+                by_doc = counts[word][part]
+                by_doc[position] = by_doc.get(position, 0) + 1
+                documents[word].add(position)
+    weights = {
+        "name": (params.name_weight, params.name_b),
+        "owner": (params.owner_weight, params.owner_b),
+        "return": (params.return_weight, params.return_b),
+        "description": (params.description_weight, params.description_b),
+        "arguments": (params.arguments_weight, params.arguments_b),
+        "return_detail": (params.return_detail_weight, params.return_detail_b),
+    }
+    terms: list[str] = []
+    ends: list[int] = []
+    rows: list[Any] = []
+    values: list[Any] = []
+    total = 0
+    for word, parts in counts.items():
+        docs = documents[word]
+        idf = math.log(1 + (size - len(docs) + 0.5) / (len(docs) + 0.5))
+        pseudo_tf = np.zeros(size)
+        for part, by_doc in parts.items():
+            weight, b = weights[part]
+            if not weight:
                 continue
-            pseudo_tf = np.zeros(self.size)
-            for part, (positions, frequencies) in parts.items():
-                weight, b = weights[part]
-                if not weight:
-                    continue
-                norm = 1 - b + b * self.lengths[part][positions] / self.average[part]
-                pseudo_tf[positions] += weight * frequencies / norm
-            scores += self.idf[term] * pseudo_tf / (params.k1 + pseudo_tf)
-        return scores
+            positions = np.fromiter(by_doc.keys(), dtype=np.int64, count=len(by_doc))
+            frequencies = np.fromiter(by_doc.values(), dtype=float, count=len(by_doc))
+            norm = 1 - b + b * lengths[part][positions] / average[part]
+            pseudo_tf[positions] += weight * frequencies / norm
+        row = np.flatnonzero(pseudo_tf)
+        terms.append(word)
+        rows.append(row)
+        values.append(idf * pseudo_tf[row] / (params.k1 + pseudo_tf[row]))
+        total += len(row)
+        ends.append(total)
+    empty_int = np.zeros(0, dtype=np.int64)
+    return (
+        terms,
+        np.array(ends, dtype=np.int64),
+        np.concatenate(rows) if rows else empty_int,
+        np.concatenate(values) if values else np.zeros(0),
+    )
 
+
+_RENDER_ONE_BY_ONE = 200
+"""Up to this many hits, `rank` renders each hit's text alone; beyond, every entry at once."""
 
 _LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
 
@@ -185,12 +198,155 @@ def _one_and_many_pairs(corpus: Corpus) -> list[tuple[int, int]]:
     return pairs
 
 
+STRUCTURAL_INDEX_VERSION = 1
+"""Bump when what `StructuralIndex.build` computes changes (or the analyzer's words do)."""
+
+# How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.
+_ARRAY_DTYPES = {"IntArray": "<i8", "FloatArray": "<f8"}
+
+
+@dataclass(frozen=True, eq=False)
+class StructuralIndex:
+    """What `StructuralBackend.index` computes from a corpus and the knobs that is not cheap,
+    kept in the cache directory between runs (the graph is not: it is rebuilt from the corpus).
+
+    Every field is an array (`IntArray`, `FloatArray`: stored as raw bytes) or a JSON value
+    (stored in the payload's first line); adding one is a line here and its computation in
+    `build`, and `to_payload` / `from_payload` follow the field list.
+    """
+
+    size: int
+    terms: list[str]
+    term_ends: IntArray  # the rows of terms[i] are positions[term_ends[i-1]:term_ends[i]]
+    positions: IntArray  # entries a term occurs in
+    contributions: FloatArray  # what the term adds to each of those entries' BM25F score
+    owner_of: IntArray  # each entry's owner type, numbered
+    name_commonness: FloatArray  # log(1 + types sharing the field's name), scaled to 0…1
+    pairs: list[list[int]]  # (one, many) fields of a pair, when `one_or_many` is on
+
+    @classmethod
+    def build(cls, corpus: Corpus, params: StructuralParams, stem: Stemmer) -> StructuralIndex:
+        import numpy as np
+
+        terms, term_ends, positions, contributions = _term_table(corpus, stem, params)
+        owners: dict[str, int] = {}
+        owner_of = np.array(
+            [owners.setdefault(e.owner, len(owners)) for e in corpus.entries], dtype=np.int64
+        )
+        sharing = Counter(entry.field for entry in corpus.entries)
+        most = math.log(1 + max(sharing.values(), default=1))
+        return cls(
+            size=len(corpus),
+            terms=terms,
+            term_ends=term_ends,
+            positions=positions,
+            contributions=contributions,
+            owner_of=owner_of,
+            name_commonness=np.array(
+                [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries],
+                dtype=np.float64,
+            ),
+            pairs=[list(pair) for pair in _one_and_many_pairs(corpus)]
+            if params.one_or_many
+            else [],
+        )
+
+    def to_payload(self) -> bytes:
+        """One line of JSON (the JSON fields and each array's length), then the arrays."""
+        import numpy as np
+
+        values: dict[str, Any] = {}
+        lengths: dict[str, int] = {}
+        blobs: list[bytes] = []
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.type in _ARRAY_DTYPES:
+                lengths[item.name] = len(value)
+                blobs.append(np.ascontiguousarray(value, dtype=_ARRAY_DTYPES[item.type]).tobytes())
+            else:
+                values[item.name] = value
+        head = json.dumps({"values": values, "arrays": lengths}, ensure_ascii=True)
+        return head.encode("ascii") + b"\n" + b"".join(blobs)
+
+    @classmethod
+    def from_payload(cls, data: bytes) -> StructuralIndex:
+        """The index `to_payload` wrote; ValueError saying what is wrong if it is not one."""
+        import numpy as np
+
+        end = data.find(b"\n")
+        if end < 0:
+            raise ValueError("no header line")
+        try:
+            head = json.loads(data[:end].decode("ascii"))
+            values, lengths = head["values"], head["arrays"]
+        except (UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError):
+            raise ValueError("header is not valid JSON") from None
+        if not isinstance(values, dict) or not isinstance(lengths, dict):
+            raise ValueError("malformed header")
+        found: dict[str, Any] = {}
+        offset = end + 1
+        for item in fields(cls):
+            if item.type not in _ARRAY_DTYPES:
+                if item.name not in values:
+                    raise ValueError(f"no {item.name}")
+                found[item.name] = values[item.name]
+                continue
+            dtype = np.dtype(_ARRAY_DTYPES[item.type])
+            count = lengths.get(item.name)
+            if type(count) is not int or count < 0 or offset + count * dtype.itemsize > len(data):
+                raise ValueError(f"{item.name} does not fit the payload")
+            found[item.name] = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+            offset += count * dtype.itemsize
+        if offset != len(data):
+            raise ValueError(f"{len(data) - offset} bytes after the last array")
+        index = cls(**found)
+        problem = index.problem()
+        if problem:
+            raise ValueError(problem)
+        return index
+
+    def problem(self) -> str | None:
+        """What makes this index unusable (shapes, ranges, non-finite numbers), or None."""
+        import numpy as np
+
+        size = self.size
+        if type(size) is not int or size < 0:
+            return "malformed size"
+        if not isinstance(self.terms, list) or not all(isinstance(t, str) for t in self.terms):
+            return "malformed terms"
+        ends, positions = self.term_ends, self.positions
+        if len(ends) != len(self.terms) or len(self.contributions) != len(positions):
+            return "terms and rows differ in length"
+        if len(ends) and (
+            int(ends[-1]) != len(positions) or int(ends[0]) < 0 or bool((np.diff(ends) < 0).any())
+        ):
+            return "malformed term rows"
+        if len(positions) and (int(positions.min()) < 0 or int(positions.max()) >= size):
+            return "an entry out of range"
+        if len(self.owner_of) != size or len(self.name_commonness) != size:
+            return "per-entry arrays of the wrong length"
+        if size and (int(self.owner_of.min()) < 0 or int(self.owner_of.max()) >= size):
+            return "an owner out of range"
+        if not (np.isfinite(self.contributions).all() and np.isfinite(self.name_commonness).all()):
+            return "non-finite numbers"
+        if not isinstance(self.pairs, list) or not all(
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(type(i) is int and 0 <= i < size for i in pair)
+            for pair in self.pairs
+        ):
+            return "malformed pairs"
+        return None
+
+
 class StructuralBackend:
     """BM25F + closeness to the root + paths as hits (see the module docstring).
 
     `StructuralBackend(fmt, params=..., max_paths=...).index(corpus)` is the whole recipe for
     a searcher with any knobs (scripts and tests build theirs this way); the registered
-    `structural` backend is this with the default `StructuralParams`.
+    `structural` backend is this with the default `StructuralParams`. With a `cache_dir` the
+    `StructuralIndex` is kept there, keyed by the corpus, the knobs and the analyzer, and read
+    back by later runs; a damaged or unreadable one is rebuilt with a warning to `events`.
     """
 
     def __init__(
@@ -199,87 +355,156 @@ class StructuralBackend:
         *,
         params: StructuralParams | None = None,
         max_paths: int = DEFAULT_MAX_PATHS,
+        cache_dir: Path | None = None,
+        events: Events | None = None,
     ) -> None:
         self.fmt = fmt
         self.params = params or StructuralParams()
         self.max_paths = max_paths
+        self.cache_dir = cache_dir
+        self.events = events or SilentEvents()
 
     def index(self, corpus: Corpus) -> StructuralSearcher:
         import numpy as np
 
         params = self.params
         stem = Stemmer()
-        graph = SchemaGraph(
-            corpus,
-            abstract_penalty=params.abstract_penalty,
-            other_root_cost=params.other_root_cost,
-        )
-        costs = np.array(graph.owner_costs())
-        owners: dict[str, int] = {}
-        owner_of = np.array([owners.setdefault(e.owner, len(owners)) for e in corpus.entries])
-        sharing = Counter(entry.field for entry in corpus.entries)
-        most = math.log(1 + max(sharing.values(), default=1))
+        # Both allocate many long-lived objects and no garbage cycles: collections would
+        # walk them again and again and find nothing.
+        with no_cyclic_gc():
+            state = self._cached_state(corpus, stem)
+            graph = SchemaGraph(
+                corpus,
+                abstract_penalty=params.abstract_penalty,
+                other_root_cost=params.other_root_cost,
+            )
+            costs = np.array(graph.owner_costs())
         return StructuralSearcher(
             fmt=self.fmt,
             params=params,
             max_paths=self.max_paths,
             corpus=corpus,
             stem=stem,
-            fields=_FieldIndex(corpus, stem),
+            state=state,
             graph=graph,
             closeness=1.0 / (1.0 + params.root_closeness * costs),
-            owner_of=owner_of,
-            name_commonness=np.array(
-                [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries]
-            ),
-            pairs=tuple(_one_and_many_pairs(corpus)) if params.one_or_many else (),
         )
+
+    def cache_header(self, corpus: Corpus) -> dict[str, Any]:
+        """Everything the cached index depends on; a file whose header differs is not used."""
+        import tantivy
+
+        return {
+            "kind": "structural-index",
+            "version": STRUCTURAL_INDEX_VERSION,
+            "corpus": corpus.fingerprint(),
+            "entries": len(corpus),
+            "params": asdict(self.params),
+            "analyzer": str(getattr(tantivy, "__version__", "unknown")),
+        }
+
+    def cache_path(self, corpus: Corpus) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        key = cache_key(self.cache_header(corpus))
+        return self.cache_dir / "structural" / f"{key[:40]}-v{STRUCTURAL_INDEX_VERSION}.bin"
+
+    def _cached_state(self, corpus: Corpus, stem: Stemmer) -> StructuralIndex:
+        path = self.cache_path(corpus)
+        if path is None:
+            return StructuralIndex.build(corpus, self.params, stem)
+        header = self.cache_header(corpus)
+        problem = None
+        try:
+            found, data = read_checked(path)
+            if any(found.get(key) != value for key, value in header.items()):
+                problem = "written for another corpus or other knobs"
+            else:
+                state = StructuralIndex.from_payload(data)
+                if state.size == len(corpus):
+                    return state
+                problem = f"it indexes {state.size} entries, the corpus has {len(corpus)}"
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except CorruptCacheError as err:
+            problem = err.reason
+        except OSError as err:
+            problem = f"unreadable: {err.strerror or err}"
+        except ValueError as err:
+            problem = str(err)
+        if problem:
+            self.events.warning(
+                f"the structural index cache {path} is not usable ({problem}); rebuilding it"
+            )
+        state = StructuralIndex.build(corpus, self.params, stem)
+        with contextlib.suppress(OSError):  # an unwritable cache only costs speed
+            write_checked(path, header, state.to_payload())
+        return state
 
 
 @dataclass(frozen=True, eq=False)
 class StructuralSearcher:
-    """The structural index of one corpus: field postings, the graph, per-entry constants."""
+    """The structural index of one corpus: term rows, the graph, per-entry constants."""
 
     fmt: Format
     params: StructuralParams
     max_paths: int
     corpus: Corpus
     stem: Stemmer
-    fields: _FieldIndex
+    state: StructuralIndex
     graph: SchemaGraph
     closeness: FloatArray
-    owner_of: Any
-    name_commonness: FloatArray
-    pairs: tuple[tuple[int, int], ...] = ()
 
     @property
     def name(self) -> str:
         return "structural"
 
+    @cached_property
+    def _term_rows(self) -> dict[str, tuple[int, int]]:
+        ends = self.state.term_ends.tolist()
+        return {
+            term: (ends[number - 1] if number else 0, end)
+            for number, (term, end) in enumerate(zip(self.state.terms, ends, strict=True))
+        }
+
     def lexical_scores(self, query: str) -> FloatArray:
         """BM25F scores of every entry, before closeness and paths (for fusion)."""
-        return self.fields.score(self.stem(query), self.params)
+        import numpy as np
+
+        scores: FloatArray = np.zeros(self.state.size)
+        rows, positions, contributions = (
+            self._term_rows,
+            self.state.positions,
+            self.state.contributions,
+        )
+        for term in self.stem(query):
+            row = rows.get(term)
+            if row is not None:
+                start, end = row
+                scores[positions[start:end]] += contributions[start:end]
+        return scores
 
     def search_scores(self, query: str) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
         import numpy as np
 
         scores = self.lexical_scores(query) * self.closeness
-        if self.params.one_or_many and self.pairs:
+        if self.params.one_or_many and self.state.pairs:
             # Of a pair (`issue(number:)` and `issues`), the question decides which leads:
             # one that names an object by a literal (a number, a quoted string) wants the
             # single-object field, any other the list.
             names_one = bool(_LITERAL.search(query))
-            for one, many in self.pairs:
+            for one, many in self.state.pairs:
                 top = max(scores[one], scores[many])
                 if top > 0.0:
                     scores[one if names_one else many] = top * (1.0 + self.params.one_or_many)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores
-        owner_best = np.zeros(int(self.owner_of.max()) + 1)
-        np.maximum.at(owner_best, self.owner_of, scores)
-        share = self.params.sibling_evidence * owner_best[self.owner_of] * self.name_commonness
+        owner_of = self.state.owner_of
+        owner_best = np.zeros(int(owner_of.max()) + 1)
+        np.maximum.at(owner_best, owner_of, scores)
+        share = self.params.sibling_evidence * owner_best[owner_of] * self.state.name_commonness
         result: FloatArray = scores + share
         return result
 
@@ -300,36 +525,52 @@ class StructuralSearcher:
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
-        chains: dict[str, list[int]] = {}  # one way in per owner type, however many fields
+        # One way in per owner type, however many of its fields rank: listed before the
+        # first of them (with its score); for the others it is listed already.
+        entered: set[str] = set()
+        expand = self.params.expand_paths and routes is not None
         entries = self.corpus.entries
         values = scores.tolist()
         for position in order.tolist():
             score = values[position]
             if score <= 0.0 or len(ranked) >= k:
                 break
-            chain: list[int] = []
-            if self.params.expand_paths and routes is not None:
+            if expand:
                 owner = entries[position].owner
-                chain = chains.get(owner) or chains.setdefault(
-                    owner, self.graph.chain_to(owner, routes)
-                )
-            for entry in [*chain, position]:
-                ranked.setdefault(entry, score)
-        tokens = self.corpus.token_counts(self.fmt)
-        texts = self.corpus.texts(self.fmt)  # rendered once per corpus, not once per hit
+                if owner not in entered:
+                    entered.add(owner)
+                    for entry in self.graph.chain_to(owner, routes):
+                        ranked.setdefault(entry, score)
+            ranked.setdefault(position, score)
+        shown = list(ranked.items())[:k]
+        corpus, fmt = self.corpus, self.fmt
+        tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
+        # A few hits are rendered one by one; a deep list (bench) takes every rendering once.
+        texts: list[str] | dict[int, str]
+        if len(shown) > _RENDER_ONE_BY_ONE:
+            texts = corpus.texts(fmt)
+        else:
+            texts = {entry: corpus.text(fmt, entry) for entry, _ in shown}
+        if not self.max_paths:
+            return [
+                SearchHit(coordinates[entry], texts[entry], score, rank, tokens[entry])
+                for rank, (entry, score) in enumerate(shown, start=1)
+            ]
         return [
             SearchHit(
-                coordinate=self.corpus.coordinates[entry],
+                coordinate=coordinates[entry],
                 text=texts[entry],
                 score=score,
                 rank=rank,
                 tokens=tokens[entry],
                 paths_to_root=self.graph.paths_to_root(entry, self.max_paths, routes),
             )
-            for rank, (entry, score) in enumerate(list(ranked.items())[:k], start=1)
+            for rank, (entry, score) in enumerate(shown, start=1)
         ]
 
 
 @register_backend("structural")
 def _structural_factory(options: NoOptions, context: BackendContext) -> StructuralBackend:
-    return StructuralBackend(context.fmt, max_paths=context.max_paths)
+    return StructuralBackend(
+        context.fmt, max_paths=context.max_paths, cache_dir=context.cache_dir, events=context.events
+    )

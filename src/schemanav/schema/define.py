@@ -7,10 +7,14 @@ element, or as the records the standard introspection query returns for it.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemanav.cache import CorruptCacheError, read_checked, sha256_hex, write_checked
 from schemanav.wording import closest
 
 if TYPE_CHECKING:
@@ -280,3 +284,105 @@ def _member_name(members: dict[str, Any], target: Any) -> str:
 def _member(records: list[dict[str, Any]], members: dict[str, Any], target: Any) -> dict[str, Any]:
     name = _member_name(members, target)
     return dict(next(record for record in records if record["name"] == name))
+
+
+DEFINITION_CACHE_VERSION = 1
+
+
+class DefinitionCache:
+    """Definitions printed earlier for one schema file, one checked file per coordinate.
+
+    Printing a definition needs the parsed schema (seconds for GitHub's); what `define`
+    printed for a coordinate depends only on the schema file's bytes and graphql-core, so a
+    later `define` of the same coordinates reads it back without parsing. The spec violations
+    of the schema are kept with each definition, so the warning a parse gives is given alike.
+    """
+
+    def __init__(self, folder: Path, schema_sha256: str) -> None:
+        from importlib.metadata import version
+
+        self.folder = folder / f"{schema_sha256[:40]}-v{DEFINITION_CACHE_VERSION}"
+        self.header = {
+            "kind": "definition",
+            "version": DEFINITION_CACHE_VERSION,
+            "schema_sha256": schema_sha256,
+            "graphql_core": version("graphql-core"),
+        }
+
+    def _path(self, coordinate: str) -> Path:
+        return self.folder / f"{sha256_hex(coordinate.encode('utf-8'))[:40]}.json"
+
+    def get(self, coordinate: str) -> tuple[Definition, tuple[str, ...]] | str | None:
+        """The definition and the schema's violations; None when there is none; why not
+        when the file cannot be trusted."""
+        path = self._path(coordinate)
+        try:
+            header, data = read_checked(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except CorruptCacheError as err:
+            return err.reason
+        except OSError as err:
+            return f"unreadable: {err.strerror or err}"
+        if header.get("coordinate") != coordinate or any(
+            header.get(key) != value for key, value in self.header.items()
+        ):
+            return "written for another coordinate, schema or graphql-core"
+        try:
+            payload = json.loads(data)
+        except (ValueError, RecursionError):
+            return "not valid JSON"
+        found = _definition_from_payload(coordinate, payload)
+        return found if found is not None else "a malformed definition"
+
+    def put(self, definition: Definition, violations: tuple[str, ...]) -> None:
+        payload = {
+            "kind": definition.kind,
+            "sdl": definition.sdl,
+            "record": definition.record,
+            "error": definition.error,
+            "did_you_mean": list(definition.did_you_mean),
+            "violations": list(violations),
+        }
+        header = {**self.header, "coordinate": definition.coordinate}
+        with contextlib.suppress(OSError, TypeError, ValueError):  # only costs speed
+            write_checked(
+                self._path(definition.coordinate),
+                header,
+                json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+            )
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _definition_from_payload(
+    coordinate: str, payload: Any
+) -> tuple[Definition, tuple[str, ...]] | None:
+    if not isinstance(payload, dict):
+        return None
+    kind, sdl, record, error = (payload.get(key) for key in ("kind", "sdl", "record", "error"))
+    if not (
+        _optional_str(kind)
+        and _optional_str(sdl)
+        and _optional_str(error)
+        and (record is None or isinstance(record, dict))
+        and _strings(payload.get("did_you_mean"))
+        and _strings(payload.get("violations"))
+        and (error is None) == (kind is not None and sdl is not None and record is not None)
+    ):
+        return None
+    definition = Definition(
+        coordinate=coordinate,
+        kind=kind,
+        sdl=sdl,
+        record=record,
+        error=error,
+        did_you_mean=tuple(payload["did_you_mean"]),
+    )
+    return definition, tuple(payload["violations"])

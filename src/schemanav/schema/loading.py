@@ -152,7 +152,7 @@ def schema_from_sdl(text: str, source: str) -> LoadedSchema:
     # itself by scanning the text from its start (quadratic in the schema's size). Syntax
     # errors carry their position anyway; a schema that cannot be built is parsed again with
     # locations, for the error message.
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         try:
             document = parse(text, no_location=True)
         except GraphQLSyntaxError as err:
@@ -208,7 +208,7 @@ def schema_from_introspection(
     if problem:
         raise InputError(f"{source} is not a usable introspection result: {problem}")
     try:
-        with _no_cyclic_gc():
+        with no_cyclic_gc():
             schema = build_client_schema(cast("IntrospectionQuery", result), assume_valid=True)
     except (GraphQLError, TypeError, KeyError, ValueError, AttributeError) as err:
         raise InputError(
@@ -406,8 +406,9 @@ def _located_build_error(text: str) -> Exception | None:
 
 
 @contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a schema is built.
+def no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a schema is built (or hits are ranked by the
+    hundred thousand, as `bench` does).
 
     Parsing allocates hundreds of thousands of long-lived objects and no garbage cycles, so
     the collections it triggers find nothing; on GitHub's schema they were a third to a half
