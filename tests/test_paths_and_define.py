@@ -266,7 +266,7 @@ def test_define_reads_back_what_it_printed_and_reprints_a_damaged_entry(cache_di
             warnings.append(message)
 
     first = Navigator.open(events=Collect()).define(coordinates)
-    files = sorted((cache_dir / "define").rglob("*.json"))
+    files = sorted(p for p in (cache_dir / "define").rglob("*.json") if p.name != "schema.json")
     assert len(files) == len(coordinates)
     reread = Navigator.open(events=Collect())
     assert reread.define(coordinates) == first
@@ -277,3 +277,30 @@ def test_define_reads_back_what_it_printed_and_reprints_a_damaged_entry(cache_di
     assert len(warnings) == 1 and warnings[0].startswith("the definition cache of ")
     assert "is not usable (payload is" in warnings[0]
     assert warnings[0].endswith("; printing it again")
+
+
+def test_define_prints_new_coordinates_from_the_cached_introspection(cache_dir: Path) -> None:
+    from schemanav.events import SilentEvents
+    from schemanav.navigator import Navigator
+    from schemanav.schema.define import define
+
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    Navigator.open(events=Collect()).define(["Movie.rating"])  # parses, keeps the JSON
+    new = ["Person.credits", "SearchResult", "Query.movies(filter:)", "Movie.titel", "@skip"]
+    fresh = Navigator.open(events=Collect())
+    printed = fresh.define(new)
+    assert "loaded" not in fresh.__dict__  # printed from the rebuilt schema: no parse
+    assert printed == define(fresh.loaded.schema, new)
+    [kept] = (cache_dir / "define").rglob("schema.json")
+    kept.write_bytes(kept.read_bytes().replace(b'"Person"', b'"Persan"'))
+    assert Navigator.open(events=Collect()).define(["Person.name"]) == define(
+        fresh.loaded.schema, ["Person.name"]
+    )
+    assert warnings == [
+        "the schema cache of define is not usable (payload checksum does not match); parsing"
+    ]

@@ -42,6 +42,8 @@ from schemanav.settings import CONFIG_FILE, Settings, load_settings
 from schemanav.tokens import ENCODING_NAME
 
 if TYPE_CHECKING:
+    from graphql import GraphQLSchema
+
     from schemanav.retrieval.slicing import Slicer
     from schemanav.schema.define import Definition, DefinitionCache
 
@@ -264,7 +266,8 @@ class Navigator:
 
         For a schema file, what was printed for a coordinate is kept in the cache directory
         (keyed by the file's bytes), so a later process defining it again does not parse the
-        schema; once this navigator holds the parsed schema it prints from it directly.
+        schema, and a new coordinate is printed from the schema rebuilt from its cached
+        introspection JSON; once this navigator holds the parsed schema it prints from it.
         """
         from schemanav.schema.define import define, define_one
 
@@ -285,13 +288,24 @@ class Navigator:
                 )
         missing = [coordinate for coordinate in dict.fromkeys(wanted) if coordinate not in found]
         if missing:
-            loaded = self.loaded  # parses, and warns of the schema's spec violations
+            schema, violations = self._schema_to_define(cache)
             for coordinate in missing:
-                found[coordinate] = define_one(loaded.schema, coordinate)
-                cache.put(found[coordinate], loaded.violations)
-        else:
-            self._warn_violations(violations)
+                found[coordinate] = define_one(schema, coordinate)
+                cache.put(found[coordinate], violations)
+        self._warn_violations(violations)
         return [found[coordinate] for coordinate in wanted]
+
+    def _schema_to_define(self, cache: DefinitionCache) -> tuple[GraphQLSchema, tuple[str, ...]]:
+        """The schema rebuilt from the introspection JSON cached beside the definitions (a
+        tenth of a parse), or parsed, leaving that JSON for the next `define`."""
+        kept = cache.schema()
+        if isinstance(kept, tuple):
+            return kept
+        if kept is not None:
+            self.events.warning(f"the schema cache of define is not usable ({kept}); parsing")
+        loaded = self.loaded
+        cache.put_schema(loaded.schema, loaded.violations)
+        return loaded.schema, loaded.violations
 
     @cached_property
     def _definition_cache(self) -> DefinitionCache | None:

@@ -352,6 +352,50 @@ class DefinitionCache:
                 json.dumps(payload, ensure_ascii=False).encode("utf-8"),
             )
 
+    def schema(self) -> tuple[GraphQLSchema, tuple[str, ...]] | str | None:
+        """The schema rebuilt from its cached introspection JSON, with its violations; None
+        when there is none; why not when the file cannot be trusted.
+
+        `build_client_schema` takes a tenth of an SDL parse, and every definition printed
+        from it equals the one printed from the parsed SDL (checked for every type, field and
+        argument of GitHub's schema): introspection holds all that `define` prints.
+        """
+        from graphql import GraphQLError, build_client_schema
+
+        try:
+            header, data = read_checked(self.folder / "schema.json")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except CorruptCacheError as err:
+            return err.reason
+        except OSError as err:
+            return f"unreadable: {err.strerror or err}"
+        if header.get("part") != "schema" or any(
+            header.get(key) != value for key, value in self.header.items()
+        ):
+            return "written for another schema or graphql-core"
+        try:
+            payload = json.loads(data)
+            violations = payload["violations"]
+            schema = build_client_schema(payload["introspection"], assume_valid=True)
+        except (ValueError, TypeError, KeyError, GraphQLError, RecursionError):
+            return "not an introspection result"
+        if not _strings(violations):
+            return "not an introspection result"
+        schema._validation_errors = []  # checked when it was parsed: `violations`
+        return schema, tuple(violations)
+
+    def put_schema(self, schema: GraphQLSchema, violations: tuple[str, ...]) -> None:
+        from graphql import introspection_from_schema
+
+        payload = {"introspection": introspection_from_schema(schema), "violations": violations}
+        with contextlib.suppress(OSError, TypeError, ValueError):  # only costs speed
+            write_checked(
+                self.folder / "schema.json",
+                {**self.header, "part": "schema"},
+                json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+            )
+
 
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
