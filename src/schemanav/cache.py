@@ -100,3 +100,22 @@ def read_checked(path: Path) -> tuple[dict[str, Any], bytes]:
     if header.get("payload_sha256") != sha256_hex(payload):
         raise CorruptCacheError("payload checksum does not match")
     return header, payload
+
+
+def read_matching(
+    path: Path, expected: Mapping[str, Any], other: str
+) -> tuple[dict[str, Any], bytes] | str | None:
+    """A checked file whose header holds every `expected` item, as (header, payload); None
+    when there is no file; why it cannot be used otherwise (`other` names what a header that
+    does not match was written for), for a one-line warning before it is rebuilt."""
+    try:
+        header, data = read_checked(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except CorruptCacheError as err:
+        return err.reason
+    except OSError as err:
+        return f"unreadable: {err.strerror or err}"
+    if any(header.get(key) != value for key, value in expected.items()):
+        return f"written for another {other}"
+    return header, data

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schemanav.cache import CorruptCacheError, read_checked, write_checked
+from schemanav.cache import CorruptCacheError, read_checked, read_matching, write_checked
 from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
@@ -87,16 +87,12 @@ def corpus_identity(schema_sha256: str) -> str:
 
 def _read_cache(path: Path, digest: str, identity: str) -> CorpusLoad | str | None:
     """The cached corpus; None when there is none; why not when it cannot be trusted."""
-    try:
-        header, data = read_checked(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except CorruptCacheError as err:
-        return err.reason
-    except OSError as err:
-        return f"unreadable: {err.strerror or err}"
-    if header.get("version") != CORPUS_CACHE_VERSION or header.get("schema_sha256") != digest:
-        return "written for another version or schema"
+    found = read_matching(
+        path, {"version": CORPUS_CACHE_VERSION, "schema_sha256": digest}, "version or schema"
+    )
+    if not isinstance(found, tuple):
+        return found
+    data = found[1]
     try:
         payload = loads_json(data)
     except TooDeep:

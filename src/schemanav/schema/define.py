@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.cache import CorruptCacheError, read_checked, sha256_hex, write_checked
+from schemanav.cache import read_matching, sha256_hex, write_checked
 from schemanav.wording import closest
 
 if TYPE_CHECKING:
@@ -315,25 +315,20 @@ class DefinitionCache:
     def get(self, coordinate: str) -> tuple[Definition, tuple[str, ...]] | str | None:
         """The definition and the schema's violations; None when there is none; why not
         when the file cannot be trusted."""
-        path = self._path(coordinate)
-        try:
-            header, data = read_checked(path)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except CorruptCacheError as err:
-            return err.reason
-        except OSError as err:
-            return f"unreadable: {err.strerror or err}"
-        if header.get("coordinate") != coordinate or any(
-            header.get(key) != value for key, value in self.header.items()
-        ):
-            return "written for another coordinate, schema or graphql-core"
+        found = read_matching(
+            self._path(coordinate),
+            {**self.header, "coordinate": coordinate},
+            "coordinate, schema or graphql-core",
+        )
+        if not isinstance(found, tuple):
+            return found
+        data = found[1]
         try:
             payload = json.loads(data)
         except (ValueError, RecursionError):
             return "not valid JSON"
-        found = _definition_from_payload(coordinate, payload)
-        return found if found is not None else "a malformed definition"
+        definition = _definition_from_payload(coordinate, payload)
+        return definition if definition is not None else "a malformed definition"
 
     def put(self, definition: Definition, violations: tuple[str, ...]) -> None:
         payload = {
@@ -362,20 +357,13 @@ class DefinitionCache:
         """
         from graphql import GraphQLError, build_client_schema
 
+        found = read_matching(
+            self.folder / "schema.json", {**self.header, "part": "schema"}, "schema or graphql-core"
+        )
+        if not isinstance(found, tuple):
+            return found
         try:
-            header, data = read_checked(self.folder / "schema.json")
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except CorruptCacheError as err:
-            return err.reason
-        except OSError as err:
-            return f"unreadable: {err.strerror or err}"
-        if header.get("part") != "schema" or any(
-            header.get(key) != value for key, value in self.header.items()
-        ):
-            return "written for another schema or graphql-core"
-        try:
-            payload = json.loads(data)
+            payload = json.loads(found[1])
             violations = payload["violations"]
             schema = build_client_schema(payload["introspection"], assume_valid=True)
         except (ValueError, TypeError, KeyError, GraphQLError, RecursionError):
