@@ -525,3 +525,39 @@ def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any)
     assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
     off = Slicer(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
     assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields
+
+
+GIT_SDL = """
+type Query { repo(name: String!): Repo  viewer: User!  relay: Query!  user(login: String!): User }
+type User { login: String!  repos: [Repo!]! }
+type Repo { name: String!  head: Ref  object(expression: String): GitObject }
+type Ref { name: String!  target: GitObject }
+interface GitObject { oid: ID! }
+type Commit implements GitObject { oid: ID!  message: String! }
+type Tree implements GitObject { oid: ID!  entries: [String!] }
+"""
+
+
+def test_a_hit_type_reached_through_an_interface_shows_every_way_through_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.repo", "Repo.head", "Commit.message"]
+    linked = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    valid(linked.sdl)
+    # Ref and Repo are in the slice, Commit has a hit: both fields into GitObject are shown.
+    assert {"Ref.target", "Repo.object", "Commit.message", "GitObject"} <= linked.coordinates
+    assert "Tree" not in linked.types
+    plain = Slicer(schema, corpus, params=SliceParams(abstract_links=False))
+    assert len({"Ref.target", "Repo.object"} & plain.from_ranked(ranked, 1000).coordinates) == 1
+
+
+def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.user", "User.repos"]
+    piece = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
+    assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
+    off = Slicer(schema, corpus, params=SliceParams(context_roots=False))
+    assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields

@@ -68,6 +68,8 @@ class SliceParams:
     connection_nodes: Literal["off", "known", "always"] = "known"
     plural_ways: float = 3.0
     labels: int = 2
+    abstract_links: bool = True
+    context_roots: bool = True
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,25 @@ class Slicer:
             )
         self.identifiers = self._identifiers()
         self.labels = self._labels()
+        # Query root fields without required arguments that return one object (not a list,
+        # not the root itself): the caller's own context (a viewer), by the type returned.
+        self.context_roots: dict[str, list[str]] = defaultdict(list)
+        query_root = corpus.query_root
+        for name, facts in self.facts.get(query_root or "", {}).items():
+            if (
+                facts.free
+                and not facts.many
+                and self._kinds.get(facts.named) == "object"
+                and facts.named != query_root
+            ):
+                self.context_roots[facts.named].append(name)
+        # Fields without required arguments that return a union or an interface, by that
+        # abstract type.
+        self.abstract_fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if facts.free and self._kinds.get(facts.named) in ("union", "interface"):
+                    self.abstract_fields[facts.named].append((owner, name))
 
     def _labels(self) -> dict[str, list[str]]:
         """Per type, its label: of its non-null `String!` leaves without arguments, the one
@@ -450,6 +471,8 @@ class _State:
         self.other_roots: bool | None = None
         # Connections in the slice whose node type is not (yet): `nodes` when it enters.
         self.waiting: dict[str, list[str]] = defaultdict(list)
+        # Types a ranked hit belongs to (not those entering only on the way or as fillers).
+        self.hit_types: set[str] = set()
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -530,6 +553,7 @@ class _State:
         if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
+            self._hit_type(owner)
             return True
         if owner in self.s.graph.roots or (top and owner in self.fields):
             chain: list[int] = []
@@ -547,7 +571,39 @@ class _State:
             extra = [w for w, new in self.ways_in(owner) if new <= params.route_new_fields]
             for way in extra[: params.routes - 1]:
                 self.add_path([*way, position])
+        self._hit_type(owner)
         return True
+
+    def _possible(self, abstract: str) -> tuple[str, ...]:
+        return tuple(self.s.corpus.possible_types.get(abstract, ()))
+
+    def _hit_type(self, owner: str) -> None:
+        """A ranked hit's type may be reached through a union or interface from a type
+        already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        if owner in self.hit_types:
+            return
+        self.hit_types.add(owner)
+        if not self.s.params.abstract_links:
+            return
+        for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
+            if owner not in self._possible(abstract):
+                continue
+            for source, name in self.s.abstract_fields.get(abstract, ()):
+                if source in self.fields and name not in self.fields[source]:
+                    self.add_field(source, name)
+                    self.link(abstract, owner)
+
+    def _abstract_ways_out(self, type_name: str) -> None:
+        """A type entering the slice shows its fields into a union or interface through
+        which a ranked hit's type in the slice is reached."""
+        for name, facts in self.s.facts.get(type_name, {}).items():
+            if not facts.free or self.s._kinds.get(facts.named) not in ("union", "interface"):
+                continue
+            members = [m for m in self._possible(facts.named) if m in self.hit_types]
+            if members and name not in self.fields[type_name]:
+                self.add_field(type_name, name)
+                for member in members:
+                    self.link(facts.named, member)
 
     def ways_in(self, owner: str) -> list[tuple[list[int], int]]:
         """Ways from the query root into `owner` not yet all in the slice, with the number of
@@ -692,6 +748,15 @@ class _State:
         this type as their node type show their `nodes`."""
         for connection in self.waiting.pop(type_name, ()):
             self.add_field(connection, "nodes")
+        if self.s.params.abstract_links and self.hit_types:
+            self._abstract_ways_out(type_name)
+        if self.s.params.context_roots and type_name in self.s.context_roots:
+            # The caller's own entry point to a type in the slice (`viewer: User!`) costs a
+            # line and is how a question without an identifier reaches it.
+            query_root = self.s.corpus.query_root
+            for name in self.s.context_roots[type_name]:
+                if query_root and name not in self.fields.get(query_root, {}):
+                    self.add_field(query_root, name)
         if not self.s.params.closed_subtypes:
             return
         for union in self.s.member_of.get(type_name, ()):
