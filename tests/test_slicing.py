@@ -561,3 +561,39 @@ def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
     assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
     off = Slicer(schema, corpus, params=SliceParams(context_roots=False))
     assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields
+
+
+def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    schema, tiny_slicer = tiny
+    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(subject_hits=3), words=words)
+    ranked = ["Order.total", "Order.number", "Order.status"]
+    # No plural in the question; three hits on Order make it the question's subject.
+    piece = slicer.from_ranked(ranked, 1000, "the total of order 7")
+    valid(piece.sdl)
+    assert {"Query.order", "Query.orders", "OrderConnection.nodes"} <= piece.coordinates
+    few = Slicer(schema, slicer.corpus, params=SliceParams(subject_hits=4), words=words)
+    assert "Query.orders" not in few.from_ranked(ranked, 1000, "the total of order 7").fields
+
+
+def test_fields_between_two_types_with_several_hits_are_shown() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID!  name: String!  size: Int  lead: Person  projects: [Project!]! }
+        type Project { id: ID!  title: String!  budget: Int  team: Team }
+        type Person { id: ID! }
+        """
+    )
+    corpus = build_corpus(schema)
+    team = ["Query.team", "Team.name", "Team.size", "Team.id"]
+    project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
+    linked = Slicer(schema, corpus).from_ranked(team + project, 1000)
+    valid(linked.sdl)
+    # One object each way: Project.team is shown, the list Team.projects is not (`single`).
+    assert "Project.team" in linked.fields and "Team.projects" not in linked.fields
+    every = Slicer(schema, corpus, params=SliceParams(hit_links="all"))
+    assert "Team.projects" in every.from_ranked(team + project, 1000).fields
+    # Two hits on Project are not enough (`link_hits` = 3), nor is the link switched off.
+    assert "Project.team" not in Slicer(schema, corpus).from_ranked(team + project[:3], 1000).fields
+    off = Slicer(schema, corpus, params=SliceParams(hit_links="off"))
+    assert "Project.team" not in off.from_ranked(team + project, 1000).fields

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -70,6 +70,12 @@ class SliceParams:
     labels: int = 2
     abstract_links: bool = True
     context_roots: bool = True
+    leaf_rank: int = 0
+    pull_ahead: int = 0
+    subject_hits: int = 5
+    hit_links: Literal["off", "single", "all"] = "single"
+    link_hits: int = 3
+    pull: Literal["cheap", "owner"] = "cheap"
 
 
 @dataclass(frozen=True)
@@ -174,6 +180,18 @@ class Slicer:
                 and facts.named != query_root
             ):
                 self.context_roots[facts.named].append(name)
+        # Fields without required arguments by the object type they lead to (directly, or
+        # through a list or a connection's nodes), with whether they lead to many.
+        self.leading_to: dict[str, list[tuple[str, str, bool]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if not facts.free or facts.leaf:
+                    continue
+                target = facts.named
+                nodes = self.facts.get(target, {}).get("nodes")
+                if nodes is not None and self.is_connection(target):
+                    target = nodes.named
+                self.leading_to[target].append((owner, name, facts.many))
         # Fields without required arguments that return a union or an interface, by that
         # abstract type.
         self.abstract_fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -310,34 +328,40 @@ class Slicer:
         routes = self._routes(values)
         words = frozenset(self._words(question)) if question else frozenset()
         many = self.many_named(question) if question and self.params.plural_ways else frozenset()
+        cap = self.params.leaf_rank
+        floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = _State(self, values, routes, words, many)
+        state: _State | None = _State(self, values, routes, words, many, floor)
         assert state is not None
         end = 0
-        for number, position in enumerate(order):
+        sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
+        hits = []
+        failed = -1
+        for number, position in enumerate(sequence):
             state.add_hit(position)
             if state.total > budget:
-                state = None
+                state, failed = None, position
                 break
+            hits.append(position)
             end = number + 1
-        hits = order[:end]
         if state is None and end and self.params.fill_depth > 0:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = _State(self, values, routes, words, many)
+            state = _State(self, values, routes, words, many, floor)
             for position in hits:
                 state.add_hit(position)
-            hits = list(hits)
-            for position in order[end + 1 : end + 1 + int(end * self.params.fill_depth)]:
+            taken = {*hits, failed}
+            rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
+            for position in rest:
                 if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
                 state.add_hit(position)
                 hits.append(position)
         while hits:
             if state is None:
-                state = _State(self, values, routes, words, many)
+                state = _State(self, values, routes, words, many, floor)
                 for position in hits:
                     state.add_hit(position)
             result = state.result(len(hits))
@@ -346,6 +370,35 @@ class Slicer:
             excess, state = result.tokens - budget, None
             hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
         return EMPTY_SLICE
+
+    def _sequence(self, order: list[int], state: _State) -> Iterator[int]:
+        """Hits in rank order, except that a hit which would open a new type waits while
+        one of the next `pull_ahead` hits costs only its own line (`pull="cheap"`) or lies
+        on a type already in the slice (`pull="owner"`)."""
+        entries = self.corpus.entries
+        window = self.params.pull_ahead
+        roots = set(self.graph.roots)
+        taken: set[int] = set()
+        start = 0
+        while start < len(order):
+            if order[start] in taken:
+                start += 1
+                continue
+            pick = order[start]
+            if entries[pick].owner not in state.fields:
+                for position in order[start + 1 : start + 1 + window]:
+                    if position in taken:
+                        continue
+                    owner = entries[position].owner
+                    if self.params.pull == "cheap":
+                        ahead = state.cheap(position)
+                    else:
+                        ahead = owner in state.fields and owner not in roots
+                    if ahead:
+                        pick = position
+                        break
+            taken.add(pick)
+            yield pick
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, its input fields, its enum values."""
@@ -450,8 +503,10 @@ class _State:
         routes: ShortestPaths,
         words: frozenset[str],
         many: frozenset[str] = frozenset(),
+        floor: float = 0.0,
     ) -> None:
         self.s = slicer
+        self.floor = floor
         self.many = many
         self.listed: set[str] = set()
         self.values = values
@@ -473,6 +528,8 @@ class _State:
         self.waiting: dict[str, list[str]] = defaultdict(list)
         # Types a ranked hit belongs to (not those entering only on the way or as fillers).
         self.hit_types: set[str] = set()
+        self.hit_counts: dict[str, int] = defaultdict(int)
+        self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -539,9 +596,12 @@ class _State:
         self.hits += 1
         params = self.s.params
         top = self.hits <= params.routed_hits and owner not in self.s.graph.roots
-        if owner in self.many and owner not in self.listed:
-            # Named in the plural: the question wants many of them, so the slice also gets
-            # the best way in through a list or connection (not only a lookup by identifier).
+        self.hit_counts[owner] += 1
+        subject = self.hit_counts[owner] == params.subject_hits and owner not in self.s.graph.roots
+        if (owner in self.many or subject) and owner not in self.listed:
+            # Named in the plural (or the subject of many hits): the question may want many
+            # of them, so the slice also gets the best way in through a list or connection
+            # (not only a lookup by identifier).
             self.listed.add(owner)
             facts = self.s.facts
             for way, new in self.ways_in(owner):
@@ -580,6 +640,25 @@ class _State:
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
         already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        links = self.s.params.hit_links
+        if (
+            links != "off"
+            and self.hit_counts[owner] == self.s.params.link_hits
+            and owner not in self.s.graph.roots
+        ):
+            # Fields between two types with hits (`Deployment.ref` once Deployment and Ref
+            # both have hits) show how the question's types relate.
+            self.linked[owner] = None
+            pairs = [
+                (source, name)
+                for other in list(self.linked)
+                for source, name, many in self.s.leading_to.get(other, ())
+                if (links == "all" or not many)
+                and ((other == owner and source in self.linked) or source == owner)
+            ]
+            for source, name in pairs:
+                if name not in self.fields[source]:
+                    self.add_field(source, name)
         if owner in self.hit_types:
             return
         self.hit_types.add(owner)
@@ -829,11 +908,12 @@ class _State:
         leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
-            chosen = [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            scored = [name for name, f in ranked if values[f.position] >= self.floor]
+            chosen = scored[: self.s.params.leaves]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
-            return chosen
+            return chosen or [ranked[0][0]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
