@@ -195,10 +195,14 @@ class Slicer:
         # Fields without required arguments that return a union or an interface, by that
         # abstract type.
         self.abstract_fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.possible = {n: frozenset(t) for n, t in corpus.possible_types.items()}
+        # …and by their owner: (field, abstract type).
+        self.abstract_out: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for owner, fields in self.facts.items():
             for name, facts in fields.items():
                 if facts.free and self._kinds.get(facts.named) in ("union", "interface"):
                     self.abstract_fields[facts.named].append((owner, name))
+                    self.abstract_out[owner].append((name, facts.named))
 
     def _labels(self) -> dict[str, list[str]]:
         """Per type, its label: of its non-null `String!` leaves without arguments, the one
@@ -527,7 +531,7 @@ class _State:
         # Connections in the slice whose node type is not (yet): `nodes` when it enters.
         self.waiting: dict[str, list[str]] = defaultdict(list)
         # Types a ranked hit belongs to (not those entering only on the way or as fillers).
-        self.hit_types: set[str] = set()
+        self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
 
@@ -634,9 +638,6 @@ class _State:
         self._hit_type(owner)
         return True
 
-    def _possible(self, abstract: str) -> tuple[str, ...]:
-        return tuple(self.s.corpus.possible_types.get(abstract, ()))
-
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
         already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
@@ -661,11 +662,11 @@ class _State:
                     self.add_field(source, name)
         if owner in self.hit_types:
             return
-        self.hit_types.add(owner)
+        self.hit_types[owner] = None
         if not self.s.params.abstract_links:
             return
         for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
-            if owner not in self._possible(abstract):
+            if owner not in self.s.possible.get(abstract, ()):
                 continue
             for source, name in self.s.abstract_fields.get(abstract, ()):
                 if source in self.fields and name not in self.fields[source]:
@@ -675,14 +676,13 @@ class _State:
     def _abstract_ways_out(self, type_name: str) -> None:
         """A type entering the slice shows its fields into a union or interface through
         which a ranked hit's type in the slice is reached."""
-        for name, facts in self.s.facts.get(type_name, {}).items():
-            if not facts.free or self.s._kinds.get(facts.named) not in ("union", "interface"):
-                continue
-            members = [m for m in self._possible(facts.named) if m in self.hit_types]
+        for name, abstract in self.s.abstract_out.get(type_name, ()):
+            possible = self.s.possible.get(abstract, frozenset())
+            members = [m for m in self.hit_types if m in possible]
             if members and name not in self.fields[type_name]:
                 self.add_field(type_name, name)
                 for member in members:
-                    self.link(facts.named, member)
+                    self.link(abstract, member)
 
     def ways_in(self, owner: str) -> list[tuple[list[int], int]]:
         """Ways from the query root into `owner` not yet all in the slice, with the number of
