@@ -597,3 +597,18 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
     assert "Project.team" not in Slicer(schema, corpus).from_ranked(team + project[:3], 1000).fields
     off = Slicer(schema, corpus, params=SliceParams(hit_links="off"))
     assert "Project.team" not in off.from_ranked(team + project, 1000).fields
+
+
+def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
+    schema, slicer = tiny
+    edges = Slicer(schema, slicer.corpus, params=SliceParams(edge_nodes=True))
+    alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
+    assert "OrderEdge.node" not in alone.fields
+    for ranked in (
+        ["Query.orders", "OrderConnection.edges", "Query.order"],
+        ["Query.order", "Query.orders", "OrderConnection.edges"],
+    ):
+        piece = edges.from_ranked(ranked, 1000)
+        valid(piece.sdl)
+        assert "OrderEdge.node" in piece.fields
+    assert "OrderEdge.node" not in slicer.from_ranked(ranked, 1000).fields

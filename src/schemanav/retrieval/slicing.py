@@ -6,11 +6,14 @@ the object types on the way, the fields the question needs with the arguments th
 (required ones, a connection's page size, the ones the question's words name), and the
 input, enum and scalar types those arguments and fields need. Hits are added in rank order,
 each with a way in from the root (the one adding the fewest fields not yet in the slice),
-until the next one would exceed the token budget; hits further down that cost only their own
-line still go in. A type entering the slice brings its best leaves by the question's scores,
-the leaves that identify its objects (named like a lookup field's required argument) and its
-labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
-is in.
+until the next one would exceed the token budget; hits further down (three times as many as
+fitted) that cost only their own line still go in. A type entering the slice brings its best
+leaves by the question's scores, the leaves that identify its objects (named like a lookup
+field's required argument) and its labels (the `String!` leaves most types share); a
+connection shows `nodes` once its node type is in. Ways in are closed over the schema's shape:
+fields into a union or interface through which a hit's type is reached, a query field without
+arguments returning a type in the slice (a viewer), a list way into a type with several hits,
+and the single-object fields between types with several hits each.
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -60,7 +63,7 @@ class SliceParams:
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
     identifiers: bool = True
-    fill_depth: float = 1.0
+    fill_depth: float = 3.0
     routes: int = 1
     routed_hits: int = 0
     shared_routes: bool = True
@@ -75,6 +78,7 @@ class SliceParams:
     subject_hits: int = 5
     hit_links: Literal["off", "single", "all"] = "single"
     link_hits: int = 3
+    edge_nodes: bool = False
     pull: Literal["cheap", "owner"] = "cheap"
 
 
@@ -529,7 +533,7 @@ class _State:
         self.hits = 0
         self.other_roots: bool | None = None
         # Connections in the slice whose node type is not (yet): `nodes` when it enters.
-        self.waiting: dict[str, list[str]] = defaultdict(list)
+        self.waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
         # Types a ranked hit belongs to (not those entering only on the way or as fillers).
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
@@ -792,7 +796,15 @@ class _State:
                 if mode == "always" or nodes.named in self.fields:
                     self.add_field(type_name, "nodes")
                 else:
-                    self.waiting[nodes.named].append(type_name)
+                    self.waiting[nodes.named].append((type_name, "nodes"))
+        fields = self.s.facts.get(type_name, {})
+        if self.s.params.edge_nodes and "cursor" in fields and "node" in fields:
+            # A Relay edge (`cursor`, `node`) shows its `node` once the node type is in.
+            named = fields["node"].named
+            if named in self.fields:
+                self.add_field(type_name, "node")
+            else:
+                self.waiting[named].append((type_name, "node"))
         if not self.s.params.connection_extras or not self.s.is_connection(type_name):
             return
         fields = self.s.facts[type_name]
@@ -825,8 +837,8 @@ class _State:
         interface it belongs to is declared so, so any fragment valid in the full schema
         between two types of the slice is valid in the slice too; connections waiting for
         this type as their node type show their `nodes`."""
-        for connection in self.waiting.pop(type_name, ()):
-            self.add_field(connection, "nodes")
+        for owner, name in self.waiting.pop(type_name, ()):
+            self.add_field(owner, name)
         if self.s.params.abstract_links and self.hit_types:
             self._abstract_ways_out(type_name)
         if self.s.params.context_roots and type_name in self.s.context_roots:
