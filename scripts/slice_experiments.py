@@ -323,6 +323,11 @@ NOTES: list[str] = [
     "each, the fields without required arguments from one to the other that return one "
     "object (`Deployment.ref`) are shown. With 1 hit: 0.750 / 0.855, but −0.01 and −0.025 at "
     "500 and 1,000; lists and connections too (`all`): 0.740 / 0.845.",
+    "- **A deeper cheap-hit fill** (`fill_depth` 3): past the first hit that does not fit, "
+    "the fill scans three times as many hits as fitted (was once as many). With the "
+    "mechanisms above it gains at 500–2,000 tokens (0.410 → 0.430, 0.605 → 0.620, 0.745 → "
+    "0.755) and loses nowhere on either schema; in the second round it gained only at 500 "
+    "and 1,000.",
     "- These checks cost CPU: 200 GitHub slices at 4,000 tokens take about 4–5 s of CPU on "
     "this shared machine against 2.7–3.2 s with the four mechanisms off (measured in one "
     "process, the same ranked hits), mostly more `ways_in` calls for subject ways and the "
@@ -339,7 +344,7 @@ NOTES: list[str] = [
     "N = 5 or 20 change nothing (±0.005); N = 100: +0.005; N = 300: 0.755 / 0.860 but the "
     "Movie DB falls 0.962 → 0.923 and CPU grows by 70%, so it stays off.",
     "- **A Relay edge's `node`** (`edge_nodes`): an edge (`cursor` and `node`) shows `node` "
-    "once the node type is in the slice, as a connection shows `nodes`: 0.750 / 0.855 (+0.005 "
+    "once the node type is in the slice, as a connection shows `nodes`: 0.760 / 0.855 (+0.005 "
     "at 2,000 and 4,000, −0.005 at 1,000; the Movie DB unchanged). Found last; off only "
     "because the README's figures were measured without it: the next candidate to switch on.",
     "",
