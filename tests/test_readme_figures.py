@@ -7,8 +7,11 @@ also written out here, so editing the README alone cannot move them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 if TYPE_CHECKING:
     from conftest import BenchFiles
@@ -52,3 +55,31 @@ def test_the_default_backend_reproduces_the_readme_on_the_github_slice(
 
     # …and the rest of that README row, column for column.
     assert _printed(row) == _readme_row(HEADLINE_ROW)[2:]
+
+
+SLICE_ROW = "| **fields · slice** |"
+SLICE_BUDGETS = ("2000", "4000")  # the README's bold columns, the issue's targets
+
+
+def test_the_slice_reproduces_the_readme_where_the_targets_are(
+    github_slice: BenchFiles, github_cache_dir: Path
+) -> None:
+    """`bench --output slice` gives the README's complete-slice shares at 2,000 and 4,000
+    tokens (field labels), the columns the issue sets targets for."""
+    from typer.testing import CliRunner
+
+    from schemanav.cli import app
+
+    budgets = ",".join(SLICE_BUDGETS)
+    arguments = ["bench", "--json", "--output", "slice", "--budgets", budgets]
+    arguments += ["--schema", str(github_slice.schema), "--bench-file", str(github_slice.questions)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCHEMANAV_CACHE_DIR", str(github_cache_dir))
+        result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.stderr
+    (row,) = json.loads(result.stdout)["rows"]
+    shares = [f"{row['budget_complete'][b]:.3f}" for b in SLICE_BUDGETS]
+    cells = _readme_row(SLICE_ROW)
+    # Columns: label, 500, 1,000, 2,000, 4,000, …
+    assert shares == cells[3:5]
+    assert shares == ["0.755", "0.850"]

@@ -525,3 +525,90 @@ def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any)
     assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
     off = Slicer(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
     assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields
+
+
+GIT_SDL = """
+type Query { repo(name: String!): Repo  viewer: User!  relay: Query!  user(login: String!): User }
+type User { login: String!  repos: [Repo!]! }
+type Repo { name: String!  head: Ref  object(expression: String): GitObject }
+type Ref { name: String!  target: GitObject }
+interface GitObject { oid: ID! }
+type Commit implements GitObject { oid: ID!  message: String! }
+type Tree implements GitObject { oid: ID!  entries: [String!] }
+"""
+
+
+def test_a_hit_type_reached_through_an_interface_shows_every_way_through_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.repo", "Repo.head", "Commit.message"]
+    linked = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    valid(linked.sdl)
+    # Ref and Repo are in the slice, Commit has a hit: both fields into GitObject are shown.
+    assert {"Ref.target", "Repo.object", "Commit.message", "GitObject"} <= linked.coordinates
+    assert "Tree" not in linked.types
+    plain = Slicer(schema, corpus, params=SliceParams(abstract_links=False))
+    assert len({"Ref.target", "Repo.object"} & plain.from_ranked(ranked, 1000).coordinates) == 1
+
+
+def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.user", "User.repos"]
+    piece = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
+    assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
+    off = Slicer(schema, corpus, params=SliceParams(context_roots=False))
+    assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields
+
+
+def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    schema, tiny_slicer = tiny
+    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(subject_hits=3), words=words)
+    ranked = ["Order.total", "Order.number", "Order.status"]
+    # No plural in the question; three hits on Order make it the question's subject.
+    piece = slicer.from_ranked(ranked, 1000, "the total of order 7")
+    valid(piece.sdl)
+    assert {"Query.order", "Query.orders", "OrderConnection.nodes"} <= piece.coordinates
+    few = Slicer(schema, slicer.corpus, params=SliceParams(subject_hits=4), words=words)
+    assert "Query.orders" not in few.from_ranked(ranked, 1000, "the total of order 7").fields
+
+
+def test_fields_between_two_types_with_several_hits_are_shown() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID!  name: String!  size: Int  lead: Person  projects: [Project!]! }
+        type Project { id: ID!  title: String!  budget: Int  team: Team }
+        type Person { id: ID! }
+        """
+    )
+    corpus = build_corpus(schema)
+    team = ["Query.team", "Team.name", "Team.size", "Team.id"]
+    project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
+    linked = Slicer(schema, corpus).from_ranked(team + project, 1000)
+    valid(linked.sdl)
+    # One object each way: Project.team is shown, the list Team.projects is not (`single`).
+    assert "Project.team" in linked.fields and "Team.projects" not in linked.fields
+    every = Slicer(schema, corpus, params=SliceParams(hit_links="all"))
+    assert "Team.projects" in every.from_ranked(team + project, 1000).fields
+    # Two hits on Project are not enough (`link_hits` = 3), nor is the link switched off.
+    assert "Project.team" not in Slicer(schema, corpus).from_ranked(team + project[:3], 1000).fields
+    off = Slicer(schema, corpus, params=SliceParams(hit_links="off"))
+    assert "Project.team" not in off.from_ranked(team + project, 1000).fields
+
+
+def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
+    schema, slicer = tiny
+    edges = Slicer(schema, slicer.corpus, params=SliceParams(edge_nodes=True))
+    alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
+    assert "OrderEdge.node" not in alone.fields
+    for ranked in (
+        ["Query.orders", "OrderConnection.edges", "Query.order"],
+        ["Query.order", "Query.orders", "OrderConnection.edges"],
+    ):
+        piece = edges.from_ranked(ranked, 1000)
+        valid(piece.sdl)
+        assert "OrderEdge.node" in piece.fields
+    assert "OrderEdge.node" not in slicer.from_ranked(ranked, 1000).fields

@@ -6,11 +6,14 @@ the object types on the way, the fields the question needs with the arguments th
 (required ones, a connection's page size, the ones the question's words name), and the
 input, enum and scalar types those arguments and fields need. Hits are added in rank order,
 each with a way in from the root (the one adding the fewest fields not yet in the slice),
-until the next one would exceed the token budget; hits further down that cost only their own
-line still go in. A type entering the slice brings its best leaves by the question's scores,
-the leaves that identify its objects (named like a lookup field's required argument) and its
-labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
-is in.
+until the next one would exceed the token budget; hits further down (three times as many as
+fitted) that cost only their own line still go in. A type entering the slice brings its best
+leaves by the question's scores, the leaves that identify its objects (named like a lookup
+field's required argument) and its labels (the `String!` leaves most types share); a
+connection shows `nodes` once its node type is in. Ways in are closed over the schema's shape:
+fields into a union or interface through which a hit's type is reached, a query field without
+arguments returning a type in the slice (a viewer), a list way into a type with several hits,
+and the single-object fields between types with several hits each.
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -26,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -64,7 +67,7 @@ class SliceParams:
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
     identifiers: bool = True
-    fill_depth: float = 1.0
+    fill_depth: float = 3.0
     routes: int = 1
     routed_hits: int = 0
     shared_routes: bool = True
@@ -72,6 +75,15 @@ class SliceParams:
     connection_nodes: Literal["off", "known", "always"] = "known"
     plural_ways: float = 3.0
     labels: int = 2
+    abstract_links: bool = True
+    context_roots: bool = True
+    leaf_rank: int = 0
+    pull_ahead: int = 0
+    subject_hits: int = 5
+    hit_links: Literal["off", "single", "all"] = "single"
+    link_hits: int = 3
+    edge_nodes: bool = False
+    pull: Literal["cheap", "owner"] = "cheap"
 
 
 @dataclass(frozen=True)
@@ -164,6 +176,41 @@ class Slicer:
             )
         self.identifiers = self._identifiers()
         self.labels = self._labels()
+        # Query root fields without required arguments that return one object (not a list,
+        # not the root itself): the caller's own context (a viewer), by the type returned.
+        self.context_roots: dict[str, list[str]] = defaultdict(list)
+        query_root = corpus.query_root
+        for name, facts in self.facts.get(query_root or "", {}).items():
+            if (
+                facts.free
+                and not facts.many
+                and self._kinds.get(facts.named) == "object"
+                and facts.named != query_root
+            ):
+                self.context_roots[facts.named].append(name)
+        # Fields without required arguments by the object type they lead to (directly, or
+        # through a list or a connection's nodes), with whether they lead to many.
+        self.leading_to: dict[str, list[tuple[str, str, bool]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if not facts.free or facts.leaf:
+                    continue
+                target = facts.named
+                nodes = self.facts.get(target, {}).get("nodes")
+                if nodes is not None and self.is_connection(target):
+                    target = nodes.named
+                self.leading_to[target].append((owner, name, facts.many))
+        # Fields without required arguments that return a union or an interface, by that
+        # abstract type.
+        self.abstract_fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.possible = {n: frozenset(t) for n, t in corpus.possible_types.items()}
+        # …and by their owner: (field, abstract type).
+        self.abstract_out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if facts.free and self._kinds.get(facts.named) in ("union", "interface"):
+                    self.abstract_fields[facts.named].append((owner, name))
+                    self.abstract_out[owner].append((name, facts.named))
 
     def _labels(self) -> dict[str, list[str]]:
         """Per type, its label: of its non-null `String!` leaves without arguments, the one
@@ -293,34 +340,40 @@ class Slicer:
         routes = self._routes(values)
         words = frozenset(self._words(question)) if question else frozenset()
         many = self.many_named(question) if question and self.params.plural_ways else frozenset()
+        cap = self.params.leaf_rank
+        floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = _State(self, values, routes, words, many)
+        state: _State | None = _State(self, values, routes, words, many, floor)
         assert state is not None
         end = 0
-        for number, position in enumerate(order):
+        sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
+        hits = []
+        failed = -1
+        for number, position in enumerate(sequence):
             state.add_hit(position)
             if state.total > budget:
-                state = None
+                state, failed = None, position
                 break
+            hits.append(position)
             end = number + 1
-        hits = order[:end]
         if state is None and end and self.params.fill_depth > 0:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = _State(self, values, routes, words, many)
+            state = _State(self, values, routes, words, many, floor)
             for position in hits:
                 state.add_hit(position)
-            hits = list(hits)
-            for position in order[end + 1 : end + 1 + int(end * self.params.fill_depth)]:
+            taken = {*hits, failed}
+            rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
+            for position in rest:
                 if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
                 state.add_hit(position)
                 hits.append(position)
         while hits:
             if state is None:
-                state = _State(self, values, routes, words, many)
+                state = _State(self, values, routes, words, many, floor)
                 for position in hits:
                     state.add_hit(position)
             result = state.result(len(hits))
@@ -329,6 +382,35 @@ class Slicer:
             excess, state = result.tokens - budget, None
             hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
         return EMPTY_SLICE
+
+    def _sequence(self, order: list[int], state: _State) -> Iterator[int]:
+        """Hits in rank order, except that a hit which would open a new type waits while
+        one of the next `pull_ahead` hits costs only its own line (`pull="cheap"`) or lies
+        on a type already in the slice (`pull="owner"`)."""
+        entries = self.corpus.entries
+        window = self.params.pull_ahead
+        roots = set(self.graph.roots)
+        taken: set[int] = set()
+        start = 0
+        while start < len(order):
+            if order[start] in taken:
+                start += 1
+                continue
+            pick = order[start]
+            if entries[pick].owner not in state.fields:
+                for position in order[start + 1 : start + 1 + window]:
+                    if position in taken:
+                        continue
+                    owner = entries[position].owner
+                    if self.params.pull == "cheap":
+                        ahead = state.cheap(position)
+                    else:
+                        ahead = owner in state.fields and owner not in roots
+                    if ahead:
+                        pick = position
+                        break
+            taken.add(pick)
+            yield pick
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, its input fields, its enum values."""
@@ -433,8 +515,10 @@ class _State:
         routes: ShortestPaths,
         words: frozenset[str],
         many: frozenset[str] = frozenset(),
+        floor: float = 0.0,
     ) -> None:
         self.s = slicer
+        self.floor = floor
         self.many = many
         self.listed: set[str] = set()
         self.values = values
@@ -453,7 +537,11 @@ class _State:
         self.hits = 0
         self.other_roots: bool | None = None
         # Connections in the slice whose node type is not (yet): `nodes` when it enters.
-        self.waiting: dict[str, list[str]] = defaultdict(list)
+        self.waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        # Types a ranked hit belongs to (not those entering only on the way or as fillers).
+        self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
+        self.hit_counts: dict[str, int] = defaultdict(int)
+        self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -520,9 +608,12 @@ class _State:
         self.hits += 1
         params = self.s.params
         top = self.hits <= params.routed_hits and owner not in self.s.graph.roots
-        if owner in self.many and owner not in self.listed:
-            # Named in the plural: the question wants many of them, so the slice also gets
-            # the best way in through a list or connection (not only a lookup by identifier).
+        self.hit_counts[owner] += 1
+        subject = self.hit_counts[owner] == params.subject_hits and owner not in self.s.graph.roots
+        if (owner in self.many or subject) and owner not in self.listed:
+            # Named in the plural (or the subject of many hits): the question may want many
+            # of them, so the slice also gets the best way in through a list or connection
+            # (not only a lookup by identifier).
             self.listed.add(owner)
             facts = self.s.facts
             for way, new in self.ways_in(owner):
@@ -534,6 +625,7 @@ class _State:
         if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
+            self._hit_type(owner)
             return True
         if owner in self.s.graph.roots or (top and owner in self.fields):
             chain: list[int] = []
@@ -551,7 +643,54 @@ class _State:
             extra = [w for w, new in self.ways_in(owner) if new <= params.route_new_fields]
             for way in extra[: params.routes - 1]:
                 self.add_path([*way, position])
+        self._hit_type(owner)
         return True
+
+    def _hit_type(self, owner: str) -> None:
+        """A ranked hit's type may be reached through a union or interface from a type
+        already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        links = self.s.params.hit_links
+        if (
+            links != "off"
+            and self.hit_counts[owner] == self.s.params.link_hits
+            and owner not in self.s.graph.roots
+        ):
+            # Fields between two types with hits (`Deployment.ref` once Deployment and Ref
+            # both have hits) show how the question's types relate.
+            self.linked[owner] = None
+            pairs = [
+                (source, name)
+                for other in list(self.linked)
+                for source, name, many in self.s.leading_to.get(other, ())
+                if (links == "all" or not many)
+                and ((other == owner and source in self.linked) or source == owner)
+            ]
+            for source, name in pairs:
+                if name not in self.fields[source]:
+                    self.add_field(source, name)
+        if owner in self.hit_types:
+            return
+        self.hit_types[owner] = None
+        if not self.s.params.abstract_links:
+            return
+        for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
+            if owner not in self.s.possible.get(abstract, ()):
+                continue
+            for source, name in self.s.abstract_fields.get(abstract, ()):
+                if source in self.fields and name not in self.fields[source]:
+                    self.add_field(source, name)
+                    self.link(abstract, owner)
+
+    def _abstract_ways_out(self, type_name: str) -> None:
+        """A type entering the slice shows its fields into a union or interface through
+        which a ranked hit's type in the slice is reached."""
+        for name, abstract in self.s.abstract_out.get(type_name, ()):
+            possible = self.s.possible.get(abstract, frozenset())
+            members = [m for m in self.hit_types if m in possible]
+            if members and name not in self.fields[type_name]:
+                self.add_field(type_name, name)
+                for member in members:
+                    self.link(abstract, member)
 
     def ways_in(self, owner: str) -> list[tuple[list[int], int]]:
         """Ways from the query root into `owner` not yet all in the slice, with the number of
@@ -661,7 +800,15 @@ class _State:
                 if mode == "always" or nodes.named in self.fields:
                     self.add_field(type_name, "nodes")
                 else:
-                    self.waiting[nodes.named].append(type_name)
+                    self.waiting[nodes.named].append((type_name, "nodes"))
+        fields = self.s.facts.get(type_name, {})
+        if self.s.params.edge_nodes and "cursor" in fields and "node" in fields:
+            # A Relay edge (`cursor`, `node`) shows its `node` once the node type is in.
+            named = fields["node"].named
+            if named in self.fields:
+                self.add_field(type_name, "node")
+            else:
+                self.waiting[named].append((type_name, "node"))
         if not self.s.params.connection_extras or not self.s.is_connection(type_name):
             return
         fields = self.s.facts[type_name]
@@ -694,8 +841,17 @@ class _State:
         interface it belongs to is declared so, so any fragment valid in the full schema
         between two types of the slice is valid in the slice too; connections waiting for
         this type as their node type show their `nodes`."""
-        for connection in self.waiting.pop(type_name, ()):
-            self.add_field(connection, "nodes")
+        for owner, name in self.waiting.pop(type_name, ()):
+            self.add_field(owner, name)
+        if self.s.params.abstract_links and self.hit_types:
+            self._abstract_ways_out(type_name)
+        if self.s.params.context_roots and type_name in self.s.context_roots:
+            # The caller's own entry point to a type in the slice (`viewer: User!`) costs a
+            # line and is how a question without an identifier reaches it.
+            query_root = self.s.corpus.query_root
+            for name in self.s.context_roots[type_name]:
+                if query_root and name not in self.fields.get(query_root, {}):
+                    self.add_field(query_root, name)
         if not self.s.params.closed_subtypes:
             return
         for union in self.s.member_of.get(type_name, ()):
@@ -768,11 +924,12 @@ class _State:
         leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
-            chosen = [name for name, _ in ranked[: max(1, self.s.params.leaves)]]
+            scored = [name for name, f in ranked if values[f.position] >= self.floor]
+            chosen = scored[: self.s.params.leaves]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
-            return chosen
+            return chosen or [ranked[0][0]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
