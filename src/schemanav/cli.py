@@ -182,16 +182,10 @@ def _one_shot() -> Iterator[None]:
     exits without teardown (`main`). The servers and the agent keep the collector; so does a
     process that runs commands in a row (the collector is back once the command is done).
     """
-    import gc
+    from schemanav.schema.loading import no_cyclic_gc
 
-    if not gc.isenabled():
+    with no_cyclic_gc():
         yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 @contextmanager
