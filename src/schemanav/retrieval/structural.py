@@ -32,7 +32,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.cache import CorruptCacheError, cache_key, read_checked, write_checked
+from schemanav.cache import cache_key, read_matching, write_checked
 from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph
@@ -414,24 +414,17 @@ class StructuralBackend:
         if path is None:
             return StructuralIndex.build(corpus, self.params, stem)
         header = self.cache_header(corpus)
-        problem = None
-        try:
-            found, data = read_checked(path)
-            if any(found.get(key) != value for key, value in header.items()):
-                problem = "written for another corpus or other knobs"
+        found = read_matching(path, header, "corpus or other knobs")
+        problem = found if isinstance(found, str) else None
+        if isinstance(found, tuple):
+            try:
+                state = StructuralIndex.from_payload(found[1])
+            except ValueError as err:
+                problem = str(err)
             else:
-                state = StructuralIndex.from_payload(data)
                 if state.size == len(corpus):
                     return state
                 problem = f"it indexes {state.size} entries, the corpus has {len(corpus)}"
-        except (FileNotFoundError, NotADirectoryError):
-            pass
-        except CorruptCacheError as err:
-            problem = err.reason
-        except OSError as err:
-            problem = f"unreadable: {err.strerror or err}"
-        except ValueError as err:
-            problem = str(err)
         if problem:
             self.events.warning(
                 f"the structural index cache {path} is not usable ({problem}); rebuilding it"
