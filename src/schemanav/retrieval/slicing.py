@@ -342,9 +342,17 @@ class Slicer:
         many = self.many_named(question) if question and self.params.plural_ways else frozenset()
         cap = self.params.leaf_rank
         floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
+
+        def replayed(positions: list[int]) -> _State:
+            """A slice state holding `positions`, added in order."""
+            fresh = _State(self, values, routes, words, many, floor)
+            for position in positions:
+                fresh.add_hit(position)
+            return fresh
+
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
         # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = _State(self, values, routes, words, many, floor)
+        state: _State | None = replayed([])
         assert state is not None
         end = 0
         sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
@@ -361,9 +369,7 @@ class Slicer:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = _State(self, values, routes, words, many, floor)
-            for position in hits:
-                state.add_hit(position)
+            state = replayed(hits)
             taken = {*hits, failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
             for position in rest:
@@ -373,9 +379,7 @@ class Slicer:
                 hits.append(position)
         while hits:
             if state is None:
-                state = _State(self, values, routes, words, many, floor)
-                for position in hits:
-                    state.add_hit(position)
+                state = replayed(hits)
             result = state.result(len(hits))
             if result.tokens <= budget:
                 return result
