@@ -61,7 +61,8 @@ class ShortestPaths:
         self, graph: SchemaGraph, hops: Sequence[float], *, with_leaves: bool = False
     ) -> None:
         self._graph = graph
-        self._hops = hops
+        self._field_cost = hops
+        self._hops = [*hops, 0.0]  # a fragment edge's entry, FRAGMENT (-1), costs no hop
         self._adjacency = graph.adjacency if with_leaves else graph.inner_adjacency
         self._with_leaves: ShortestPaths | None = self if with_leaves else None
         size = len(graph.type_names)
@@ -85,7 +86,9 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(self._graph, self._hops, with_leaves=True)
+                self._with_leaves = ShortestPaths(
+                    self._graph, self._field_cost, with_leaves=True
+                )
             walk = self._with_leaves
         return (walk, number) if walk._settle(number) else None
 
@@ -163,7 +166,7 @@ class ShortestPaths:
                 continue
             settled[node] = True
             for next_node, entry, extra, edge in adjacency[node]:
-                new_cost = cost + extra + (hops[entry] if entry != FRAGMENT else 0.0)
+                new_cost = cost + extra + hops[entry]
                 if new_cost < costs[next_node]:
                     costs[next_node] = new_cost
                     via[next_node] = edge

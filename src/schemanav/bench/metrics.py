@@ -71,7 +71,7 @@ def _found(ranked: Sequence[Item], targets: frozenset[str], depth: int) -> set[s
         if isinstance(item, str):
             if item in targets:
                 found.add(item)
-        elif not targets.isdisjoint(item):  # most items show no target: nothing to build
+        elif item and not targets.isdisjoint(item):  # most show no target: nothing to build
             found |= targets.intersection(item)
     return found
 
@@ -201,7 +201,7 @@ def _prefix_views(
     yield View(frozenset(), 0)
     for item, cost in zip(ranked, token_counts, strict=True):
         spent += cost
-        if isinstance(item, str) or not targets.isdisjoint(item):
+        if isinstance(item, str) or (item and not targets.isdisjoint(item)):
             new = _shows(item, targets)
             if not new <= found:
                 found |= new

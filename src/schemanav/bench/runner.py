@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,6 +149,12 @@ class ListOutput:
     def __init__(self, corpus: Corpus, fmt: Format) -> None:
         shown = [shown_by_entry(entry, fmt) for entry in corpus.entries]
         self._shown = dict(zip(corpus.coordinates, shown, strict=True))
+        # Which hits show a label: most hits show none of a question's, and the metrics
+        # skip an empty item without comparing it to the labels.
+        self._showing: dict[str, set[str]] = defaultdict(set)
+        for coordinate, labels in self._shown.items():
+            for label in labels:
+                self._showing[label].add(coordinate)
 
     def observe(
         self,
@@ -156,7 +163,13 @@ class ListOutput:
         expected: Sequence[str],
         budgets: Sequence[int],
     ) -> Observation:
-        ranked = [self._shown.get(hit.coordinate, frozenset((hit.coordinate,))) for hit in hits]
+        shown, nothing = self._shown, frozenset[str]()
+        showing = set().union(*(self._showing.get(label, ()) for label in expected))
+        names = [hit.coordinate for hit in hits]
+        ranked = [
+            shown[name] if name in showing else nothing if name in shown else frozenset((name,))
+            for name in names
+        ]
         return Observation.of_list(ranked, [hit.tokens for hit in hits], expected, budgets)
 
 

@@ -33,6 +33,34 @@ class SearchHit:
         "paths_to_root",
     )
 
+    @classmethod
+    def ranked(
+        cls,
+        entries: Sequence[tuple[int, float]],
+        coordinates: Sequence[str],
+        texts: Sequence[str] | dict[int, str],
+        tokens: Sequence[int],
+    ) -> list[SearchHit]:
+        """Hits for (corpus entry, score) pairs in rank order, without paths to root.
+
+        A bench ranks some 1,500 hits per question; the frozen dataclass's `__init__` sets
+        each field through `object.__setattr__`, so these are filled in directly instead
+        (a third of the time; `test_ranked_hits_equal_constructed_ones` keeps the two alike).
+        """
+        new, hits = object.__new__, []
+        for rank, (entry, score) in enumerate(entries, start=1):
+            hit = new(cls)
+            hit.__dict__.update(
+                coordinate=coordinates[entry],
+                text=texts[entry],
+                score=score,
+                rank=rank,
+                tokens=tokens[entry],
+                paths_to_root=(),
+            )
+            hits.append(hit)
+        return hits
+
     def block(self, max_paths: int | None = None) -> str:
         """The hit as an agent's search tool shows it: its text, then one `from the root:` line
         per path (at most `max_paths`). Most renderings contain the coordinate already, and the

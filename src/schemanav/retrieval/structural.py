@@ -453,6 +453,10 @@ class StructuralSearcher:
         return "structural"
 
     @cached_property
+    def _owner_names(self) -> list[str]:
+        return [entry.owner for entry in self.corpus.entries]
+
+    @cached_property
     def _term_rows(self) -> dict[str, tuple[int, int]]:
         ends = self.state.term_ends.tolist()
         return {
@@ -510,7 +514,8 @@ class StructuralSearcher:
 
         if k < 1 or not scores.size or float(scores.max()) <= 0.0:
             return []
-        order = np.argsort(-scores, kind="stable")
+        # Entries that score nothing are never hits: order only the others.
+        order = np.argsort(-scores, kind="stable")[: int(np.count_nonzero(scores > 0.0))]
         routes = None
         if self.params.expand_paths or self.max_paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
@@ -518,23 +523,23 @@ class StructuralSearcher:
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
-        # One way in per owner type, however many of its fields rank: listed before the
-        # first of them (with its score); for the others it is listed already.
-        entered: set[str] = set()
-        expand = self.params.expand_paths and routes is not None
-        entries = self.corpus.entries
-        values = scores.tolist()
-        for position in order.tolist():
-            score = values[position]
-            if score <= 0.0 or len(ranked) >= k:
-                break
-            if expand:
-                owner = entries[position].owner
+        add, values = ranked.setdefault, scores.tolist()
+        if self.params.expand_paths and routes is not None:
+            # One way in per owner type, however many of its fields rank: listed before the
+            # first of them (with its score); for the others it is listed already.
+            owners, entered = self._owner_names, set()
+            for position in order.tolist():
+                if len(ranked) >= k:
+                    break
+                score, owner = values[position], owners[position]
                 if owner not in entered:
                     entered.add(owner)
-                    for entry in self.graph.chain_to(owner, routes):
-                        ranked.setdefault(entry, score)
-            ranked.setdefault(position, score)
+                    for entry in routes.chain_to(owner):
+                        add(entry, score)
+                add(position, score)
+        else:
+            for position in order[:k].tolist():
+                add(position, values[position])
         shown = list(ranked.items())[:k]
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
@@ -545,10 +550,7 @@ class StructuralSearcher:
         else:
             texts = {entry: corpus.text(fmt, entry) for entry, _ in shown}
         if not self.max_paths:
-            return [
-                SearchHit(coordinates[entry], texts[entry], score, rank, tokens[entry])
-                for rank, (entry, score) in enumerate(shown, start=1)
-            ]
+            return SearchHit.ranked(shown, coordinates, texts, tokens)
         return [
             SearchHit(
                 coordinate=coordinates[entry],
