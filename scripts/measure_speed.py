@@ -89,6 +89,15 @@ class Case:
     target: float | None = None  # seconds, from issue 15
     # Warm runs that each ask for something not asked before: run N appends item N.
     fresh: tuple[str, ...] = ()
+    # Run `python -c code` instead of `python -m schemanav args`: a floor, not a command.
+    code: str | None = None
+
+
+# What any command imports before it does anything: the CLI framework (typer builds a
+# pydantic adapter per parameter), the settings stack and the console; a search adds numpy
+# (the structural scores) and tantivy (the analyzer). No command can be faster than these.
+COMMAND_FLOOR = "import typer, typer._adapters, rich.console, rich.table, pydantic_settings"
+SEARCH_FLOOR = COMMAND_FLOOR + ", numpy, tantivy"
 
 
 def cases() -> list[Case]:
@@ -97,6 +106,13 @@ def cases() -> list[Case]:
     define = ["define", *COORDINATES, *github]
     bench = ["bench", *github, "--bench-file", str(GITHUB_TSV)]
     return [
+        Case(
+            "import floor of a command (typer, rich, pydantic-settings)",
+            [],
+            False,
+            code=COMMAND_FLOOR,
+        ),
+        Case("import floor of a search (the above, numpy, tantivy)", [], False, code=SEARCH_FLOOR),
         Case("schemanav --help", ["--help"], cold=False),
         Case("corpus GitHub (cold)", ["corpus", *github], cold=True),
         Case("corpus GitHub (warm)", ["corpus", *github], cold=False, target=0.5),
@@ -148,14 +164,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(args: list[str], src: Path, cache: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one `python -m schemanav` process (a failure stops the script)."""
+def run(args: list[str], src: Path, cache: Path, code: str | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one `python -m schemanav` process (or `python -c code`); a
+    failure stops the script."""
     env = _environment(src, SCHEMANAV_CACHE_DIR=str(cache))
+    command = ["-c", code] if code is not None else ["-m", "schemanav", *args]
     cpu = _children_cpu()
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "schemanav", *args], env=env, capture_output=True, cwd=ROOT
-    )
+    done = subprocess.run([sys.executable, *command], env=env, capture_output=True, cwd=ROOT)
     elapsed = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1):  # define and bench may exit 1 on purpose; not 2+
         sys.exit(f"schemanav {' '.join(args)} failed ({done.returncode}): {done.stderr[-500:]!r}")
@@ -172,7 +188,13 @@ def scratch(prefix: str) -> Iterator[Path]:
 
 
 def medians(
-    args: list[str], sources: list[Path], runs: int, *, cold: bool, fresh: tuple[str, ...] = ()
+    args: list[str],
+    sources: list[Path],
+    runs: int,
+    *,
+    cold: bool,
+    fresh: tuple[str, ...] = (),
+    code: str | None = None,
 ) -> tuple[list[float], list[float]]:
     """Median wall and CPU seconds per source; runs alternate between sources. With `fresh`,
     the cache is filled with its first item and run N asks for item N + 1."""
@@ -183,12 +205,12 @@ def medians(
         warm = [base / f"warm{number}" for number in range(len(sources))]
         if not cold:
             for src, cache in zip(sources, warm, strict=True):
-                run([*args, *fresh[:1]], src, cache)  # fill the cache once
+                run([*args, *fresh[:1]], src, cache, code)  # fill the cache once
         for attempt in range(runs):
             for number, src in enumerate(sources):
                 cache = base / f"cold{number}-{attempt}" if cold else warm[number]
                 asked = [*args, *fresh[attempt + 1 : attempt + 2]]
-                samples[number].append(run(asked, src, cache))
+                samples[number].append(run(asked, src, cache, code))
                 if cold:
                     shutil.rmtree(cache, ignore_errors=True)
     wall = [statistics.median(wall for wall, _ in times) for times in samples]
@@ -217,7 +239,9 @@ def command_table(sources: list[Path], runs: int) -> None:
     print()
     header(["command", "target", "met (wall / CPU)"], len(sources) > 1, ("wall ", "CPU "))
     for case in cases():
-        wall, cpu = medians(case.args, sources, runs, cold=case.cold, fresh=case.fresh)
+        wall, cpu = medians(
+            case.args, sources, runs, cold=case.cold, fresh=case.fresh, code=case.code
+        )
         target, met = "", ""
         if case.target is not None:
             target = f"≤ {case.target}"
