@@ -8,8 +8,6 @@ never hides the environment or the file. Help texts and defaults come from
 `-o KEY VALUE`, validated by the chosen backend's options model.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -158,7 +156,7 @@ QuietOption = Annotated[bool, _flag("quiet", "-q")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
 
 
-def _stderr() -> Console:
+def _stderr() -> "Console":
     from rich.console import Console
 
     # markup=False: user and server text (a path with `[/x]`, `[redacted]`) is never markup,
@@ -166,7 +164,7 @@ def _stderr() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 
-def _stdout() -> Console:
+def _stdout() -> "Console":
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
@@ -203,7 +201,7 @@ def _user_errors() -> Iterator[None]:
         raise typer.Exit(130) from None
 
 
-def _settings(ctx: typer.Context) -> Settings:
+def _settings(ctx: typer.Context) -> "Settings":
     """Settings from the flags the user gave on this command line, over env, file, defaults."""
     from schemanav.settings import Settings, load_settings
 
@@ -350,7 +348,7 @@ def search(
             _stderr().print(result.empty_reason or "no hits", markup=False)
 
 
-def _one_backend(settings: Settings, command: str) -> None:
+def _one_backend(settings: "Settings", command: str) -> None:
     """`search` and `agent` use one backend and one format; a list is for `bench`."""
     from schemanav.errors import InputError
 

@@ -20,7 +20,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from schemanav.corpus.model import Corpus
 
@@ -28,12 +28,12 @@ Path = tuple[str, ...]
 NO_PATH_COST = 20.0
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to.
 
     A fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its
-    possible types; it has no coordinate and costs only `extra_cost`.
+    possible types; it has no coordinate and costs only `extra_cost`. (A named tuple: a
+    graph holds one per field, built in every process that searches.)
     """
 
     entry: int
