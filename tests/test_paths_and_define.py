@@ -302,5 +302,5 @@ def test_define_prints_new_coordinates_from_the_cached_introspection(cache_dir: 
         fresh.loaded.schema, ["Person.name"]
     )
     assert warnings == [
-        "the schema cache of define is not usable (payload checksum does not match); parsing"
+        "the schema cache is not usable (payload checksum does not match); parsing"
     ]

@@ -228,7 +228,7 @@ class Navigator:
         """The schema slicer, built once (it needs the parsed schema and the corpus)."""
         from schemanav.retrieval.slicing import Slicer
 
-        return Slicer(self.loaded.schema, self.corpus)
+        return Slicer(self.readable_schema, self.corpus)
 
     def slice(
         self,
@@ -288,23 +288,38 @@ class Navigator:
                 )
         missing = [coordinate for coordinate in dict.fromkeys(wanted) if coordinate not in found]
         if missing:
-            schema, violations = self._schema_to_define(cache)
+            schema, violations = self._readable
             for coordinate in missing:
                 found[coordinate] = define_one(schema, coordinate)
                 cache.put(found[coordinate], violations)
         self._warn_violations(violations)
         return [found[coordinate] for coordinate in wanted]
 
-    def _schema_to_define(self, cache: DefinitionCache) -> tuple[GraphQLSchema, tuple[str, ...]]:
-        """The schema rebuilt from the introspection JSON cached beside the definitions (a
-        tenth of a parse), or parsed, leaving that JSON for the next `define`."""
-        kept = cache.schema()
-        if isinstance(kept, tuple):
-            return kept
-        if kept is not None:
-            self.events.warning(f"the schema cache of define is not usable ({kept}); parsing")
+    @property
+    def readable_schema(self) -> GraphQLSchema:
+        """The full schema, to read from (definitions, slices); `loaded` validates operations.
+
+        For a schema file it is rebuilt from the introspection JSON cached beside the
+        definitions (a fraction of a parse; every definition and slice printed from it equals
+        the one printed from the parsed SDL), or parsed once, leaving that JSON for the next
+        process.
+        """
+        schema, violations = self._readable
+        self._warn_violations(violations)
+        return schema
+
+    @cached_property
+    def _readable(self) -> tuple[GraphQLSchema, tuple[str, ...]]:
+        cache = None if "loaded" in self.__dict__ else self._definition_cache
+        if cache is not None:
+            kept = cache.schema()
+            if isinstance(kept, tuple):
+                return kept
+            if kept is not None:
+                self.events.warning(f"the schema cache is not usable ({kept}); parsing")
         loaded = self.loaded
-        cache.put_schema(loaded.schema, loaded.violations)
+        if cache is not None:
+            cache.put_schema(loaded.schema, loaded.violations)
         return loaded.schema, loaded.violations
 
     @cached_property

@@ -200,10 +200,10 @@ class SliceOutput:
 def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
     """Schema slices (`schemanav.retrieval.slicing`) grown from each question's ranked hits:
     the same slicer `search --slice` and the MCP tool use."""
+    from schemanav.navigator import Navigator
     from schemanav.retrieval.slicing import Slicer
-    from schemanav.schema import open_schema
 
-    slicer = Slicer(open_schema(settings).schema, corpus)
+    slicer = Slicer(Navigator(settings).readable_schema, corpus)
 
     def build(question: str, ranked: Sequence[str], budget: int) -> View:
         piece = slicer.from_ranked(ranked, budget, question)
