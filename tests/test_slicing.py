@@ -439,6 +439,14 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
         assert isinstance(whole, FIELDED_TYPES), name
         for field_name, field_def in named.fields.items():
             assert str(field_def.type) == str(whole.fields[field_name].type), (name, field_name)
+    # A later process slices the schema rebuilt from the introspection JSON the first one
+    # cached, not a parse: the same slice, to the byte.
+    (kept,) = (cache_dir / "define").glob("*/schema.json")
+    again = CliRunner().invoke(
+        app, ["search", "movies with a high rating", "--slice", "--budget", "120"]
+    )
+    assert again.exit_code == 0 and again.stdout == result.stdout
+    assert kept.stat().st_size > 0
 
 
 

@@ -310,15 +310,15 @@ class Navigator:
 
     @cached_property
     def _readable(self) -> tuple[GraphQLSchema, tuple[str, ...]]:
-        cache = None if "loaded" in self.__dict__ else self._definition_cache
-        if cache is not None:
+        cache, parsed = self._definition_cache, "loaded" in self.__dict__
+        if cache is not None and not parsed:
             kept = cache.schema()
             if isinstance(kept, tuple):
                 return kept
             if kept is not None:
                 self.events.warning(f"the schema cache is not usable ({kept}); parsing")
         loaded = self.loaded
-        if cache is not None:
+        if cache is not None and not (parsed and cache.has_schema()):
             cache.put_schema(loaded.schema, loaded.violations)
         return loaded.schema, loaded.violations
 

@@ -373,6 +373,9 @@ class DefinitionCache:
         schema._validation_errors = []  # checked when it was parsed: `violations`
         return schema, tuple(violations)
 
+    def has_schema(self) -> bool:
+        return (self.folder / "schema.json").is_file()
+
     def put_schema(self, schema: GraphQLSchema, violations: tuple[str, ...]) -> None:
         from graphql import introspection_from_schema
 
