@@ -311,6 +311,53 @@ def per_query_table(sources: list[Path]) -> None:
         print(f"| {label}, depth {depth} | {cells(values)} | ≤ 2 |")
 
 
+EMBED_QUERY = r"""
+import statistics, sys, time
+from pathlib import Path
+from schemanav.bench.labelled import load_labelled
+from schemanav.retrieval.embedders import SentenceTransformerEmbedder
+
+questions = [q.question for q in load_labelled(Path(sys.argv[1]))][:40]
+embedder = SentenceTransformerEmbedder()
+embedder.embed_query(questions[0])
+ways = {
+    "query": embedder.embed_query,  # what a search does
+    "pool": lambda text: embedder._encode([text], embedder.query_prompt_name),  # torch's threads
+}
+times = {name: [] for name in ways}
+for question in questions:
+    for name, embed in ways.items():
+        started = time.perf_counter()
+        embed(question)
+        times[name].append(time.perf_counter() - started)
+for name, samples in times.items():
+    print(name, statistics.median(samples) * 1000)
+"""
+
+
+def embedding_table() -> None:
+    """Wall ms of embedding one question in process (embedding-local's default model), as a
+    search does it and on torch's default thread pool; skipped without the `local` extra."""
+    done = subprocess.run(
+        [sys.executable, "-c", EMBED_QUERY, str(GITHUB_TSV)],
+        env=_environment(SRC),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    if done.returncode:
+        print(f"\n(embedding-local not measured: {done.stderr.strip().splitlines()[-1:]})")
+        return
+    medians = {line.split()[0]: float(line.split()[1]) for line in done.stdout.splitlines()}
+    print()
+    print("Embedding one question in process, all-MiniLM-L6-v2 (median wall ms of 40)")
+    print()
+    print("| as a search does (one torch thread) | on torch's default threads | ratio |")
+    print("|---|---|---|")
+    one, pool = medians["query"], medians["pool"]
+    print(f"| {one:.1f} | {pool:.1f} | ×{one / pool:.2f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -351,6 +398,7 @@ def main() -> int:
         if not args.skip_scaling:
             scaling_table(sources, args.runs)
         per_query_table(sources)
+        embedding_table()
     return 0
 
 

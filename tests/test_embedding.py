@@ -472,7 +472,11 @@ def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
     assert isinstance(backend, EmbeddingBackend)
     assert backend.name == "embedding-local:all-MiniLM-L6-v2"
     searcher = backend.index(corpus)
+    import torch
+
+    threads = torch.get_num_threads()
     hits = searcher.search("when did the film come out in theaters", 3)
+    assert torch.get_num_threads() == threads  # a query runs on one thread, then gives back
     assert hits[0].coordinate == "Movie.releaseDate"
     assert searcher.dimensions == 384
     assert -1.0 <= hits[-1].score <= hits[0].score <= 1.0
