@@ -131,6 +131,13 @@ def cases() -> list[Case]:
         Case("search bm25 GitHub (warm)", [*search, "--backend", "bm25"], cold=False, target=0.35),
         Case("bench GitHub 200 questions, structural (cold)", bench, cold=True),
         Case("bench GitHub 200 questions, structural (warm)", bench, cold=False, target=1.5),
+        Case("search --slice GitHub (warm)", [*search, "--slice"], cold=False),
+        Case(
+            "bench GitHub 200 slices at 2,000 tokens (warm; issue 10)",
+            [*bench, "--output", "slice", "--budgets", "2000"],
+            cold=False,
+            target=3.0,
+        ),
     ]
 
 
