@@ -514,8 +514,10 @@ class StructuralSearcher:
 
         if k < 1 or not scores.size or float(scores.max()) <= 0.0:
             return []
-        # Entries that score nothing are never hits: order only the others.
-        order = np.argsort(-scores, kind="stable")[: int(np.count_nonzero(scores > 0.0))]
+        # Entries that score nothing are never hits: order only the others (in entry order
+        # among equal scores, as a stable sort of every entry would).
+        positive = np.flatnonzero(scores > 0.0)
+        order = positive[np.argsort(-scores[positive], kind="stable")]
         routes = None
         if self.params.expand_paths or self.max_paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
