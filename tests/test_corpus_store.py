@@ -36,6 +36,20 @@ def test_an_edited_cache_fails_its_checksum_and_is_rewritten(tmp_path: Path) -> 
     assert open_corpus(settings).from_cache  # rewritten whole
 
 
+def test_a_corpus_read_back_equals_the_one_built(tmp_path: Path) -> None:
+    settings = Settings(cache_dir=tmp_path)
+    built, read = open_corpus(settings), open_corpus(settings)
+    assert not built.from_cache and read.from_cache
+    assert read.corpus.entries == built.corpus.entries
+    assert any(entry.arguments for entry in read.corpus.entries)  # arguments are compared too
+    assert hash(read.corpus.entries) == hash(built.corpus.entries)
+    for name in ("query_root", "possible_types", "enum_values", "input_fields"):
+        assert getattr(read.corpus, name) == getattr(built.corpus, name), name
+    for fmt in Format:
+        assert read.corpus.token_counts(fmt) == built.corpus.token_counts(fmt)
+        assert read.corpus.texts(fmt) == built.corpus.texts(fmt)
+
+
 def test_a_garbled_cache_is_rebuilt(tmp_path: Path) -> None:
     settings = Settings(cache_dir=tmp_path)
     first = open_corpus(settings)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from schemanav.events import Events, SilentEvents
+from schemanav.records import filled
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
@@ -43,14 +44,12 @@ class SearchHit:
     ) -> list[SearchHit]:
         """Hits for (corpus entry, score) pairs in rank order, without paths to root.
 
-        A bench ranks some 1,500 hits per question; the frozen dataclass's `__init__` sets
-        each field through `object.__setattr__`, so these are filled in directly instead
-        (a third of the time; `test_ranked_hits_equal_constructed_ones` keeps the two alike).
+        A bench ranks some 1,500 hits per question: they are `filled`, not constructed (half
+        the time; `test_ranked_hits_equal_constructed_ones` keeps the two alike).
         """
-        new, hits = object.__new__, []
-        for rank, (entry, score) in enumerate(entries, start=1):
-            hit = new(cls)
-            hit.__dict__.update(
+        return [
+            filled(
+                cls,
                 coordinate=coordinates[entry],
                 text=texts[entry],
                 score=score,
@@ -58,8 +57,8 @@ class SearchHit:
                 tokens=tokens[entry],
                 paths_to_root=(),
             )
-            hits.append(hit)
-        return hits
+            for rank, (entry, score) in enumerate(entries, start=1)
+        ]
 
     def block(self, max_paths: int | None = None) -> str:
         """The hit as an agent's search tool shows it: its text, then one `from the root:` line
