@@ -110,7 +110,7 @@ class Navigator:
 
     settings: Settings
     events: Events = field(default_factory=SilentEvents)
-    _searchers: dict[tuple[str, Format], Searcher] = field(default_factory=dict, repr=False)
+    _searchers: dict[tuple[str, Format, bool], Searcher] = field(default_factory=dict, repr=False)
 
     @classmethod
     def open(
@@ -169,14 +169,18 @@ class Navigator:
         with phase(self.events, "counting the tokens of the SDL and the introspection JSON"):
             return open_price(self.settings, self.label, corpus, lambda: self.loaded)
 
-    def searcher(self, backend: str | None = None, fmt: str | None = None) -> Searcher:
-        """An indexed backend (default: the configured one), built once per backend × format."""
+    def searcher(
+        self, backend: str | None = None, fmt: str | None = None, *, paths: bool = True
+    ) -> Searcher:
+        """An indexed backend (default: the configured one), built once per backend × format;
+        `paths=False` leaves the paths to root out of its hits (a slice reads coordinates)."""
         name = backend or self.settings.backend
         rendering = parse_format(fmt or self.settings.format)
-        key = (name, rendering)
+        key = (name, rendering, paths)
         if key not in self._searchers:
+            settings = self.settings if paths else self.settings.model_copy(update={"max_paths": 0})
             self._searchers[key] = prepare_backend(
-                name, rendering, self.settings, self.corpus, self.events
+                name, rendering, settings, self.corpus, self.events
             )
         return self._searchers[key]
 
@@ -243,7 +247,7 @@ class Navigator:
         enum types those need) until `budget` tokens (default 2,000) are spent."""
         budget = budget if budget is not None else (self.settings.budget or DEFAULT_SLICE_BUDGET)
         _check_question(question)
-        searcher = self.searcher(backend, fmt)
+        searcher = self.searcher(backend, fmt, paths=False)
         # Every hit costs at least a few tokens, so `budget` bounds the depth worth ranking.
         depth = min(len(self.corpus), budget)
         ranked = [hit.coordinate for hit in searcher.search(question, depth)]
