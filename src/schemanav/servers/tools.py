@@ -113,7 +113,11 @@ class ToolBox:
         self._by_name = {spec.name: spec for spec in self.specs}
 
     def warm(self) -> None:
-        """Load the schema, the corpus and the index now, so the first call is as fast as any."""
+        """Load the schema, the corpus and the index now, so the first call is as fast as any.
+
+        A first `output: "slice"` still loads what slices alone need (the schema they print
+        from, the token counter: about half a second on GitHub's); warming it here too would
+        hold up every start for a tool many sessions never call."""
         self.navigator.searcher().search("warm up", 1)
 
     # the tool list ---------------------------------------------------------------------------
