@@ -84,6 +84,13 @@ class SliceParams:
     link_hits: int = 3
     edge_nodes: bool = False
     pull: Literal["cheap", "owner"] = "cheap"
+    indent: int = 2
+    optional_lookups: bool = False
+    top_arguments: int = 0
+    connectives: Literal["off", "single", "all"] = "off"
+    connective_hits: int = 1
+    reserve: float = 0.0
+    connectives_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +152,7 @@ class Slicer:
         self.corpus = corpus
         self.graph = graph or SchemaGraph(corpus)
         self.params = params or SliceParams()
+        self.indent = " " * self.params.indent
         # The question's words pick optional arguments and enum values: the same analyzer as
         # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
         self._words = words if words is not None else Stemmer()
@@ -273,9 +281,9 @@ class Slicer:
             facts = self.facts[owner][name]
             if shown:
                 texts = ", ".join(facts.argument_texts[facts.arguments.index(a)] for a in shown)
-                line = f"  {name}({texts}): {facts.return_type}\n"
+                line = f"{self.indent}{name}({texts}): {facts.return_type}\n"
             else:
-                line = f"  {name}: {facts.return_type}\n"
+                line = f"{self.indent}{name}: {facts.return_type}\n"
             self._lines[key] = line
         return line
 
@@ -343,11 +351,14 @@ class Slicer:
         cap = self.params.leaf_rank
         floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
 
-        def replayed(positions: list[int]) -> _State:
-            """A slice state holding `positions`, added in order."""
+        def replayed(positions: list[int], links: Sequence[tuple[str, str]] = ()) -> _State:
+            """A slice state holding `positions`, added in order, then `links`."""
             fresh = _State(self, values, routes, words, many, floor)
             for position in positions:
                 fresh.add_hit(position)
+            for owner, name in links:
+                fresh.add_field(owner, name)
+                fresh.extra.append((owner, name))
             return fresh
 
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
@@ -358,18 +369,41 @@ class Slicer:
         sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
         hits = []
         failed = -1
+        main_budget = budget * (1.0 - self.params.reserve)
         for number, position in enumerate(sequence):
             state.add_hit(position)
-            if state.total > budget:
+            if state.total > main_budget:
                 state, failed = None, position
                 break
             hits.append(position)
             end = number + 1
-        if state is None and end and self.params.fill_depth > 0:
+        extra: list[tuple[str, str]] = []
+
+        def connect(state: _State | None) -> _State | None:
+            """Fields between types with hits, while they fit (see `_State.connectives`)."""
+            if state is None:
+                state = replayed(hits)
+            for owner, name in state.connectives():
+                if state.costs_line(owner, name):
+                    if state.total + state.line_cost_of(owner, name) > budget:
+                        continue
+                    state.add_field(owner, name)
+                else:
+                    state.add_field(owner, name)
+                    if state.total > budget:
+                        return None
+                extra.append((owner, name))
+            return state
+
+        connectives = self.params.connectives != "off" and bool(hits)
+        if connectives and self.params.connectives_first:
+            state = connect(state)
+        if end and self.params.fill_depth > 0 and failed != -1:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = replayed(hits)
+            if state is None:
+                state = replayed(hits, extra)
             taken = {*hits, failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
             for position in rest:
@@ -377,13 +411,18 @@ class Slicer:
                     continue
                 state.add_hit(position)
                 hits.append(position)
+        if connectives and not self.params.connectives_first:
+            state = connect(state)
         while hits:
             if state is None:
-                state = replayed(hits)
+                state = replayed(hits, extra)
             result = state.result(len(hits))
             if result.tokens <= budget:
                 return result
             excess, state = result.tokens - budget, None
+            if extra:
+                extra = extra[: -max(1, len(extra) * excess // max(result.tokens, 1))]
+                continue
             hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
         return EMPTY_SLICE
 
@@ -546,6 +585,7 @@ class _State:
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
+        self.extra: list[tuple[str, str]] = []
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -594,6 +634,17 @@ class _State:
             if a in facts.required
         )
 
+    def costs_line(self, owner: str, name: str) -> bool:
+        """Whether adding the field costs only its line: its return type is in the slice and
+        nothing implements its owner in the slice (which would copy it)."""
+        named = self.s.facts[owner][name].named
+        return named in self.fields and not self.implemented_by.get(owner)
+
+    def line_cost_of(self, owner: str, name: str) -> int:
+        facts = self.s.facts[owner][name]
+        shown = sorted(self.shown_arguments(owner, name, facts), key=facts.arguments.index)
+        return self.s.cost(self.s.field_line(owner, name, tuple(shown)))
+
     def line_cost(self, position: int) -> int:
         """What a cheap hit's own field line costs."""
         entry = self.s.corpus.entries[position]
@@ -630,6 +681,7 @@ class _State:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
             self._hit_type(owner)
+            self._top_arguments(owner, entries[position].field)
             return True
         if owner in self.s.graph.roots or (top and owner in self.fields):
             chain: list[int] = []
@@ -648,7 +700,30 @@ class _State:
             for way in extra[: params.routes - 1]:
                 self.add_path([*way, position])
         self._hit_type(owner)
+        self._top_arguments(owner, entries[position].field)
         return True
+
+    def _top_arguments(self, owner: str, field: str) -> None:
+        if self.hits <= self.s.params.top_arguments:
+            # One of the first hits: every argument it takes (filters, ordering) may matter.
+            self.add_field(owner, field, self.s.facts[owner][field].arguments)
+
+    def connectives(self) -> list[tuple[str, str]]:
+        """Fields not yet shown, without required arguments, from a type in the slice to an
+        object type with a ranked hit (directly, through a connection's nodes or as a union or
+        interface member): how the question's types relate, best score first."""
+        mode = self.s.params.connectives
+        wanted = {t for t, n in self.hit_counts.items() if n >= self.s.params.connective_hits}
+        found = []
+        for target in wanted:
+            for source, name, many in self.s.leading_to.get(target, ()):
+                if (mode == "all" or not many) and source in self.fields:
+                    if name not in self.fields[source]:
+                        found.append((source, name))
+        values = self.values
+        position = self.s.position
+        found = sorted(set(found), key=lambda item: (-values[position[item]], position[item]))
+        return found
 
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
@@ -750,6 +825,10 @@ class _State:
         shown = list(facts.required)
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
+        params = self.s.params
+        if params.optional_lookups and not facts.many and not facts.required:
+            # A single-object field whose arguments are all optional: they choose the object.
+            return list(facts.arguments)
         for argument in facts.arguments:
             if argument in shown:
                 continue
@@ -775,7 +854,7 @@ class _State:
             arguments += [a for a in extra if a not in arguments]
             description = _description(facts.description, self.s.params.descriptions)
             if description:
-                self._set_line(("d", owner, name), f'  "{description}"\n')
+                self._set_line(("d", owner, name), f'{self.s.indent}"{description}"\n')
         else:
             arguments = [a for a in extra if a not in shown]
             if not arguments:
@@ -955,7 +1034,7 @@ class _State:
                 # Arguments take every value (operations and default values use them).
                 named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
                 values = named or values[:1]
-            body = "".join(f"  {v}\n" for v in values)
+            body = "".join(f"{self.s.indent}{v}\n" for v in values)
             self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
 
     def ensure_input(self, type_name: str, every: bool = False) -> None:
@@ -984,7 +1063,7 @@ class _State:
             or (had is not None and name in had)
         ] or list(fields)[:1]
         self.inputs[type_name] = chosen
-        body = "".join(f"  {print_input_value(n, fields[n])}\n" for n in chosen)
+        body = "".join(f"{self.s.indent}{print_input_value(n, fields[n])}\n" for n in chosen)
         self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
         for name in chosen:
             if had is None or name not in had:
@@ -1032,7 +1111,7 @@ class _State:
         ) or any(name in DEFAULT_ROOT_NAMES and name not in included for name in defined)
         parts: list[str] = []
         if explicit:
-            body = "".join(f"  {operation}: {root}\n" for operation, root in roots)
+            body = "".join(f"{self.s.indent}{operation}: {root}\n" for operation, root in roots)
             parts.append(f"schema {{\n{body}}}\n\n")
         ordered = included + [t for t in self.fields if t not in included]
         for type_name in ordered:
