@@ -91,6 +91,8 @@ class SliceParams:
     connective_hits: int = 1
     reserve: float = 0.0
     connectives_first: bool = False
+    shared_leaves: int = 0
+    abstract_connectives: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,7 @@ class Slicer:
             )
         self.identifiers = self._identifiers()
         self.labels = self._labels()
+        self.shared_leaves = self._shared_leaves()
         # Query root fields without required arguments that return one object (not a list,
         # not the root itself): the caller's own context (a viewer), by the type returned.
         self.context_roots: dict[str, list[str]] = defaultdict(list)
@@ -232,6 +235,32 @@ class Slicer:
                 shared[name] += 1
         return {
             owner: sorted(names, key=lambda n: -shared[n])[: self.params.labels]
+            for owner, names in candidates.items()
+            if names
+        }
+
+    def _shared_leaves(self) -> dict[str, list[str]]:
+        """Per type, its `shared_leaves` non-null leaves without arguments (not `ID!`, not
+        `Boolean!`, not `String!`: those are identifiers, flags and labels) whose names the
+        most object types share: the timestamps, states and addresses results are read by."""
+        wanted = self.params.shared_leaves
+        if not wanted:
+            return {}
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        skipped = {"ID!", "Boolean!", "String!"}
+        for owner, fields in self.facts.items():
+            names = [
+                n
+                for n, f in fields.items()
+                if f.leaf and f.free and f.return_type.endswith("!")
+                and f.return_type not in skipped and not f.return_type.startswith("[")
+            ]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: sorted(names, key=lambda n: -shared[n])[:wanted]
             for owner, names in candidates.items()
             if names
         }
@@ -351,14 +380,15 @@ class Slicer:
         cap = self.params.leaf_rank
         floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
 
-        def replayed(positions: list[int], links: Sequence[tuple[str, str]] = ()) -> _State:
+        def replayed(
+            positions: list[int], links: Sequence[tuple[str, str, tuple[str, ...]]] = ()
+        ) -> _State:
             """A slice state holding `positions`, added in order, then `links`."""
             fresh = _State(self, values, routes, words, many, floor)
             for position in positions:
                 fresh.add_hit(position)
-            for owner, name in links:
-                fresh.add_field(owner, name)
-                fresh.extra.append((owner, name))
+            for owner, name, members in links:
+                fresh.connect(owner, name, members)
             return fresh
 
         # Add hits while the running estimate fits; then count the rendered SDL exactly and
@@ -377,22 +407,22 @@ class Slicer:
                 break
             hits.append(position)
             end = number + 1
-        extra: list[tuple[str, str]] = []
+        extra: list[tuple[str, str, tuple[str, ...]]] = []
 
         def connect(state: _State | None) -> _State | None:
             """Fields between types with hits, while they fit (see `_State.connectives`)."""
             if state is None:
                 state = replayed(hits)
-            for owner, name in state.connectives():
-                if state.costs_line(owner, name):
+            for owner, name, members in state.connectives():
+                if not members and state.costs_line(owner, name):
                     if state.total + state.line_cost_of(owner, name) > budget:
                         continue
-                    state.add_field(owner, name)
+                    state.connect(owner, name, members)
                 else:
-                    state.add_field(owner, name)
+                    state.connect(owner, name, members)
                     if state.total > budget:
                         return None
-                extra.append((owner, name))
+                extra.append((owner, name, members))
             return state
 
         connectives = self.params.connectives != "off" and bool(hits)
@@ -585,7 +615,6 @@ class _State:
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
-        self.extra: list[tuple[str, str]] = []
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -708,22 +737,46 @@ class _State:
             # One of the first hits: every argument it takes (filters, ordering) may matter.
             self.add_field(owner, field, self.s.facts[owner][field].arguments)
 
-    def connectives(self) -> list[tuple[str, str]]:
+    def connectives(self) -> list[tuple[str, str, tuple[str, ...]]]:
         """Fields not yet shown, without required arguments, from a type in the slice to an
-        object type with a ranked hit (directly, through a connection's nodes or as a union or
-        interface member): how the question's types relate, best score first."""
-        mode = self.s.params.connectives
-        wanted = {t for t, n in self.hit_counts.items() if n >= self.s.params.connective_hits}
-        found = []
+        object type with a ranked hit (directly or through a connection's nodes; with
+        `abstract_connectives`, also a connection of a union or interface such a type belongs
+        to): how the question's types relate, best score first. Each comes with the hit types
+        it reaches through a union or interface (to declare as fragment targets)."""
+        params = self.s.params
+        mode = params.connectives
+        wanted = [t for t, n in self.hit_counts.items() if n >= params.connective_hits]
+        found: dict[tuple[str, str], list[str]] = {}
         for target in wanted:
             for source, name, many in self.s.leading_to.get(target, ()):
                 if (mode == "all" or not many) and source in self.fields:
                     if name not in self.fields[source]:
-                        found.append((source, name))
+                        found.setdefault((source, name), [])
+            if not params.abstract_connectives:
+                continue
+            for abstract in (*self.s.member_of.get(target, ()), *self.s.interfaces_of.get(target, ())):
+                if target not in self.s.possible.get(abstract, ()):
+                    continue
+                for source, name, many in self.s.leading_to.get(abstract, ()):
+                    if many and source in self.fields and name not in self.fields[source]:
+                        found.setdefault((source, name), []).append(target)
         values = self.values
         position = self.s.position
-        found = sorted(set(found), key=lambda item: (-values[position[item]], position[item]))
-        return found
+        ordered = sorted(found, key=lambda item: (-values[position[item]], position[item]))
+        return [(source, name, tuple(found[source, name])) for source, name in ordered]
+
+    def connect(self, source: str, name: str, members: Sequence[str]) -> None:
+        """Add a connective field; one into a union or interface shows the way to `members`."""
+        self.add_field(source, name)
+        if not members:
+            return
+        named = self.s.facts[source][name].named
+        abstract = named
+        if self.s.is_connection(named) and "nodes" in self.s.facts[named]:
+            abstract = self.s.facts[named]["nodes"].named
+            self.add_field(named, "nodes")
+        for member in members:
+            self.link(abstract, member)
 
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
@@ -1012,6 +1065,7 @@ class _State:
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
+            chosen += [n for n in self.s.shared_leaves.get(type_name, ()) if n not in chosen]
             return chosen or [ranked[0][0]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
