@@ -162,6 +162,7 @@ class Slicer:
         self._index = {c: i for i, c in enumerate(corpus.coordinates)}
         self._costs: dict[str, int] = {}
         self._plurals: dict[str, tuple[str, ...]] | None = None
+        self._static_ways: dict[str, list[tuple[list[int], list[tuple[str, str]], float]]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
@@ -484,6 +485,32 @@ class Slicer:
                         break
             taken.add(pick)
             yield pick
+
+    def static_ways(self, owner: str) -> list[tuple[list[int], list[tuple[str, str]], float]]:
+        """The schema's ways from the query root into `owner` (at most `MAX_WAYS_IN`), each
+        with its steps as (owner, field) and its penalty for hops into a union or interface
+        member (the graph's abstract penalty, growing with the number of possible types);
+        computed once per type."""
+        cached = self._static_ways.get(owner)
+        if cached is None:
+            entries = self.corpus.entries
+            query_root = self.corpus.query_root
+            cached = []
+            for way in self.graph.ways_into(owner, MAX_WAYS_IN):
+                if not way or entries[way[0]].owner != query_root:
+                    continue
+                penalty = 0.0
+                for step, arrival in zip(
+                    way, [*(entries[i].owner for i in way[1:]), owner], strict=True
+                ):
+                    target = entries[step].named_return_type
+                    if target != arrival:
+                        possible = self.corpus.possible_types.get(target, ())
+                        penalty += self.graph.abstract_penalty * math.log2(1 + len(possible))
+                steps = [(entries[i].owner, entries[i].field) for i in way]
+                cached.append((way, steps, penalty))
+            self._static_ways[owner] = cached
+        return cached
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, its input fields, its enum values."""
@@ -828,27 +855,16 @@ class _State:
         """Ways from the query root into `owner` not yet all in the slice, with the number of
         fields each would add: fewest new fields first (a hop into a union or interface
         member counts as the graph's abstract penalty more), then cheapest in the schema."""
-        entries = self.s.corpus.entries
-        graph = self.s.graph
-        query_root = self.s.corpus.query_root
         scored = []
-        for number, way in enumerate(graph.ways_into(owner, MAX_WAYS_IN)):
-            if not way or entries[way[0]].owner != query_root:
-                continue
-            new = sum(
-                1 for i in way if entries[i].field not in self.fields.get(entries[i].owner, {})
-            )
-            if not new:
-                continue
-            weight = float(new)
-            for step, arrival in zip(
-                way, [*(entries[i].owner for i in way[1:]), owner], strict=True
-            ):
-                target = entries[step].named_return_type
-                if target != arrival:
-                    possible = self.s.corpus.possible_types.get(target, ())
-                    weight += graph.abstract_penalty * math.log2(1 + len(possible))
-            scored.append((weight, number, way, new))
+        fields = self.fields
+        for number, (way, steps, penalty) in enumerate(self.s.static_ways(owner)):
+            new = 0
+            for step_owner, step_field in steps:
+                shown = fields.get(step_owner)
+                if shown is None or step_field not in shown:
+                    new += 1
+            if new:
+                scored.append((new + penalty, number, way, new))
         scored.sort(key=lambda item: (item[0], item[1]))
         return [(way, new) for _, _, way, new in scored]
 
