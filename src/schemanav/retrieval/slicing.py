@@ -48,6 +48,9 @@ CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
 # thousands of fields lead into (every implementation of a wide interface); the widest
 # type of the bundled schemas has a few hundred.
 MAX_WAYS_IN = 512
+# Past this share of the budget, a slice keeps a copy of itself before each hit, so a hit
+# that does not fit is undone without replaying the others.
+SNAPSHOT_FROM = 0.9
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
@@ -93,6 +96,7 @@ class SliceParams:
     connectives_first: bool = False
     shared_leaves: int = 0
     abstract_connectives: bool = False
+    bare_fill: bool = False
 
 
 @dataclass(frozen=True)
@@ -381,39 +385,39 @@ class Slicer:
         cap = self.params.leaf_rank
         floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
 
-        def replayed(
-            positions: list[int], links: Sequence[tuple[str, str, tuple[str, ...]]] = ()
-        ) -> _State:
-            """A slice state holding `positions`, added in order, then `links`."""
+        # A slice is grown by steps: a ranked hit with its way in, a cheap hit's line alone,
+        # a connective field. Replaying the steps into a fresh state rebuilds it exactly.
+        steps: list[_Step] = []
+
+        def replayed(upto: int | None = None) -> _State:
+            """A slice state holding the first `upto` steps (all by default)."""
             fresh = _State(self, values, routes, words, many, floor)
-            for position in positions:
-                fresh.add_hit(position)
-            for owner, name, members in links:
-                fresh.connect(owner, name, members)
+            for step in steps[:upto]:
+                fresh.apply(step)
             return fresh
 
-        # Add hits while the running estimate fits; then count the rendered SDL exactly and
-        # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = replayed([])
+        # Add hits while the running estimate fits (`reserve` keeps a share of the budget
+        # for connectives and cheap hits); the estimate sums each line's tokens, as exact as
+        # the final count of the rendered SDL, which drops steps from the end while over.
+        state: _State | None = replayed()
         assert state is not None
         end = 0
         sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
-        hits = []
         failed = -1
         main_budget = budget * (1.0 - self.params.reserve)
         for number, position in enumerate(sequence):
+            # Near the budget, keep a copy to fall back on if this hit does not fit.
+            near = state.total >= main_budget * SNAPSHOT_FROM
+            snapshot = state.copy() if near else None
             state.add_hit(position)
             if state.total > main_budget:
-                state, failed = None, position
+                state, failed = snapshot, position
                 break
-            hits.append(position)
+            steps.append(("hit", position))
             end = number + 1
-        extra: list[tuple[str, str, tuple[str, ...]]] = []
 
-        def connect(state: _State | None) -> _State | None:
+        def connect(state: _State) -> _State | None:
             """Fields between types with hits, while they fit (see `_State.connectives`)."""
-            if state is None:
-                state = replayed(hits)
             for owner, name, members in state.connectives():
                 if not members and state.costs_line(owner, name):
                     if state.total + state.line_cost_of(owner, name) > budget:
@@ -423,38 +427,41 @@ class Slicer:
                     state.connect(owner, name, members)
                     if state.total > budget:
                         return None
-                extra.append((owner, name, members))
+                steps.append(("link", owner, name, members))
             return state
 
-        connectives = self.params.connectives != "off" and bool(hits)
+        connectives = self.params.connectives != "off" and bool(steps)
         if connectives and self.params.connectives_first:
-            state = connect(state)
+            state = connect(state or replayed())
         if end and self.params.fill_depth > 0 and failed != -1:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
             if state is None:
-                state = replayed(hits, extra)
-            taken = {*hits, failed}
+                state = replayed()
+            taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
+            bare = self.params.bare_fill
             for position in rest:
                 if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
-                state.add_hit(position)
-                hits.append(position)
+                if bare:
+                    if state.add_line(position):
+                        steps.append(("line", position))
+                else:
+                    state.add_hit(position)
+                    steps.append(("hit", position))
         if connectives and not self.params.connectives_first:
-            state = connect(state)
-        while hits:
+            state = connect(state or replayed())
+        kept = len(steps)
+        while kept:
             if state is None:
-                state = replayed(hits, extra)
-            result = state.result(len(hits))
+                state = replayed(kept)
+            result = state.result(sum(1 for step in steps[:kept] if step[0] != "link"))
             if result.tokens <= budget:
                 return result
             excess, state = result.tokens - budget, None
-            if extra:
-                extra = extra[: -max(1, len(extra) * excess // max(result.tokens, 1))]
-                continue
-            hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
+            kept -= max(1, kept * excess // max(result.tokens, 1))
         return EMPTY_SLICE
 
     def _sequence(self, order: list[int], state: _State) -> Iterator[int]:
@@ -605,6 +612,9 @@ def _description(text: str | None, mode: str) -> str | None:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+_Step = tuple[Any, ...]  # ("hit" | "line", position) or ("link", owner, field, members)
+
+
 class _State:
     """One slice while it grows: what is in it and a running token estimate."""
 
@@ -642,6 +652,28 @@ class _State:
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
+
+    def copy(self) -> _State:
+        """An independent copy (cheaper than replaying the hits into a fresh state)."""
+        twin = object.__new__(_State)
+        twin.__dict__.update(self.__dict__)
+        twin.listed = set(self.listed)
+        twin.fields = {t: dict(names) for t, names in self.fields.items()}
+        twin.implements = defaultdict(list, {t: list(v) for t, v in self.implements.items()})
+        twin.implemented_by = defaultdict(
+            list, {t: list(v) for t, v in self.implemented_by.items()}
+        )
+        twin.unions = {t: list(v) for t, v in self.unions.items()}
+        twin.inputs = dict(self.inputs)
+        twin.enums = list(self.enums)
+        twin.full_enums = set(self.full_enums)
+        twin.scalars = list(self.scalars)
+        twin.lines = dict(self.lines)
+        twin.waiting = defaultdict(list, {t: list(v) for t, v in self.waiting.items()})
+        twin.hit_types = dict(self.hit_types)
+        twin.hit_counts = defaultdict(int, self.hit_counts)
+        twin.linked = dict(self.linked)
+        return twin
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -709,6 +741,26 @@ class _State:
             self.shown_arguments(entry.owner, entry.field, facts), key=facts.arguments.index
         )
         return self.s.cost(self.s.field_line(entry.owner, entry.field, tuple(shown)))
+
+    def apply(self, step: _Step) -> None:
+        """Replay one step of a slice's growth (see `Slicer._build`)."""
+        if step[0] == "hit":
+            self.add_hit(step[1])
+        elif step[0] == "line":
+            self.add_line(step[1])
+        else:
+            self.connect(step[1], step[2], step[3])
+
+    def add_line(self, position: int) -> bool:
+        """Add a cheap hit as its line alone (no ways in, links or copies into
+        implementations); False when it would cost more than its line."""
+        entry = self.s.corpus.entries[position]
+        if self.implemented_by.get(entry.owner):
+            return False
+        self.hits += 1
+        self.hit_counts[entry.owner] += 1
+        self.add_field(entry.owner, entry.field)
+        return True
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
