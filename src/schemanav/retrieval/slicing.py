@@ -70,7 +70,7 @@ class SliceParams:
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
     identifiers: bool = True
-    fill_depth: float = 3.0
+    fill_depth: float = 12.0
     routes: int = 1
     routed_hits: int = 0
     shared_routes: bool = True
@@ -87,13 +87,13 @@ class SliceParams:
     link_hits: int = 3
     edge_nodes: bool = False
     pull: Literal["cheap", "owner"] = "cheap"
-    indent: int = 2
-    optional_lookups: bool = False
-    top_arguments: int = 0
-    connectives: Literal["off", "single", "all"] = "off"
+    indent: int = 1
+    optional_lookups: bool = True
+    top_arguments: int = 2
+    connectives: Literal["off", "single", "lines", "all"] = "lines"
     connective_hits: int = 1
-    reserve: float = 0.0
-    connectives_first: bool = False
+    reserve: float = 0.2
+    connectives_first: bool = True
     shared_leaves: int = 0
     abstract_connectives: bool = False
     bare_fill: bool = False
@@ -416,18 +416,26 @@ class Slicer:
             steps.append(("hit", position))
             end = number + 1
 
-        def connect(state: _State) -> _State | None:
-            """Fields between types with hits, while they fit (see `_State.connectives`)."""
+        def connect(state: _State) -> _State:
+            """Fields between types with hits, while they fit (see `_State.connectives`):
+            first those that cost only their line, then (`connectives="all"`) the others,
+            each undone when it does not fit."""
+            later = []
             for owner, name, members in state.connectives():
-                if not members and state.costs_line(owner, name):
-                    if state.total + state.line_cost_of(owner, name) > budget:
-                        continue
+                if members or not state.costs_line(owner, name):
+                    later.append((owner, name, members))
+                elif state.total + state.line_cost_of(owner, name) <= budget:
                     state.connect(owner, name, members)
+                    steps.append(("link", owner, name, members))
+            if self.params.connectives != "all":
+                return state
+            for owner, name, members in later:
+                snapshot = state.copy()
+                state.connect(owner, name, members)
+                if state.total > budget:
+                    state = snapshot
                 else:
-                    state.connect(owner, name, members)
-                    if state.total > budget:
-                        return None
-                steps.append(("link", owner, name, members))
+                    steps.append(("link", owner, name, members))
             return state
 
         connectives = self.params.connectives != "off" and bool(steps)
@@ -824,11 +832,14 @@ class _State:
         it reaches through a union or interface (to declare as fragment targets)."""
         params = self.s.params
         mode = params.connectives
-        wanted = [t for t, n in self.hit_counts.items() if n >= params.connective_hits]
+        roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
+        wanted = [
+            t for t, n in self.hit_counts.items() if n >= params.connective_hits and t not in roots
+        ]
         found: dict[tuple[str, str], list[str]] = {}
         for target in wanted:
             for source, name, many in self.s.leading_to.get(target, ()):
-                if (mode == "all" or not many) and source in self.fields:
+                if (mode != "single" or not many) and source in self.fields:
                     if name not in self.fields[source]:
                         found.setdefault((source, name), [])
             if not params.abstract_connectives:
