@@ -9,7 +9,7 @@ first becomes complete, and the wall time of 200 slices. Run after
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg` and
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --labels full`:
 
-    python scripts/slice_experiments.py [--quick]
+    python scripts/slice_experiments.py [--quick] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -150,7 +150,9 @@ VARIANTS: list[Variant] = [
     ("…1 label per new type", {"labels": 1}),
     ("…3 labels per new type", {"labels": 3}),
     ("…no fill with cheap hits past the first that does not fit", {"fill_depth": 0}),
-    ("…fill scans as many hits as fit (1×, not 3×)", {"fill_depth": 1}),
+    ("…fill scans as many hits as fit (1×, not 12×)", {"fill_depth": 1}),
+    ("…fill scans 3× the hits that fit (not 12×)", {"fill_depth": 3}),
+    ("…fill hits add their line alone (no ways in or links)", {"bare_fill": True}),
     ("…static cheapest ways in (not fewest new fields)", {"shared_routes": False}),
     ("…no connection `nodes` for node types in the slice", {"connection_nodes": "off"}),
     ("…connection `nodes` always", {"connection_nodes": "always"}),
@@ -163,6 +165,23 @@ VARIANTS: list[Variant] = [
     ("…fields between types with 1 hit each", {"link_hits": 1}),
     ("…fields between types with 3 hits, lists too", {"hit_links": "all"}),
     ("…a Relay edge shows `node` once the node type is in", {"edge_nodes": True}),
+    ("…two-space indentation (as graphql-core prints)", {"indent": 2}),
+    ("…no arguments for lookups whose arguments are all optional", {"optional_lookups": False}),
+    ("…first hits' arguments only when selected", {"top_arguments": 0}),
+    ("…every argument of the first 5 hits", {"top_arguments": 5}),
+    ("…no connectives and no reserve", {"connectives": "off", "reserve": 0.0}),
+    ("…no reserve (connectives in what the hits leave)", {"reserve": 0.0}),
+    ("…reserve 10%", {"reserve": 0.1}),
+    ("…reserve 30%", {"reserve": 0.3}),
+    ("…connectives: single objects only", {"connectives": "single"}),
+    ("…connectives: also those opening a new connection", {"connectives": "all"}),
+    (
+        "…connectives: also connections of a union or interface",
+        {"connectives": "all", "abstract_connectives": True},
+    ),
+    ("…connectives after the cheap-hit fill", {"connectives_first": False}),
+    ("…connectives only into types with 2 hits", {"connective_hits": 2}),
+    ("…2 shared non-`String!` leaves per new type (timestamps, states)", {"shared_leaves": 2}),
     ("…filler leaves only from the first 1,000 hits", {"leaf_rank": 1000}),
     ("…filler leaves only from the first 200 hits", {"leaf_rank": 200}),
     ("…a cheap hit among the next 20 goes before a new type", {"pull_ahead": 20}),
@@ -194,12 +213,28 @@ def fmt_row(
     return f"| {name} | " + " | ".join(cells) + " |"
 
 
+_WORK: dict[str, Any] = {}  # one schema's inputs, shared with forked workers
+
+
+def _variant_row(
+    variant: Variant,
+) -> tuple[dict[int, float], dict[int, float], float | None, float]:
+    _, changes = variant
+    params = dataclasses.replace(SliceParams(), **changes)
+    backend = _WORK["backend"]
+    slicer = Slicer(
+        _WORK["schema"], _WORK["corpus"], backend.graph, params=params, words=backend.stem
+    )
+    return slice_row(slicer, _WORK["scores"], _WORK["labelled"], BUDGETS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "slice-experiments.md")
     parser.add_argument("--quick", action="store_true", help="only the defaults and one knob")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--no-lists", action="store_true", help="slice rows only")
+    parser.add_argument("--jobs", type=int, default=1, help="slice rows in N processes")
     parser.add_argument(
         "--schemas", default="github,moviedb", help="comma-separated: github, moviedb"
     )
@@ -239,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         "over the questions that complete within the largest budget (for a slice: the tokens "
         "of the first complete slice on the ladder). `CPU s / 200`: CPU time of 200 slices at "
         "4,000 tokens (scores excluded; for lists, the searches). Timings come from a shared "
-        "2-CPU machine (CPU time, as wall time there varies with the load).",
+        "2-CPU machine (CPU time, as wall time there varies with the load; rows run two at a "
+        "time with `--jobs 2`).",
         "",
     ]
     for title, schema_path, fields_tsv, full_tsv in schemas:
@@ -261,12 +297,20 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(fmt_row(f"list (structural, {fmt.value})", row, BUDGETS))
             print(lines[-1], file=sys.stderr, flush=True)
         variants = [v for v in VARIANTS if not args.quick or v[0] in QUICK]
-        for name, changes in variants:
-            params = dataclasses.replace(SliceParams(), **changes)
-            slicer = Slicer(loaded.schema, corpus, backend.graph, params=params, words=backend.stem)
-            row = slice_row(slicer, scores, labelled, BUDGETS)
-            lines.append(fmt_row(name, row, BUDGETS))
-            print(lines[-1], file=sys.stderr, flush=True)
+        _WORK.update(schema=loaded.schema, corpus=corpus, backend=backend, scores=scores)
+        _WORK.update(labelled=labelled)
+        if args.jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                rows = pool.imap(_variant_row, variants)
+                for (name, _), row in zip(variants, rows, strict=True):
+                    lines.append(fmt_row(name, row, BUDGETS))
+                    print(lines[-1], file=sys.stderr, flush=True)
+        else:
+            for variant in variants:
+                lines.append(fmt_row(variant[0], _variant_row(variant), BUDGETS))
+                print(lines[-1], file=sys.stderr, flush=True)
         lines.append("")
     lines += NOTES
     text = "\n".join(lines) + "\n"
