@@ -3,17 +3,20 @@
 A ranked list of coordinates leaves the agent to find the way from the root, the arguments
 and the types those need. A slice hands over a schema of its own instead: the root fields,
 the object types on the way, the fields the question needs with the arguments that select
-(required ones, a connection's page size, the ones the question's words name), and the
-input, enum and scalar types those arguments and fields need. Hits are added in rank order,
-each with a way in from the root (the one adding the fewest fields not yet in the slice),
-until the next one would exceed the token budget; hits further down (three times as many as
-fitted) that cost only their own line still go in. A type entering the slice brings its best
-leaves by the question's scores, the leaves that identify its objects (named like a lookup
-field's required argument) and its labels (the `String!` leaves most types share); a
-connection shows `nodes` once its node type is in. Ways in are closed over the schema's shape:
-fields into a union or interface through which a hit's type is reached, a query field without
-arguments returning a type in the slice (a viewer), a list way into a type with several hits,
-and the single-object fields between types with several hits each.
+(required ones, a connection's page size, the ones the question's words name, every argument
+of a single-object field whose arguments are all optional, every argument of the first two
+hits), and the input, enum and scalar types those arguments and fields need. Hits are added in
+rank order, each with a way in from the root (the one adding the fewest fields not yet in the
+slice), until the next one would exceed 80% of the token budget; the rest goes first to
+connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
+only its line), then to hits further down (twelve times as many as fitted) that cost only
+their own line. A type entering the slice brings its best leaves by the question's scores, the
+leaves that identify its objects (named like a lookup field's required argument) and its
+labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
+is in. Ways in are closed over the schema's shape: fields into a union or interface through
+which a hit's type is reached, a query field without arguments returning a type in the slice
+(a viewer), a list way into a type with several hits, and the single-object fields between
+types with several hits each. Fields are indented by one space (tokens are the budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -839,12 +842,13 @@ class _State:
         found: dict[tuple[str, str], list[str]] = {}
         for target in wanted:
             for source, name, many in self.s.leading_to.get(target, ()):
-                if (mode != "single" or not many) and source in self.fields:
-                    if name not in self.fields[source]:
-                        found.setdefault((source, name), [])
+                shown = self.fields.get(source)
+                if (mode != "single" or not many) and shown is not None and name not in shown:
+                    found.setdefault((source, name), [])
             if not params.abstract_connectives:
                 continue
-            for abstract in (*self.s.member_of.get(target, ()), *self.s.interfaces_of.get(target, ())):
+            over = (*self.s.member_of.get(target, ()), *self.s.interfaces_of.get(target, ()))
+            for abstract in over:
                 if target not in self.s.possible.get(abstract, ()):
                     continue
                 for source, name, many in self.s.leading_to.get(abstract, ()):
