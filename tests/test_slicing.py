@@ -484,13 +484,17 @@ def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> Non
 
 
 def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
-    schema, slicer = tiny
+    schema, tiny_slicer = tiny
+    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(connection_nodes="known"))
     alone = slicer.from_ranked(["Query.orders"], 1000)
     assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
     for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
         piece = slicer.from_ranked(ranked, 1000)
         valid(piece.sdl)
         assert "OrderConnection.nodes" in piece.fields
+    # The default shows `nodes` (and so the node type) with the connection.
+    always = tiny_slicer.from_ranked(["Query.orders"], 1000)
+    assert "OrderConnection.nodes" in always.fields and "Order" in always.types
     off = Slicer(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
     assert (
         "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
@@ -590,7 +594,8 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
     corpus = build_corpus(schema)
     team = ["Query.team", "Team.name", "Team.size", "Team.id"]
     project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
-    alone = SliceParams(connectives="off")  # connectives would show both ways in any case
+    # Connectives would show both ways in any case, a subject way the list `Team.projects`.
+    alone = SliceParams(connectives="off", subject_hits=0)
     linked = Slicer(schema, corpus, params=alone).from_ranked(team + project, 1000)
     valid(linked.sdl)
     # One object each way: Project.team is shown, the list Team.projects is not (`single`).
@@ -606,7 +611,8 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
 
 def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
     schema, slicer = tiny
-    edges = Slicer(schema, slicer.corpus, params=SliceParams(edge_nodes=True))
+    params = SliceParams(edge_nodes=True, connection_nodes="known")
+    edges = Slicer(schema, slicer.corpus, params=params)
     alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
     assert "OrderEdge.node" not in alone.fields
     for ranked in (

@@ -78,14 +78,14 @@ class SliceParams:
     routed_hits: int = 0
     shared_routes: bool = True
     route_new_fields: int = 99
-    connection_nodes: Literal["off", "known", "always"] = "known"
+    connection_nodes: Literal["off", "known", "always"] = "always"
     plural_ways: float = 3.0
     labels: int = 2
     abstract_links: bool = True
     context_roots: bool = True
     leaf_rank: int = 0
     pull_ahead: int = 0
-    subject_hits: int = 5
+    subject_hits: int = 3
     hit_links: Literal["off", "single", "all"] = "single"
     link_hits: int = 3
     edge_nodes: bool = False
