@@ -350,6 +350,8 @@ NOTES: list[str] = [
     "| + every argument of the first 2 hits | 0.805 | 0.890 | 0.800 | 0.885 |",
     "| + connectives to lists and connections already in the slice (`lines`) | 0.805 | 0.905 "
     "| 0.800 | 0.900 |",
+    "| + connection `nodes` always, a list way into the subject of 3 hits (was 5) | 0.810 "
+    "| 0.915 | 0.805 | 0.910 |",
     "",
     "- **One-space indentation** (`indent`): SDL does not need two spaces; o200k_base spends "
     "about half a token per line on the second one (a 2,000-token slice: 1,999 → 1,749 "
