@@ -353,44 +353,56 @@ NOTES: list[str] = [
     "| + connection `nodes` always, a list way into the subject of 3 hits (was 5) | 0.810 "
     "| 0.915 | 0.805 | 0.910 |",
     "",
+    "Against the chosen defaults, from the rows above (fields ≤2,000 / ≤4,000):",
+    "",
     "- **One-space indentation** (`indent`): SDL does not need two spaces; o200k_base spends "
     "about half a token per line on the second one (a 2,000-token slice: 1,999 → 1,749 "
-    "tokens for the same lines). The cheapest gain: +0.01 at 500–4,000 tokens.",
+    "tokens for the same lines). Two spaces: 0.780 / 0.900 (−0.03 / −0.015).",
     "- **Optional lookups** (`optional_lookups`): a field that returns one object and takes "
     "only optional arguments (`object(expression:, oid:)`) is chosen by them, so they are all "
-    "shown; lists keep showing only the arguments that select. +0.025 / +0.015 on full labels.",
+    "shown; lists keep showing only the arguments that select. Off: full labels 0.790 / "
+    "0.890 (−0.015 / −0.02), field labels +0.005 at 2,000.",
     "- **The first hits' arguments** (`top_arguments` 2): the two best-ranked fields show "
-    "every argument (their filters and orderings). 1: no gain; 3: −0.005 on fields at 2,000; "
-    "10: −0.01.",
+    "every argument (their filters and orderings). Off: full labels −0.005 at 2,000 and "
+    "4,000, but fields +0.02 at 500; the first 5 hits: −0.01 at 2,000.",
     "- **Connectives in a reserve** (`connectives`, `reserve`, `connectives_first`): hits stop "
     "at 80% of the budget; then every field not yet shown, without required arguments, from a "
-    "type in the slice to a type with a ranked hit (one object, a list, or a connection whose "
-    "type is already in: each costs only its line; best score first) goes in while it fits, "
-    "and the cheap-hit fill spends the rest. The reserve is what makes it pay: connectives in "
-    "what the hits leave change nothing (0.770 / 0.855 before the fill step), and so does "
-    "ordering them by the target's hits instead of by score. Reserve 10%: 0.770 / 0.885; 30%: "
-    "0.745 / 0.885 (fewer hits fit); connectives after the fill: −0.015 / −0.01.",
+    "type in the slice to a non-root type with a ranked hit (one object, a list, or a "
+    "connection whose type is already in: each costs only its line; best score first) goes "
+    "in while it fits, and the cheap-hit fill spends the rest. Both off: 0.780 / 0.860; "
+    "connectives in what the hits leave (no reserve): 0.770 / 0.870, so the reserve is what "
+    "pays, though it costs the smallest budgets (no reserve: 0.470 at 500 tokens against "
+    "0.445; the Movie DB 0.846 within 125 tokens against 0.808, 0.923 within 250 against "
+    "0.962). Reserve 10%: 0.795 / 0.905; 30%: 0.805 / 0.910; single objects only: 0.800 / "
+    "0.900; connectives after the fill: 0.800 / 0.890; only into types with 2 hits: 0.810 / "
+    "0.910.",
     "- **A deeper fill** (`fill_depth` 12): with a reserve, cheap hits far down the ranking "
-    "(leaves the question does not name, on types in the slice) get the room to go in; 6×: "
-    "0.795 at 2,000.",
+    "(leaves the question does not name, on types in the slice) get the room to go in; 3×: "
+    "0.790 / 0.915.",
+    "- **Connection `nodes` always, subject ways at 3 hits** (`connection_nodes`, "
+    "`subject_hits`), knobs of earlier rounds moved: with connectives, a connection's node "
+    "type in the slice is what lets the next hits on it cost a line. `nodes` only once the "
+    "node type is in: 0.795 / 0.910; subject ways at 5 hits: 0.805 / 0.910, at none: 0.805 "
+    "/ 0.885. At 16,000 tokens the pair costs 0.005 (0.970 against 0.975).",
     "- Speed: a slice now records its growth as steps (hit, line, connective) and keeps a copy "
     "of itself past 90% of the budget, so a hit that does not fit is undone without replaying "
     "the others, and each type's static ways in are computed once per schema. With the third "
     "round's defaults, 200 GitHub slices at 4,000 tokens went from 5.9 to 3.2 s of CPU with "
-    "identical slices; the new defaults take about the same (3.4 s in one quiet process).",
+    "identical slices (one quiet process); see the report for the new defaults.",
     "",
     "### Tried in the fourth round and not kept",
     "",
     "- **Connectives that open a connection** (`connectives=\"all\"`: also a list field whose "
     "connection type is not yet in, tried after the one-line ones, each undone if it does not "
-    "fit): 0.770 / 0.865, as they crowd out the fill; into a union or interface through a "
-    "connection (`abstract_connectives`): 0.760 / 0.865.",
-    "- **Shared non-`String!` leaves** (`shared_leaves`: a new type also shows its non-null "
+    "fit): 0.770 / 0.880, as they crowd out the fill; also into a union or interface through "
+    "a connection (`abstract_connectives`): 0.765 / 0.875.",
+    "- **Shared non-`String!` leaves** (`shared_leaves` 2: a new type also shows its non-null "
     "leaves, not IDs, flags or labels, whose names most types share: timestamps, states, "
-    "addresses): 1: 0.785 / 0.880; 2: 0.775 / 0.885 (before the fill step, against 0.790 / "
-    "0.885): the fill finds these leaves more cheaply when the question ranks them.",
+    "addresses): 0.815 / 0.905, +0.005 at 2,000 for −0.01 at 4,000 and 1,000.",
     "- **Fill hits as bare lines** (`bare_fill`: no ways in, links or subject ways for cheap "
-    "hits): 0.785 / 0.890, −0.02 at 2,000.",
+    "hits): 0.805 / 0.915, −0.005 at 500 to 2,000.",
+    "- **Ordering connectives by the target's hits** instead of by score: no change (all "
+    "one-line connectives usually fit), so not kept as a knob.",
     "",
     "## What holds (third round)",
     "",
