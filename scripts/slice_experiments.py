@@ -386,9 +386,10 @@ NOTES: list[str] = [
     "/ 0.885. At 16,000 tokens the pair costs 0.005 (0.970 against 0.975).",
     "- Speed: a slice now records its growth as steps (hit, line, connective) and keeps a copy "
     "of itself past 90% of the budget, so a hit that does not fit is undone without replaying "
-    "the others, and each type's static ways in are computed once per schema. With the third "
-    "round's defaults, 200 GitHub slices at 4,000 tokens went from 5.9 to 3.2 s of CPU with "
-    "identical slices (one quiet process); see the report for the new defaults.",
+    "the others, and each type's static ways in are computed once per schema. 200 GitHub "
+    "slices at 4,000 tokens (the same ranked hits, warm, median of 3, one quiet process): "
+    "4.6 s of CPU before, 3.1 s with the third round's defaults (identical slices), 3.5 s "
+    "with the new ones; at 2,000 tokens 2.4, 1.9 and 2.2 s.",
     "",
     "### Tried in the fourth round and not kept",
     "",
