@@ -158,7 +158,9 @@ def test_a_hit_brings_its_path_from_the_root_and_required_arguments(tiny: Any) -
 
 
 def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
-    _, slicer = tiny
+    schema, tiny_slicer = tiny
+    params = SliceParams(top_arguments=0)
+    slicer = Slicer(schema, tiny_slicer.corpus, params=params, words=words)
     piece = slicer.from_ranked(["Query.orders"], 1000, "open orders by total")
     # `first` pages a connection; `status` is named by the question through its enum value
     # OPEN; `sort` through its input field names? no: `sort` has `field`, `descending`,
@@ -464,7 +466,7 @@ def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> No
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    params = SliceParams(leaves=1, identifiers=False, fill_depth=2)
+    params = SliceParams(leaves=1, identifiers=False, fill_depth=2, reserve=0, connectives="off")
     filled = Slicer(schema, corpus, params=params)
     budget = filled.from_ranked(["Query.order", "Order.total", "Order.number"], 1000).tokens
     # Query.search brings a union and its members: it does not fit; Order.number (one line
@@ -490,13 +492,17 @@ def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> Non
 
 
 def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
-    schema, slicer = tiny
+    schema, tiny_slicer = tiny
+    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(connection_nodes="known"))
     alone = slicer.from_ranked(["Query.orders"], 1000)
     assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
     for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
         piece = slicer.from_ranked(ranked, 1000)
         valid(piece.sdl)
         assert "OrderConnection.nodes" in piece.fields
+    # The default shows `nodes` (and so the node type) with the connection.
+    always = tiny_slicer.from_ranked(["Query.orders"], 1000)
+    assert "OrderConnection.nodes" in always.fields and "Order" in always.types
     off = Slicer(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
     assert (
         "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
@@ -567,7 +573,8 @@ def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
     valid(piece.sdl)
     # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
     assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
-    off = Slicer(schema, corpus, params=SliceParams(context_roots=False))
+    # (User has a hit, so a connective would show `viewer` as well: both off.)
+    off = Slicer(schema, corpus, params=SliceParams(context_roots=False, connectives="off"))
     assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields
 
 
@@ -595,21 +602,25 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
     corpus = build_corpus(schema)
     team = ["Query.team", "Team.name", "Team.size", "Team.id"]
     project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
-    linked = Slicer(schema, corpus).from_ranked(team + project, 1000)
+    # Connectives would show both ways in any case, a subject way the list `Team.projects`.
+    alone = SliceParams(connectives="off", subject_hits=0)
+    linked = Slicer(schema, corpus, params=alone).from_ranked(team + project, 1000)
     valid(linked.sdl)
     # One object each way: Project.team is shown, the list Team.projects is not (`single`).
     assert "Project.team" in linked.fields and "Team.projects" not in linked.fields
-    every = Slicer(schema, corpus, params=SliceParams(hit_links="all"))
+    every = Slicer(schema, corpus, params=dataclasses.replace(alone, hit_links="all"))
     assert "Team.projects" in every.from_ranked(team + project, 1000).fields
     # Two hits on Project are not enough (`link_hits` = 3), nor is the link switched off.
-    assert "Project.team" not in Slicer(schema, corpus).from_ranked(team + project[:3], 1000).fields
-    off = Slicer(schema, corpus, params=SliceParams(hit_links="off"))
+    fewer = Slicer(schema, corpus, params=alone).from_ranked(team + project[:3], 1000)
+    assert "Project.team" not in fewer.fields
+    off = Slicer(schema, corpus, params=dataclasses.replace(alone, hit_links="off"))
     assert "Project.team" not in off.from_ranked(team + project, 1000).fields
 
 
 def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
     schema, slicer = tiny
-    edges = Slicer(schema, slicer.corpus, params=SliceParams(edge_nodes=True))
+    params = SliceParams(edge_nodes=True, connection_nodes="known")
+    edges = Slicer(schema, slicer.corpus, params=params)
     alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
     assert "OrderEdge.node" not in alone.fields
     for ranked in (
@@ -620,3 +631,76 @@ def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
         valid(piece.sdl)
         assert "OrderEdge.node" in piece.fields
     assert "OrderEdge.node" not in slicer.from_ranked(ranked, 1000).fields
+
+
+def test_fields_are_indented_by_one_space_which_costs_fewer_tokens(tiny: Any) -> None:
+    schema, slicer = tiny
+    ranked = ["Query.orders", "Order.total", "Customer.email"]
+    one = slicer.from_ranked(ranked, 1000)
+    two = Slicer(schema, slicer.corpus, params=SliceParams(indent=2)).from_ranked(ranked, 1000)
+    valid(one.sdl)
+    assert "\n total: Float\n" in one.sdl and "\n  total: Float\n" in two.sdl
+    assert one.coordinates == two.coordinates and one.tokens < two.tokens
+
+
+LOOKUP_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  object(expression: String, oid: ID): Blob  blobs(first: Int, path: String): [Blob!]! }
+type Blob { oid: ID!  text: String }
+"""  # noqa: E501
+
+
+def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> None:
+    schema = build_schema(LOOKUP_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object", "Repo.blobs"]
+    params = SliceParams(top_arguments=0)
+    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # `object` returns one Blob and takes no required argument: its arguments choose which.
+    assert {"Repo.object(expression:)", "Repo.object(oid:)"} <= piece.coordinates
+    # `blobs` is a list: its optional `path` filter stays hidden (only the page size shows).
+    assert "Repo.blobs(first:)" in piece.arguments and "Repo.blobs(path:)" not in piece.arguments
+    off = Slicer(schema, corpus, params=dataclasses.replace(params, optional_lookups=False))
+    assert not any(a.startswith("Repo.object(") for a in off.from_ranked(ranked, 1000).arguments)
+
+
+def test_the_first_hits_show_every_argument() -> None:
+    schema = build_schema(LOOKUP_SDL)
+    corpus = build_corpus(schema)
+    params = SliceParams(optional_lookups=False, top_arguments=2)
+    slicer = Slicer(schema, corpus, params=params)
+    # The second hit: `path` shows although the question does not name it.
+    assert "Repo.blobs(path:)" in slicer.from_ranked(["Query.repo", "Repo.blobs"], 1000).arguments
+    # The third hit: only the page size.
+    late = slicer.from_ranked(["Query.repo", "Repo.name", "Repo.blobs"], 1000)
+    assert "Repo.blobs(first:)" in late.arguments and "Repo.blobs(path:)" not in late.arguments
+
+
+CONNECTIVE_SDL = """
+type Query { shop(id: ID!): Shop  order(id: ID!): Order }
+type Shop { name: String!  flagship: Order  orders: [Order!]!  owner: Person  rating: Int  city: String  zip: String  phone: String }
+type Order { number: Int!  total: Float  shop: Shop }
+type Person { name: String! }
+"""  # noqa: E501
+
+
+def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
+    schema = build_schema(CONNECTIVE_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
+              "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
+    params = SliceParams(leaves=1, labels=0, identifiers=False, fill_depth=0, hit_links="off")
+    plain = Slicer(schema, corpus, params=dataclasses.replace(params, connectives="off", reserve=0))
+    budget = plain.from_ranked(ranked[:7], 1000).tokens
+    assert "Shop.phone" in plain.from_ranked(ranked, budget).fields  # hits fill the budget
+    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, budget)
+    valid(piece.sdl)
+    assert piece.tokens <= budget
+    # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
+    # each a line: Shop.flagship and Shop.orders (`lines`: the list too, its type being in),
+    # ranked last, come before the hits ranked 5th to 7th; Shop.owner leads to a type not in.
+    assert {"Shop.flagship", "Shop.orders"} <= piece.coordinates
+    assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
+    single = Slicer(schema, corpus, params=dataclasses.replace(params, connectives="single"))
+    assert "Shop.orders" not in single.from_ranked(ranked, budget).fields

@@ -3,17 +3,20 @@
 A ranked list of coordinates leaves the agent to find the way from the root, the arguments
 and the types those need. A slice hands over a schema of its own instead: the root fields,
 the object types on the way, the fields the question needs with the arguments that select
-(required ones, a connection's page size, the ones the question's words name), and the
-input, enum and scalar types those arguments and fields need. Hits are added in rank order,
-each with a way in from the root (the one adding the fewest fields not yet in the slice),
-until the next one would exceed the token budget; hits further down (three times as many as
-fitted) that cost only their own line still go in. A type entering the slice brings its best
-leaves by the question's scores, the leaves that identify its objects (named like a lookup
-field's required argument) and its labels (the `String!` leaves most types share); a
-connection shows `nodes` once its node type is in. Ways in are closed over the schema's shape:
-fields into a union or interface through which a hit's type is reached, a query field without
-arguments returning a type in the slice (a viewer), a list way into a type with several hits,
-and the single-object fields between types with several hits each.
+(required ones, a connection's page size, the ones the question's words name, every argument
+of a single-object field whose arguments are all optional, every argument of the first two
+hits), and the input, enum and scalar types those arguments and fields need. Hits are added in
+rank order, each with a way in from the root (the one adding the fewest fields not yet in the
+slice), until the next one would exceed 80% of the token budget; the rest goes first to
+connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
+only its line), then to hits further down (twelve times as many as fitted) that cost only
+their own line. A type entering the slice brings its best leaves by the question's scores, the
+leaves that identify its objects (named like a lookup field's required argument) and its
+labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
+is in. Ways in are closed over the schema's shape: fields into a union or interface through
+which a hit's type is reached, a query field without arguments returning a type in the slice
+(a viewer), a list way into a type with several hits, and the single-object fields between
+types with several hits each. Fields are indented by one space (tokens are the budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -48,6 +51,9 @@ CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
 # thousands of fields lead into (every implementation of a wide interface); the widest
 # type of the bundled schemas has a few hundred.
 MAX_WAYS_IN = 512
+# Past this share of the budget, a slice keeps a copy of itself before each hit, so a hit
+# that does not fit is undone without replaying the others.
+SNAPSHOT_FROM = 0.9
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
@@ -67,23 +73,33 @@ class SliceParams:
     closed_subtypes: bool = True
     reuse_reached_types: bool = True
     identifiers: bool = True
-    fill_depth: float = 3.0
+    fill_depth: float = 12.0
     routes: int = 1
     routed_hits: int = 0
     shared_routes: bool = True
     route_new_fields: int = 99
-    connection_nodes: Literal["off", "known", "always"] = "known"
+    connection_nodes: Literal["off", "known", "always"] = "always"
     plural_ways: float = 3.0
     labels: int = 2
     abstract_links: bool = True
     context_roots: bool = True
     leaf_rank: int = 0
     pull_ahead: int = 0
-    subject_hits: int = 5
+    subject_hits: int = 3
     hit_links: Literal["off", "single", "all"] = "single"
     link_hits: int = 3
     edge_nodes: bool = False
     pull: Literal["cheap", "owner"] = "cheap"
+    indent: int = 1
+    optional_lookups: bool = True
+    top_arguments: int = 2
+    connectives: Literal["off", "single", "lines", "all"] = "lines"
+    connective_hits: int = 1
+    reserve: float = 0.2
+    connectives_first: bool = True
+    shared_leaves: int = 0
+    abstract_connectives: bool = False
+    bare_fill: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +161,7 @@ class Slicer:
         self.corpus = corpus
         self.graph = graph or SchemaGraph(corpus)
         self.params = params or SliceParams()
+        self.indent = " " * self.params.indent
         # The question's words pick optional arguments and enum values: the same analyzer as
         # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
         self._words = words if words is not None else Stemmer()
@@ -152,6 +169,7 @@ class Slicer:
         self._index = {c: i for i, c in enumerate(corpus.coordinates)}
         self._costs: dict[str, int] = {}
         self._plurals: dict[str, tuple[str, ...]] | None = None
+        self._static_ways: dict[str, list[tuple[list[int], list[tuple[str, str]], float]]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
@@ -176,6 +194,7 @@ class Slicer:
             )
         self.identifiers = self._identifiers()
         self.labels = self._labels()
+        self.shared_leaves = self._shared_leaves()
         # Query root fields without required arguments that return one object (not a list,
         # not the root itself): the caller's own context (a viewer), by the type returned.
         self.context_roots: dict[str, list[str]] = defaultdict(list)
@@ -228,6 +247,32 @@ class Slicer:
             if names
         }
 
+    def _shared_leaves(self) -> dict[str, list[str]]:
+        """Per type, its `shared_leaves` non-null leaves without arguments (not `ID!`, not
+        `Boolean!`, not `String!`: those are identifiers, flags and labels) whose names the
+        most object types share: the timestamps, states and addresses results are read by."""
+        wanted = self.params.shared_leaves
+        if not wanted:
+            return {}
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        skipped = {"ID!", "Boolean!", "String!"}
+        for owner, fields in self.facts.items():
+            names = [
+                n
+                for n, f in fields.items()
+                if f.leaf and f.free and f.return_type.endswith("!")
+                and f.return_type not in skipped and not f.return_type.startswith("[")
+            ]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: sorted(names, key=lambda n: -shared[n])[:wanted]
+            for owner, names in candidates.items()
+            if names
+        }
+
     def _identifiers(self) -> dict[str, list[str]]:
         """Per type, the leaf fields that identify one of its objects: those named like a
         required argument of a single-object field returning the type (`issue(number:)`
@@ -273,9 +318,9 @@ class Slicer:
             facts = self.facts[owner][name]
             if shown:
                 texts = ", ".join(facts.argument_texts[facts.arguments.index(a)] for a in shown)
-                line = f"  {name}({texts}): {facts.return_type}\n"
+                line = f"{self.indent}{name}({texts}): {facts.return_type}\n"
             else:
-                line = f"  {name}: {facts.return_type}\n"
+                line = f"{self.indent}{name}: {facts.return_type}\n"
             self._lines[key] = line
         return line
 
@@ -343,48 +388,91 @@ class Slicer:
         cap = self.params.leaf_rank
         floor = values[order[cap - 1]] if 0 < cap <= len(order) else 0.0
 
-        def replayed(positions: list[int]) -> _State:
-            """A slice state holding `positions`, added in order."""
+        # A slice is grown by steps: a ranked hit with its way in, a cheap hit's line alone,
+        # a connective field. Replaying the steps into a fresh state rebuilds it exactly.
+        steps: list[_Step] = []
+
+        def replayed(upto: int | None = None) -> _State:
+            """A slice state holding the first `upto` steps (all by default)."""
             fresh = _State(self, values, routes, words, many, floor)
-            for position in positions:
-                fresh.add_hit(position)
+            for step in steps[:upto]:
+                fresh.apply(step)
             return fresh
 
-        # Add hits while the running estimate fits; then count the rendered SDL exactly and
-        # drop hits from the end while it is over the budget (the estimate is close).
-        state: _State | None = replayed([])
+        # Add hits while the running estimate fits (`reserve` keeps a share of the budget
+        # for connectives and cheap hits); the estimate sums each line's tokens, as exact as
+        # the final count of the rendered SDL, which drops steps from the end while over.
+        state: _State | None = replayed()
         assert state is not None
         end = 0
         sequence = self._sequence(order, state) if self.params.pull_ahead else iter(order)
-        hits = []
         failed = -1
+        main_budget = budget * (1.0 - self.params.reserve)
         for number, position in enumerate(sequence):
+            # Near the budget, keep a copy to fall back on if this hit does not fit.
+            near = state.total >= main_budget * SNAPSHOT_FROM
+            snapshot = state.copy() if near else None
             state.add_hit(position)
-            if state.total > budget:
-                state, failed = None, position
+            if state.total > main_budget:
+                state, failed = snapshot, position
                 break
-            hits.append(position)
+            steps.append(("hit", position))
             end = number + 1
-        if state is None and end and self.params.fill_depth > 0:
+
+        def connect(state: _State) -> _State:
+            """Fields between types with hits, while they fit (see `_State.connectives`):
+            first those that cost only their line, then (`connectives="all"`) the others,
+            each undone when it does not fit."""
+            later = []
+            for owner, name, members in state.connectives():
+                if members or not state.costs_line(owner, name):
+                    later.append((owner, name, members))
+                elif state.total + state.line_cost_of(owner, name) <= budget:
+                    state.connect(owner, name, members)
+                    steps.append(("link", owner, name, members))
+            if self.params.connectives != "all":
+                return state
+            for owner, name, members in later:
+                snapshot = state.copy()
+                state.connect(owner, name, members)
+                if state.total > budget:
+                    state = snapshot
+                else:
+                    steps.append(("link", owner, name, members))
+            return state
+
+        connectives = self.params.connectives != "off" and bool(steps)
+        if connectives and self.params.connectives_first:
+            state = connect(state or replayed())
+        if end and self.params.fill_depth > 0 and failed != -1:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
-            state = replayed(hits)
-            taken = {*hits, failed}
+            if state is None:
+                state = replayed()
+            taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
+            bare = self.params.bare_fill
             for position in rest:
                 if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
-                state.add_hit(position)
-                hits.append(position)
-        while hits:
+                if bare:
+                    if state.add_line(position):
+                        steps.append(("line", position))
+                else:
+                    state.add_hit(position)
+                    steps.append(("hit", position))
+        if connectives and not self.params.connectives_first:
+            state = connect(state or replayed())
+        kept = len(steps)
+        while kept:
             if state is None:
-                state = replayed(hits)
-            result = state.result(len(hits))
+                state = replayed(kept)
+            result = state.result(sum(1 for step in steps[:kept] if step[0] != "link"))
             if result.tokens <= budget:
                 return result
             excess, state = result.tokens - budget, None
-            hits = hits[: -max(1, len(hits) * excess // max(result.tokens, 1))]
+            kept -= max(1, kept * excess // max(result.tokens, 1))
         return EMPTY_SLICE
 
     def _sequence(self, order: list[int], state: _State) -> Iterator[int]:
@@ -415,6 +503,32 @@ class Slicer:
                         break
             taken.add(pick)
             yield pick
+
+    def static_ways(self, owner: str) -> list[tuple[list[int], list[tuple[str, str]], float]]:
+        """The schema's ways from the query root into `owner` (at most `MAX_WAYS_IN`), each
+        with its steps as (owner, field) and its penalty for hops into a union or interface
+        member (the graph's abstract penalty, growing with the number of possible types);
+        computed once per type."""
+        cached = self._static_ways.get(owner)
+        if cached is None:
+            entries = self.corpus.entries
+            query_root = self.corpus.query_root
+            cached = []
+            for way in self.graph.ways_into(owner, MAX_WAYS_IN):
+                if not way or entries[way[0]].owner != query_root:
+                    continue
+                penalty = 0.0
+                for step, arrival in zip(
+                    way, [*(entries[i].owner for i in way[1:]), owner], strict=True
+                ):
+                    target = entries[step].named_return_type
+                    if target != arrival:
+                        possible = self.corpus.possible_types.get(target, ())
+                        penalty += self.graph.abstract_penalty * math.log2(1 + len(possible))
+                steps = [(entries[i].owner, entries[i].field) for i in way]
+                cached.append((way, steps, penalty))
+            self._static_ways[owner] = cached
+        return cached
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, its input fields, its enum values."""
@@ -509,6 +623,9 @@ def _description(text: str | None, mode: str) -> str | None:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+_Step = tuple[Any, ...]  # ("hit" | "line", position) or ("link", owner, field, members)
+
+
 class _State:
     """One slice while it grows: what is in it and a running token estimate."""
 
@@ -546,6 +663,28 @@ class _State:
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
+
+    def copy(self) -> _State:
+        """An independent copy (cheaper than replaying the hits into a fresh state)."""
+        twin = object.__new__(_State)
+        twin.__dict__.update(self.__dict__)
+        twin.listed = set(self.listed)
+        twin.fields = {t: dict(names) for t, names in self.fields.items()}
+        twin.implements = defaultdict(list, {t: list(v) for t, v in self.implements.items()})
+        twin.implemented_by = defaultdict(
+            list, {t: list(v) for t, v in self.implemented_by.items()}
+        )
+        twin.unions = {t: list(v) for t, v in self.unions.items()}
+        twin.inputs = dict(self.inputs)
+        twin.enums = list(self.enums)
+        twin.full_enums = set(self.full_enums)
+        twin.scalars = list(self.scalars)
+        twin.lines = dict(self.lines)
+        twin.waiting = defaultdict(list, {t: list(v) for t, v in self.waiting.items()})
+        twin.hit_types = dict(self.hit_types)
+        twin.hit_counts = defaultdict(int, self.hit_counts)
+        twin.linked = dict(self.linked)
+        return twin
 
     # --- accounting -----------------------------------------------------------------------
 
@@ -594,6 +733,17 @@ class _State:
             if a in facts.required
         )
 
+    def costs_line(self, owner: str, name: str) -> bool:
+        """Whether adding the field costs only its line: its return type is in the slice and
+        nothing implements its owner in the slice (which would copy it)."""
+        named = self.s.facts[owner][name].named
+        return named in self.fields and not self.implemented_by.get(owner)
+
+    def line_cost_of(self, owner: str, name: str) -> int:
+        facts = self.s.facts[owner][name]
+        shown = sorted(self.shown_arguments(owner, name, facts), key=facts.arguments.index)
+        return self.s.cost(self.s.field_line(owner, name, tuple(shown)))
+
     def line_cost(self, position: int) -> int:
         """What a cheap hit's own field line costs."""
         entry = self.s.corpus.entries[position]
@@ -602,6 +752,26 @@ class _State:
             self.shown_arguments(entry.owner, entry.field, facts), key=facts.arguments.index
         )
         return self.s.cost(self.s.field_line(entry.owner, entry.field, tuple(shown)))
+
+    def apply(self, step: _Step) -> None:
+        """Replay one step of a slice's growth (see `Slicer._build`)."""
+        if step[0] == "hit":
+            self.add_hit(step[1])
+        elif step[0] == "line":
+            self.add_line(step[1])
+        else:
+            self.connect(step[1], step[2], step[3])
+
+    def add_line(self, position: int) -> bool:
+        """Add a cheap hit as its line alone (no ways in, links or copies into
+        implementations); False when it would cost more than its line."""
+        entry = self.s.corpus.entries[position]
+        if self.implemented_by.get(entry.owner):
+            return False
+        self.hits += 1
+        self.hit_counts[entry.owner] += 1
+        self.add_field(entry.owner, entry.field)
+        return True
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
@@ -630,6 +800,7 @@ class _State:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
             self._hit_type(owner)
+            self._top_arguments(owner, entries[position].field)
             return True
         if owner in self.s.graph.roots or (top and owner in self.fields):
             chain: list[int] = []
@@ -648,7 +819,58 @@ class _State:
             for way in extra[: params.routes - 1]:
                 self.add_path([*way, position])
         self._hit_type(owner)
+        self._top_arguments(owner, entries[position].field)
         return True
+
+    def _top_arguments(self, owner: str, field: str) -> None:
+        if self.hits <= self.s.params.top_arguments:
+            # One of the first hits: every argument it takes (filters, ordering) may matter.
+            self.add_field(owner, field, self.s.facts[owner][field].arguments)
+
+    def connectives(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """Fields not yet shown, without required arguments, from a type in the slice to an
+        object type with a ranked hit (directly or through a connection's nodes; with
+        `abstract_connectives`, also a connection of a union or interface such a type belongs
+        to): how the question's types relate, best score first. Each comes with the hit types
+        it reaches through a union or interface (to declare as fragment targets)."""
+        params = self.s.params
+        mode = params.connectives
+        roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
+        wanted = [
+            t for t, n in self.hit_counts.items() if n >= params.connective_hits and t not in roots
+        ]
+        found: dict[tuple[str, str], list[str]] = {}
+        for target in wanted:
+            for source, name, many in self.s.leading_to.get(target, ()):
+                shown = self.fields.get(source)
+                if (mode != "single" or not many) and shown is not None and name not in shown:
+                    found.setdefault((source, name), [])
+            if not params.abstract_connectives:
+                continue
+            over = (*self.s.member_of.get(target, ()), *self.s.interfaces_of.get(target, ()))
+            for abstract in over:
+                if target not in self.s.possible.get(abstract, ()):
+                    continue
+                for source, name, many in self.s.leading_to.get(abstract, ()):
+                    if many and source in self.fields and name not in self.fields[source]:
+                        found.setdefault((source, name), []).append(target)
+        values = self.values
+        position = self.s.position
+        ordered = sorted(found, key=lambda item: (-values[position[item]], position[item]))
+        return [(source, name, tuple(found[source, name])) for source, name in ordered]
+
+    def connect(self, source: str, name: str, members: Sequence[str]) -> None:
+        """Add a connective field; one into a union or interface shows the way to `members`."""
+        self.add_field(source, name)
+        if not members:
+            return
+        named = self.s.facts[source][name].named
+        abstract = named
+        if self.s.is_connection(named) and "nodes" in self.s.facts[named]:
+            abstract = self.s.facts[named]["nodes"].named
+            self.add_field(named, "nodes")
+        for member in members:
+            self.link(abstract, member)
 
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
@@ -700,27 +922,16 @@ class _State:
         """Ways from the query root into `owner` not yet all in the slice, with the number of
         fields each would add: fewest new fields first (a hop into a union or interface
         member counts as the graph's abstract penalty more), then cheapest in the schema."""
-        entries = self.s.corpus.entries
-        graph = self.s.graph
-        query_root = self.s.corpus.query_root
         scored = []
-        for number, way in enumerate(graph.ways_into(owner, MAX_WAYS_IN)):
-            if not way or entries[way[0]].owner != query_root:
-                continue
-            new = sum(
-                1 for i in way if entries[i].field not in self.fields.get(entries[i].owner, {})
-            )
-            if not new:
-                continue
-            weight = float(new)
-            for step, arrival in zip(
-                way, [*(entries[i].owner for i in way[1:]), owner], strict=True
-            ):
-                target = entries[step].named_return_type
-                if target != arrival:
-                    possible = self.s.corpus.possible_types.get(target, ())
-                    weight += graph.abstract_penalty * math.log2(1 + len(possible))
-            scored.append((weight, number, way, new))
+        fields = self.fields
+        for number, (way, steps, penalty) in enumerate(self.s.static_ways(owner)):
+            new = 0
+            for step_owner, step_field in steps:
+                shown = fields.get(step_owner)
+                if shown is None or step_field not in shown:
+                    new += 1
+            if new:
+                scored.append((new + penalty, number, way, new))
         scored.sort(key=lambda item: (item[0], item[1]))
         return [(way, new) for _, _, way, new in scored]
 
@@ -750,6 +961,10 @@ class _State:
         shown = list(facts.required)
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
+        params = self.s.params
+        if params.optional_lookups and not facts.many and not facts.required:
+            # A single-object field whose arguments are all optional: they choose the object.
+            return list(facts.arguments)
         for argument in facts.arguments:
             if argument in shown:
                 continue
@@ -775,7 +990,7 @@ class _State:
             arguments += [a for a in extra if a not in arguments]
             description = _description(facts.description, self.s.params.descriptions)
             if description:
-                self._set_line(("d", owner, name), f'  "{description}"\n')
+                self._set_line(("d", owner, name), f'{self.s.indent}"{description}"\n')
         else:
             arguments = [a for a in extra if a not in shown]
             if not arguments:
@@ -933,6 +1148,7 @@ class _State:
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
+            chosen += [n for n in self.s.shared_leaves.get(type_name, ()) if n not in chosen]
             return chosen or [ranked[0][0]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
@@ -955,7 +1171,7 @@ class _State:
                 # Arguments take every value (operations and default values use them).
                 named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
                 values = named or values[:1]
-            body = "".join(f"  {v}\n" for v in values)
+            body = "".join(f"{self.s.indent}{v}\n" for v in values)
             self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
 
     def ensure_input(self, type_name: str, every: bool = False) -> None:
@@ -984,7 +1200,7 @@ class _State:
             or (had is not None and name in had)
         ] or list(fields)[:1]
         self.inputs[type_name] = chosen
-        body = "".join(f"  {print_input_value(n, fields[n])}\n" for n in chosen)
+        body = "".join(f"{self.s.indent}{print_input_value(n, fields[n])}\n" for n in chosen)
         self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
         for name in chosen:
             if had is None or name not in had:
@@ -1032,7 +1248,7 @@ class _State:
         ) or any(name in DEFAULT_ROOT_NAMES and name not in included for name in defined)
         parts: list[str] = []
         if explicit:
-            body = "".join(f"  {operation}: {root}\n" for operation, root in roots)
+            body = "".join(f"{self.s.indent}{operation}: {root}\n" for operation, root in roots)
             parts.append(f"schema {{\n{body}}}\n\n")
         ordered = included + [t for t in self.fields if t not in included]
         for type_name in ordered:
