@@ -37,7 +37,7 @@ from schemanav.bench.metrics import (
     tokens_at_k,
     tokens_to_complete,
 )
-from schemanav.retrieval.base import SearchHit, fit_prefix
+from schemanav.retrieval.base import fit_prefix
 
 RANKED = ["Query.movie", "Movie.title", "Query.person", "Movie.cast", "Person.name"]
 COSTS = [10, 20, 30, 40, 50]
@@ -135,17 +135,6 @@ def test_fit_prefix_budget_below_the_first_item_is_zero() -> None:
     assert fit_prefix([], 100) == 0
     with pytest.raises(ValueError, match="negative"):
         fit_prefix(COSTS, -1)
-
-
-def test_ranked_hits_equal_constructed_ones() -> None:
-    coordinates, texts, tokens = ["A.x", "A.y", "B.z"], ["A.x: 1", "A.y: 2", "B.z: 3"], [4, 5, 6]
-    expected = [SearchHit("B.z", "B.z: 3", 0.9, 1, 6), SearchHit("A.x", "A.x: 1", 0.5, 2, 4)]
-    hits = SearchHit.ranked([(2, 0.9), (0, 0.5)], coordinates, texts, tokens)
-    assert hits == expected
-    assert [hash(hit) for hit in hits] == [hash(hit) for hit in expected]
-    with pytest.raises(AttributeError):
-        hits[0].rank = 3  # type: ignore[misc]  # still frozen
-    assert SearchHit.ranked([], coordinates, texts, tokens) == []
 
 
 def test_budget_recall() -> None:

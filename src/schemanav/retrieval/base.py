@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from schemanav.events import Events, SilentEvents
-from schemanav.records import filled
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
@@ -33,32 +32,6 @@ class SearchHit:
         "text",
         "paths_to_root",
     )
-
-    @classmethod
-    def ranked(
-        cls,
-        entries: Sequence[tuple[int, float]],
-        coordinates: Sequence[str],
-        texts: Sequence[str] | dict[int, str],
-        tokens: Sequence[int],
-    ) -> list[SearchHit]:
-        """Hits for (corpus entry, score) pairs in rank order, without paths to root.
-
-        A bench ranks some 1,500 hits per question: they are `filled`, not constructed (half
-        the time; `test_ranked_hits_equal_constructed_ones` keeps the two alike).
-        """
-        return [
-            filled(
-                cls,
-                coordinate=coordinates[entry],
-                text=texts[entry],
-                score=score,
-                rank=rank,
-                tokens=tokens[entry],
-                paths_to_root=(),
-            )
-            for rank, (entry, score) in enumerate(entries, start=1)
-        ]
 
     def block(self, max_paths: int | None = None) -> str:
         """The hit as an agent's search tool shows it: its text, then one `from the root:` line

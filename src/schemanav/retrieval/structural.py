@@ -552,7 +552,10 @@ class StructuralSearcher:
         else:
             texts = {entry: corpus.text(fmt, entry) for entry, _ in shown}
         if not self.max_paths:
-            return SearchHit.ranked(shown, coordinates, texts, tokens)
+            return [
+                SearchHit(coordinates[entry], texts[entry], score, rank, tokens[entry])
+                for rank, (entry, score) in enumerate(shown, start=1)
+            ]
         return [
             SearchHit(
                 coordinate=coordinates[entry],
