@@ -229,7 +229,7 @@ class Navigator:
 
     @cached_property
     def slicer(self) -> Slicer:
-        """The schema slicer, built once (it needs the parsed schema and the corpus)."""
+        """The schema slicer, built once (it needs `readable_schema` and the corpus)."""
         from schemanav.retrieval.slicing import Slicer
 
         return Slicer(self.readable_schema, self.corpus)

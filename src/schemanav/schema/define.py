@@ -358,7 +358,7 @@ class DefinitionCache:
         from graphql import GraphQLError, build_client_schema
 
         found = read_matching(
-            self.folder / "schema.json", {**self.header, "part": "schema"}, "schema or graphql-core"
+            self._schema_path, {**self.header, "part": "schema"}, "schema or graphql-core"
         )
         if not isinstance(found, tuple):
             return found
@@ -373,8 +373,12 @@ class DefinitionCache:
         schema._validation_errors = []  # checked when it was parsed: `violations`
         return schema, tuple(violations)
 
+    @property
+    def _schema_path(self) -> Path:
+        return self.folder / "schema.json"
+
     def has_schema(self) -> bool:
-        return (self.folder / "schema.json").is_file()
+        return self._schema_path.is_file()
 
     def put_schema(self, schema: GraphQLSchema, violations: tuple[str, ...]) -> None:
         from graphql import introspection_from_schema
@@ -382,7 +386,7 @@ class DefinitionCache:
         payload = {"introspection": introspection_from_schema(schema), "violations": violations}
         with contextlib.suppress(OSError, TypeError, ValueError):  # only costs speed
             write_checked(
-                self.folder / "schema.json",
+                self._schema_path,
                 {**self.header, "part": "schema"},
                 json.dumps(payload, ensure_ascii=False).encode("utf-8"),
             )
