@@ -8,6 +8,7 @@ a hit shows, not how a question is handled: that is checked once, at the end, ov
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,3 +188,13 @@ def test_the_format_changes_what_a_hit_shows_not_the_promises(
         hits = searcher.search(OBVIOUS_QUESTION, 10)
         assert OBVIOUS_TARGET in [hit.coordinate for hit in hits], (name, fmt)
         check_invariants(hits, 10, corpus, fmt)
+
+
+def test_hits_built_in_bulk_are_the_records_the_constructor_makes() -> None:
+    """`SearchHit.ranked` sets slots directly (deep rankings): equal, hashed alike, frozen."""
+    bulk = SearchHit.ranked(["Query.movie", "Movie.title"], ["a", "b"], [2.5, 1.0], [3, 4])
+    made = [SearchHit("Query.movie", "a", 2.5, 1, 3), SearchHit("Movie.title", "b", 1.0, 2, 4)]
+    assert bulk == made
+    assert [hash(hit) for hit in bulk] == [hash(hit) for hit in made]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        bulk[0].rank = 5  # type: ignore[misc]

@@ -90,7 +90,7 @@ class ShortestPaths:
                     self._graph, self._field_cost, with_leaves=True
                 )
             walk = self._with_leaves
-        return (walk, number) if walk._settle(number) else None
+        return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
     def reaches(self, type_name: str) -> bool:
         """Whether any way leads from a root to `type_name` (walking until that is known)."""
@@ -115,18 +115,23 @@ class ShortestPaths:
         if found is None:
             return []
         walk, target = found
-        cached = walk._chains.get(target)
+        chains = walk._chains
+        cached = chains.get(target)
         if cached is None:
-            graph, via, current = self._graph, walk._via, target
-            cached = []
-            seen: set[int] = set()
-            while (edge := via[current]) >= 0 and current not in seen:
-                seen.add(current)
-                if (entry := graph.edge_entry[edge]) != FRAGMENT:
-                    cached.append(entry)
+            # Up to the nearest type whose chain is known (or a root), then down again,
+            # keeping each chain on the way: every type on a settled type's way is settled
+            # (its edge was relaxed from there), so its way is final too.
+            graph, via = self._graph, walk._via
+            pending: list[tuple[int, int]] = []
+            current = target
+            while (edge := via[current]) >= 0 and current not in chains:
+                pending.append((current, edge))
                 current = graph.edge_source[edge]
-            cached.reverse()
-            walk._chains[target] = cached  # settled types keep their way: final
+            cached = chains.get(current, [])
+            for node, edge in reversed(pending):
+                if (entry := graph.edge_entry[edge]) != FRAGMENT:
+                    cached = [*cached, entry]
+                chains[node] = cached
         return list(cached)
 
     def hops(self, type_name: str) -> int:

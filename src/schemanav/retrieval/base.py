@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from schemanav.events import Events, SilentEvents
 
@@ -13,9 +13,13 @@ if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchHit:
-    """One ranked result. `tokens` is the o200k_base cost of `text`, what an agent would read."""
+    """One ranked result. `tokens` is the o200k_base cost of `text`, what an agent would read.
+
+    Slotted: a bench holds some 1,500 hits per question, and a slot layout takes half the
+    memory of a dict (80 bytes a hit against 176).
+    """
 
     coordinate: str
     text: str
@@ -33,6 +37,35 @@ class SearchHit:
         "paths_to_root",
     )
 
+    @classmethod
+    def ranked(
+        cls,
+        coordinates: Iterable[str],
+        texts: Iterable[str],
+        scores: Iterable[float],
+        tokens: Iterable[int],
+    ) -> list[SearchHit]:
+        """Hits without paths, ranked from 1, from parallel columns of one length.
+
+        The same records `SearchHit(...)` makes, built by setting the slots directly: a frozen
+        dataclass's `__init__` goes through `object.__setattr__` once per field, which was a
+        tenth of a 200-question bench (1,559 hits per question) and of 200 slices.
+        """
+        new = object.__new__
+        set_coordinate, set_text, set_score, set_rank, set_tokens, set_paths = _HIT_SLOTS
+        hits = []
+        columns = zip(coordinates, texts, scores, tokens, strict=False)  # maps have no len
+        for rank, (coordinate, text, score, cost) in enumerate(columns, start=1):
+            hit = new(cls)
+            set_coordinate(hit, coordinate)
+            set_text(hit, text)
+            set_score(hit, score)
+            set_rank(hit, rank)
+            set_tokens(hit, cost)
+            set_paths(hit, ())
+            hits.append(hit)
+        return hits
+
     def block(self, max_paths: int | None = None) -> str:
         """The hit as an agent's search tool shows it: its text, then one `from the root:` line
         per path (at most `max_paths`). Most renderings contain the coordinate already, and the
@@ -44,6 +77,13 @@ class SearchHit:
             if len(path) > 1
         )
         return "\n".join(lines)
+
+
+# The member descriptors of SearchHit's slots, in field order, for `SearchHit.ranked`.
+_HIT_SLOTS: tuple[Callable[[SearchHit, Any], None], ...] = tuple(
+    SearchHit.__dict__[name].__set__
+    for name in ("coordinate", "text", "score", "rank", "tokens", "paths_to_root")
+)
 
 
 @runtime_checkable

@@ -51,6 +51,8 @@ CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
 # thousands of fields lead into (every implementation of a wide interface); the widest
 # type of the bundled schemas has a few hundred.
 MAX_WAYS_IN = 512
+# A way into a type: (penalty, number, corpus entries, (owner, field) steps, through a list).
+_Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
 # Past this share of the budget, a slice keeps a copy of itself before each hit, so a hit
 # that does not fit is undone without replaying the others.
 SNAPSHOT_FROM = 0.9
@@ -165,14 +167,27 @@ class Slicer:
         # The question's words pick optional arguments and enum values: the same analyzer as
         # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
         self._words = words if words is not None else Stemmer()
-        self.position = {(e.owner, e.field): i for i, e in enumerate(corpus.entries)}
+        self.names = [(e.owner, e.field) for e in corpus.entries]  # by corpus position
+        self.position = {name: i for i, name in enumerate(self.names)}
         self._index = {c: i for i, c in enumerate(corpus.coordinates)}
         self._costs: dict[str, int] = {}
-        self._plurals: dict[str, tuple[str, ...]] | None = None
+        self._plurals: dict[tuple[str, ...], list[str]] | None = None
+        self._longest_plural = 0
         self._static_ways: dict[str, list[tuple[list[int], list[tuple[str, str]], float]]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
+        self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
+        self._free_leaves: dict[str, list[tuple[str, int]]] = {}
+        self._ways_by_penalty: dict[str, list[_Way]] = {}
+        self._field_order: dict[str, dict[str, int]] = {}
         self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
+        # Output types shaped like a Relay connection (`is_connection`).
+        self.connections = frozenset(
+            name
+            for name, definition in schema.type_map.items()
+            if self._kinds[name] in ("object", "interface")
+            and not CONNECTION_FIELDS.isdisjoint(definition.fields)  # type: ignore[attr-defined]
+        )
         self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
         self.facts: dict[str, dict[str, _Field]] = {}
         self.member_of: dict[str, list[str]] = defaultdict(list)
@@ -351,13 +366,12 @@ class Slicer:
 
         Rank r (1-based) stands in for a score of 1/r, so paths prefer listed fields.
         """
+        positions = dict.fromkeys(map(self._index.get, coordinates))  # first rank of each
+        positions.pop(None, None)
+        order: list[int] = list(positions)  # type: ignore[arg-type]
         values = [0.0] * len(self.corpus)
-        order: list[int] = []
-        for coordinate in coordinates:
-            position = self._index.get(coordinate)
-            if position is not None and not values[position]:
-                order.append(position)
-                values[position] = 1.0 / len(order)
+        for rank, position in enumerate(order, start=1):
+            values[position] = 1.0 / rank
         return self._build(order, values, budget, question)
 
     # --- internals ------------------------------------------------------------------------
@@ -453,7 +467,12 @@ class Slicer:
             taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
             bare = self.params.bare_fill
+            names = self.names
             for position in rest:
+                owner, name = names[position]
+                shown = state.fields.get(owner)
+                if shown is None or name in shown:  # not cheap: its type is not in, or it is
+                    continue
                 if not state.cheap(position) or state.total + state.line_cost(position) > budget:
                     continue
                 if bare:
@@ -530,6 +549,47 @@ class Slicer:
             self._static_ways[owner] = cached
         return cached
 
+    def ways_by_penalty(self, owner: str) -> list[_Way]:
+        """`static_ways(owner)` as (penalty, number, way, steps, through a list or
+        connection), lowest penalty first."""
+        cached = self._ways_by_penalty.get(owner)
+        if cached is None:
+            facts = self.facts
+            cached = self._ways_by_penalty[owner] = sorted(
+                (penalty, number, way, steps, any(facts[o][f].many for o, f in steps))
+                for number, (way, steps, penalty) in enumerate(self.static_ways(owner))
+            )
+        return cached
+
+    def free_leaves(self, type_name: str) -> list[tuple[str, int]]:
+        """A type's leaf fields without required arguments, with their corpus positions."""
+        cached = self._free_leaves.get(type_name)
+        if cached is None:
+            cached = self._free_leaves[type_name] = [
+                (name, f.position) for name, f in self.facts[type_name].items() if f.free and f.leaf
+            ]
+        return cached
+
+    def field_order(self, type_name: str) -> dict[str, int]:
+        """A type's field names by their place in its definition (slices print in that order)."""
+        cached = self._field_order.get(type_name)
+        if cached is None:
+            fields = self.schema.type_map[type_name].fields  # type: ignore[attr-defined]
+            cached = self._field_order[type_name] = {name: n for n, name in enumerate(fields)}
+        return cached
+
+    def union_members(self, union: str) -> list[tuple[str, list[int]]]:
+        """A union's members in declaration order, each with its fields' corpus positions
+        (a union entering a slice shows the member whose best field scores highest)."""
+        cached = self._union_members.get(union)
+        if cached is None:
+            definition = self.schema.type_map[union]
+            cached = self._union_members[union] = [
+                (member.name, [self.position[(member.name, field)] for field in member.fields])
+                for member in definition.types  # type: ignore[attr-defined]
+            ]
+        return cached
+
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, its input fields, its enum values."""
         key = (owner, field, argument)
@@ -561,21 +621,29 @@ class Slicer:
         """Object types the question names in the plural (`pull requests` for PullRequest):
         it asks about many of them, so a way in through a list or connection fits better
         than a lookup by identifier."""
-        text = " " + " ".join(re.findall(r"[a-z0-9]+", question.lower())) + " "
+        words = re.findall(r"[a-z0-9]+", question.lower())
         if self._plurals is None:
-            self._plurals = {}
+            # Each type's plural forms as word sequences (`pull requests` → PullRequest),
+            # looked up by the question's runs of words.
+            self._plurals = defaultdict(list)
             for name in self.facts:
                 base = " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)).lower()
                 forms = {base + "s", base + "es"}
                 if base.endswith("y"):
                     forms.add(base[:-1] + "ies")
-                self._plurals[name] = tuple(f" {form} " for form in forms)
-        return frozenset(n for n, forms in self._plurals.items() if any(f in text for f in forms))
+                for form in forms:
+                    self._plurals[tuple(form.split(" "))].append(name)
+            self._longest_plural = max(map(len, self._plurals), default=0)
+        longest = self._longest_plural
+        found: set[str] = set()
+        for start in range(len(words)):
+            for end in range(start + 1, min(start + longest, len(words)) + 1):
+                found.update(self._plurals.get(tuple(words[start:end]), ()))
+        return frozenset(found)
 
     def is_connection(self, type_name: str) -> bool:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
-        fields = getattr(self.schema.type_map.get(type_name), "fields", None)
-        return fields is not None and not CONNECTION_FIELDS.isdisjoint(fields)
+        return type_name in self.connections
 
 
 def _kind(graphql_type: Any) -> str:
@@ -789,13 +857,9 @@ class _State:
             # of them, so the slice also gets the best way in through a list or connection
             # (not only a lookup by identifier).
             self.listed.add(owner)
-            facts = self.s.facts
-            for way, new in self.ways_in(owner):
-                if new > params.plural_ways:
-                    break
-                if any(facts[entries[i].owner][entries[i].field].many for i in way):
-                    self.add_path([*way, position])
-                    break
+            way = self.list_way_in(owner)
+            if way is not None:
+                self.add_path([*way, position])
         if params.reuse_reached_types and owner in self.fields and not top:
             # The slice already reaches this type: the field needs no path of its own.
             self.add_field(owner, entries[position].field)
@@ -805,8 +869,8 @@ class _State:
         if owner in self.s.graph.roots or (top and owner in self.fields):
             chain: list[int] = []
         elif params.shared_routes or top:
-            ways = self.ways_in(owner)
-            chain = ways[0][0] if ways else self.s.graph.chain_to(owner, self.routes)
+            best = self.best_way_in(owner)
+            chain = best if best is not None else self.s.graph.chain_to(owner, self.routes)
         else:
             chain = self.s.graph.chain_to(owner, self.routes)
         if not self.add_path([*chain, position]):
@@ -923,17 +987,58 @@ class _State:
         fields each would add: fewest new fields first (a hop into a union or interface
         member counts as the graph's abstract penalty more), then cheapest in the schema."""
         scored = []
-        fields = self.fields
         for number, (way, steps, penalty) in enumerate(self.s.static_ways(owner)):
-            new = 0
-            for step_owner, step_field in steps:
-                shown = fields.get(step_owner)
-                if shown is None or step_field not in shown:
-                    new += 1
+            new = self.missing(steps)
             if new:
                 scored.append((new + penalty, number, way, new))
         scored.sort(key=lambda item: (item[0], item[1]))
         return [(way, new) for _, _, way, new in scored]
+
+    def missing(self, steps: list[tuple[str, str]]) -> int:
+        """How many of a way's (owner, field) steps the slice does not show yet."""
+        fields = self.fields
+        new = 0
+        for step_owner, step_field in steps:
+            shown = fields.get(step_owner)
+            if shown is None or step_field not in shown:
+                new += 1
+        return new
+
+    def list_way_in(self, owner: str) -> list[int] | None:
+        """The first of `ways_in(owner)` through a list or connection, unless one adding more
+        than `plural_ways` fields comes first (then None); scored lazily as `best_way_in`."""
+        limit = self.s.params.plural_ways
+        best: tuple[float, int] | None = None
+        found: tuple[list[int], bool] | None = None
+        for penalty, number, way, steps, many in self.s.ways_by_penalty(owner):
+            if not many and len(steps) <= limit:
+                continue  # it neither goes through a list nor could add too many fields
+            if best is not None:
+                if 1 + penalty > best[0]:
+                    break
+                if (1 + penalty, number) > best:
+                    continue
+            new = self.missing(steps)
+            if new and (many or new > limit) and (best is None or (new + penalty, number) < best):
+                best, found = (new + penalty, number), (way, new > limit)
+        return None if found is None or found[1] else found[0]
+
+    def best_way_in(self, owner: str) -> list[int] | None:
+        """The first of `ways_in(owner)` (None if there is none), without scoring every way:
+        ways are tried by penalty, and one that could not beat the best so far even adding a
+        single field is skipped (a type can have hundreds of ways in)."""
+        best: tuple[float, int] | None = None
+        found = None
+        for penalty, number, way, steps, _ in self.s.ways_by_penalty(owner):
+            if best is not None:
+                if 1 + penalty > best[0]:
+                    break  # every way after this one has at least this penalty
+                if (1 + penalty, number) > best:
+                    continue
+            new = self.missing(steps)
+            if new and (best is None or (new + penalty, number) < best):
+                best, found = (new + penalty, number), way
+        return found
 
     def add_path(self, steps: list[int]) -> bool:
         entries = self.s.corpus.entries
@@ -1113,18 +1218,16 @@ class _State:
         elif kind == "union":
             if type_name not in self.unions:
                 self.unions[type_name] = []
-                union = self.s.schema.type_map[type_name]
+                members = self.s.union_members(type_name)
+                values = self.values
                 member = max(
-                    union.types,  # type: ignore[attr-defined]
-                    key=lambda m: max(
-                        (self.values[self.s.position[(m.name, f)]] for f in m.fields), default=0.0
-                    ),
-                )
-                self.unions[type_name].append(member.name)
+                    members, key=lambda item: max(map(values.__getitem__, item[1]), default=0.0)
+                )[0]
+                self.unions[type_name].append(member)
                 self._union_line(type_name)
-                self.ensure_output(member.name)
+                self.ensure_output(member)
                 if self.s.params.closed_subtypes:
-                    others = [t.name for t in union.types if t.name in self.fields]  # type: ignore[attr-defined]
+                    others = [name for name, _ in members if name in self.fields]
                     for other in others:
                         if other not in self.unions[type_name]:
                             self.unions[type_name].append(other)
@@ -1138,18 +1241,18 @@ class _State:
         Leaves without required arguments first, best by the question's scores, then in
         declaration order; `leaves` sets how many a new type brings.
         """
-        facts = self.s.facts[type_name]
         values = self.values
-        leaves = [(name, f) for name, f in facts.items() if f.free and f.leaf]
+        leaves = self.s.free_leaves(type_name)
         if leaves:
-            ranked = sorted(leaves, key=lambda item: -values[item[1].position])
-            scored = [name for name, f in ranked if values[f.position] >= self.floor]
+            ranked = sorted(leaves, key=lambda item: -values[item[1]])
+            scored = [name for name, position in ranked if values[position] >= self.floor]
             chosen = scored[: self.s.params.leaves]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.shared_leaves.get(type_name, ()) if n not in chosen]
             return chosen or [ranked[0][0]]
+        facts = self.s.facts[type_name]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
@@ -1254,12 +1357,11 @@ class _State:
         for type_name in ordered:
             header = self.lines[("h", type_name)]
             opening, closing = header.split("\n", 1)
-            definition = self.s.schema.type_map[type_name]
             lines = [opening + "\n"]
-            for name in definition.fields:  # type: ignore[attr-defined]
-                if name in self.fields[type_name]:
-                    lines.append(self.lines.get(("d", type_name, name), ""))
-                    lines.append(self.lines[("f", type_name, name)])
+            place = self.s.field_order(type_name)
+            for name in sorted(self.fields[type_name], key=place.__getitem__):
+                lines.append(self.lines.get(("d", type_name, name), ""))
+                lines.append(self.lines[("f", type_name, name)])
             lines.append(closing)
             parts.append("".join(lines))
         for key in ("u", "i", "e", "s"):

@@ -542,20 +542,22 @@ class StructuralSearcher:
         else:
             for position in order[:k].tolist():
                 add(position, values[position])
-        shown = list(ranked.items())[:k]
+        entries, kept = list(ranked)[:k], list(ranked.values())[:k]
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
         # A few hits are rendered one by one; a deep list (bench) takes every rendering once.
         texts: list[str] | dict[int, str]
-        if len(shown) > _RENDER_ONE_BY_ONE:
+        if len(entries) > _RENDER_ONE_BY_ONE:
             texts = corpus.texts(fmt)
         else:
-            texts = {entry: corpus.text(fmt, entry) for entry, _ in shown}
+            texts = {entry: corpus.text(fmt, entry) for entry in entries}
         if not self.max_paths:
-            return [
-                SearchHit(coordinates[entry], texts[entry], score, rank, tokens[entry])
-                for rank, (entry, score) in enumerate(shown, start=1)
-            ]
+            return SearchHit.ranked(
+                map(coordinates.__getitem__, entries),
+                map(texts.__getitem__, entries),
+                kept,
+                map(tokens.__getitem__, entries),
+            )
         return [
             SearchHit(
                 coordinate=coordinates[entry],
@@ -565,7 +567,7 @@ class StructuralSearcher:
                 tokens=tokens[entry],
                 paths_to_root=self.graph.paths_to_root(entry, self.max_paths, routes),
             )
-            for rank, (entry, score) in enumerate(shown, start=1)
+            for rank, (entry, score) in enumerate(zip(entries, kept, strict=True), start=1)
         ]
 
 
