@@ -18,7 +18,7 @@ import pytest
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, Format, build_corpus
-from schemanav.retrieval import BackendContext, Searcher, SearchHit
+from schemanav.retrieval import BackendContext, Ranking, Searcher, SearchHit, ranking_of
 from schemanav.retrieval.pipeline import BACKENDS, backend_names, create_backend
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama
@@ -127,6 +127,9 @@ def test_hits_keep_every_promise(indexed: Indexed, corpus: Corpus) -> None:
         hits = backend.search(OBVIOUS_QUESTION, k)
         assert hits, "an obvious question must find something"
         check_invariants(hits, k, corpus, fmt)
+        # What a bench or a slice reads (built without hits where the backend can) is
+        # exactly what the hits say.
+        assert ranking_of(backend, OBVIOUS_QUESTION, k) == Ranking.of(hits)
     assert len(backend.search(OBVIOUS_QUESTION, 1000)) <= len(corpus)
 
 

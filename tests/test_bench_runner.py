@@ -23,7 +23,7 @@ from schemanav.bench.runner import (
 )
 from schemanav.corpus import Corpus, Format, open_corpus
 from schemanav.errors import InputError
-from schemanav.retrieval import SearchHit
+from schemanav.retrieval import Ranking, SearchHit
 from schemanav.retrieval.pipeline import BACKENDS
 from schemanav.retrieval.registry import BackendSpec, NoOptions
 from schemanav.settings import Settings, load_settings
@@ -208,7 +208,7 @@ def test_a_tie_at_the_cut_is_over_k_read_from_the_hit_past_it(tmp_path: Path) ->
         SearchHit("Movie.id", "", 2.0, 3, 5),
     ]
     # k=1: 3.0 then 2.0, a clean cut; k=2: the third hit ties the second; k=3: nothing past
-    assert judge_dispositions(tied, corpus, [1, 2, 3]) == {
+    assert judge_dispositions(Ranking.of(tied), corpus, [1, 2, 3]) == {
         1: "partial",
         2: "over_k",
         3: "complete",

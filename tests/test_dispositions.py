@@ -9,7 +9,7 @@ import pytest
 
 from schemanav.corpus import Corpus, build_corpus
 from schemanav.navigator import Navigator
-from schemanav.retrieval import SearchHit
+from schemanav.retrieval import Ranking, SearchHit
 from schemanav.retrieval.dispositions import disposition, forms_path
 from schemanav.schema import bundled_path, load_schema
 
@@ -45,8 +45,8 @@ def test_forms_path(corpus: Corpus, coordinates: list[str], complete: bool) -> N
 
 
 def test_each_disposition_by_its_rule(corpus: Corpus) -> None:
-    ranked = hits(("Query.movies", 3.0), ("Movie.title", 2.0), ("Movie.rating", 2.0))
-    assert disposition([], 0, corpus, k=5, budget=None) == "no_hit"
+    ranked = Ranking.of(hits(("Query.movies", 3.0), ("Movie.title", 2.0), ("Movie.rating", 2.0)))
+    assert disposition(Ranking((), ()), 0, corpus, k=5, budget=None) == "no_hit"
     assert disposition(ranked, 0, corpus, k=None, budget=4) == "budget_unsatisfied"
     # K = 2 cuts between two hits scored 2.0: which one is shown is arbitrary.
     assert disposition(ranked, 2, corpus, k=2, budget=None) == "over_k"

@@ -26,7 +26,7 @@ from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
 from schemanav.redaction import public_url
-from schemanav.retrieval import Searcher, SearchHit, fit_budget, has_words
+from schemanav.retrieval import Ranking, Searcher, SearchHit, fit_budget, has_words, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
@@ -223,7 +223,9 @@ class Navigator:
             hits=tuple(hits),
             budget=budget,
             empty_reason=empty_reason,
-            disposition=disposition(ranked, len(hits), self.corpus, k=depth, budget=budget),
+            disposition=disposition(
+                Ranking.of(ranked), len(hits), self.corpus, k=depth, budget=budget
+            ),
             over_budget=over_budget,
         )
 
@@ -250,7 +252,7 @@ class Navigator:
         searcher = self.searcher(backend, fmt, paths=False)
         # Every hit costs at least a few tokens, so `budget` bounds the depth worth ranking.
         depth = min(len(self.corpus), budget)
-        ranked = [hit.coordinate for hit in searcher.search(question, depth)]
+        ranked = ranking_of(searcher, question, depth).coordinates
         piece = self.slicer.from_ranked(ranked, budget, question)
         return SliceResult(
             query=question,

@@ -38,7 +38,7 @@ from schemanav.bench.metrics import (
 from schemanav.corpus import Format, open_corpus
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents, phase
-from schemanav.retrieval import Searcher, SearchHit
+from schemanav.retrieval import Ranking, Searcher, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, describe_violations, schema_label
 from schemanav.schema.loading import no_cyclic_gc
@@ -128,12 +128,12 @@ class BenchReport:
 
 
 class Output(Protocol):
-    """What an agent is handed from one question's ranked hits, observed at every budget."""
+    """What an agent is handed from one question's ranking, observed at every budget."""
 
     def observe(
         self,
         question: str,
-        hits: Sequence[SearchHit],
+        ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
     ) -> Observation: ...
@@ -149,6 +149,8 @@ class ListOutput:
     def __init__(self, corpus: Corpus, fmt: Format) -> None:
         shown = [shown_by_entry(entry, fmt) for entry in corpus.entries]
         self._shown = dict(zip(corpus.coordinates, shown, strict=True))
+        # What each hit costs: its entry rendered in `fmt`, as every backend's hits show it.
+        self._tokens = dict(zip(corpus.coordinates, corpus.token_counts(fmt), strict=True))
         # Which hits show a label: most hits show none of a question's, and the metrics
         # skip an empty item without comparing it to the labels.
         self._showing: dict[str, set[str]] = defaultdict(set)
@@ -159,18 +161,18 @@ class ListOutput:
     def observe(
         self,
         question: str,
-        hits: Sequence[SearchHit],
+        ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
     ) -> Observation:
         shown, nothing = self._shown, frozenset[str]()
         showing = set().union(*(self._showing.get(label, ()) for label in expected))
-        names = [hit.coordinate for hit in hits]
-        ranked = [
+        seen = [
             shown[name] if name in showing else nothing if name in shown else frozenset((name,))
-            for name in names
+            for name in ranked
         ]
-        return Observation.of_list(ranked, [hit.tokens for hit in hits], expected, budgets)
+        tokens = list(map(self._tokens.__getitem__, ranked))
+        return Observation.of_list(seen, tokens, expected, budgets)
 
 
 SliceBuilder = Callable[[str, Sequence[str], int], View]
@@ -188,11 +190,10 @@ class SliceOutput:
     def observe(
         self,
         question: str,
-        hits: Sequence[SearchHit],
+        ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
     ) -> Observation:
-        ranked = [hit.coordinate for hit in hits]
         views = {budget: self._build(question, ranked, budget) for budget in budgets}
         return Observation.of_views(views, expected)
 
@@ -378,8 +379,8 @@ def run_bench(
                 # costs: rank as deep as `Navigator.slice` does for the largest budget.
                 depth = max(depth, min(len(corpus), max(budgets, default=0)))
             label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
-            hits = _search_all(backend, queries, depth, label, events)
-            judged = [judge_dispositions(found, corpus, ks) for found in hits]
+            rankings = _rank_all(backend, queries, depth, label, events)
+            judged = [judge_dispositions(ranking, corpus, ks) for ranking in rankings]
             searched = time.perf_counter() - started
             for output_name in output_list:
                 started = time.perf_counter()
@@ -390,16 +391,19 @@ def run_bench(
                             query.question,
                             dataclasses.replace(
                                 output.observe(
-                                    query.question, found, query.expected_coordinates, budgets
+                                    query.question,
+                                    ranking.coordinates,
+                                    query.expected_coordinates,
+                                    budgets,
                                 ),
                                 dispositions=dispositions,
                             ),
                             ks,
                             budgets,
                         ),
-                        tuple(hit.coordinate for hit in found[: max(ks)]),
+                        ranking.coordinates[: max(ks)],
                     )
-                    for query, found, dispositions in zip(queries, hits, judged, strict=True)
+                    for query, ranking, dispositions in zip(queries, rankings, judged, strict=True)
                 ]
                 rows.append(
                     BenchRow(
@@ -429,25 +433,25 @@ def run_bench(
     )
 
 
-def judge_dispositions(
-    hits: Sequence[SearchHit], corpus: Corpus, ks: Iterable[int]
-) -> dict[int, str]:
-    """What `search --k k` would say of each cut of one question's ranked hits (no budget):
-    the first k hits shown, the one after them read to tell a tie at the cut (`over_k`)."""
-    return {k: disposition(hits[: k + 1], min(k, len(hits)), corpus, k=k, budget=None) for k in ks}
+def judge_dispositions(ranked: Ranking, corpus: Corpus, ks: Iterable[int]) -> dict[int, str]:
+    """What `search --k k` would say of each cut of one question's ranking (no budget): the
+    first k hits shown, the one after them read to tell a tie at the cut (`over_k`)."""
+    shown = len(ranked.coordinates)
+    return {k: disposition(ranked, min(k, shown), corpus, k=k, budget=None) for k in ks}
 
 
-def _search_all(
+def _rank_all(
     backend: Searcher,
     queries: Sequence[LabelledQuery],
     depth: int,
     label: str,
     events: Events,
-) -> list[list[SearchHit]]:
-    """Every question's ranked hits, `depth` deep, with a progress bar."""
-    found: list[list[SearchHit]] = []
+) -> list[Ranking]:
+    """Every question's ranking, `depth` deep, with a progress bar (metrics read coordinates
+    and scores only: no hit is built where the backend can skip them)."""
+    found: list[Ranking] = []
     events.progress(label, 0, len(queries))
     for done, query in enumerate(queries, start=1):
-        found.append(backend.search(query.question, depth))
+        found.append(ranking_of(backend, query.question, depth))
         events.progress(label, done, len(queries))
     return found

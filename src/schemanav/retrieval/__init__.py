@@ -9,21 +9,27 @@ gets a ready one.
 from schemanav.retrieval.base import (
     Backend,
     BackendContext,
+    Ranking,
+    RanksWithoutHits,
     SearchBackend,
     Searcher,
     SearchHit,
     fit_budget,
     fit_prefix,
     has_words,
+    ranking_of,
 )
 
 __all__ = [
     "Backend",
     "BackendContext",
+    "Ranking",
+    "RanksWithoutHits",
     "SearchBackend",
     "SearchHit",
     "Searcher",
     "fit_budget",
     "fit_prefix",
     "has_words",
+    "ranking_of",
 ]

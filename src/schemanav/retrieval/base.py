@@ -106,6 +106,37 @@ SearchBackend = Searcher
 
 
 @dataclass(frozen=True)
+class Ranking:
+    """What a ranking is read for by a bench or a slice: its coordinates and their scores,
+    best first. Either reads thousands of hits per question and none of their texts, so a
+    searcher that can rank without building hits (`RanksWithoutHits`) skips them."""
+
+    coordinates: tuple[str, ...]
+    scores: tuple[float, ...]
+
+    @classmethod
+    def of(cls, hits: Sequence[SearchHit]) -> Ranking:
+        return cls(tuple(hit.coordinate for hit in hits), tuple(hit.score for hit in hits))
+
+
+@runtime_checkable
+class RanksWithoutHits(Protocol):
+    """A searcher that can also answer with a bare `Ranking`, the one `search` would give."""
+
+    def ranking(self, query: str, k: int) -> Ranking:
+        """`Ranking.of(self.search(query, k))`, without building the hits."""
+        ...
+
+
+def ranking_of(searcher: Searcher, query: str, k: int) -> Ranking:
+    """The ranking of `searcher.search(query, k)`, from the searcher's own `ranking` when it
+    has one (the structural backend), else from its hits."""
+    if isinstance(searcher, RanksWithoutHits):
+        return searcher.ranking(query, k)
+    return Ranking.of(searcher.search(query, k))
+
+
+@dataclass(frozen=True)
 class BackendContext:
     """What every backend factory receives beside its own options.
 

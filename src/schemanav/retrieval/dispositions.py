@@ -5,20 +5,20 @@ the cut fell inside a run of equally scored candidates (so which of them were sh
 arbitrary), or that the budget could not hold even the first hit. And when the hits are
 fine, whether they reach from the root down to a value an operation can select.
 
-`disposition` is a pure function of the ranked hits, the cut and the corpus (its root types,
-fields and possible types); `Navigator.search` calls it for every answer, and `bench` can call
-it per question × K to count dispositions per row.
+`disposition` is a pure function of the ranking (coordinates and scores), the cut and the
+corpus (its root types, fields and possible types); `Navigator.search` calls it for every
+answer, and `bench` can call it per question × K to count dispositions per row.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus
-    from schemanav.retrieval.base import SearchHit
+    from schemanav.retrieval.base import Ranking
 
 Disposition = Literal["complete", "partial", "no_hit", "over_k", "budget_unsatisfied"]
 DISPOSITIONS: tuple[Disposition, ...] = (
@@ -31,7 +31,7 @@ DISPOSITIONS: tuple[Disposition, ...] = (
 
 
 def disposition(
-    ranked: Sequence[SearchHit],
+    ranked: Ranking,
     shown: int,
     corpus: Corpus,
     *,
@@ -48,19 +48,20 @@ def disposition(
     - `complete`: the shown hits form at least one root-to-leaf path (see `forms_path`);
     - `partial`: hits, but none of the above: an agent must search again to reach a value.
     """
-    if not ranked:
+    coordinates, scores = ranked.coordinates, ranked.scores
+    if not coordinates:
         return "no_hit"
     if budget is not None and shown == 0:
         return "budget_unsatisfied"
     if (
         budget is None
         and k is not None
-        and 0 < k < len(ranked)
+        and 0 < k < len(coordinates)
         and shown == k
-        and math.isclose(ranked[k - 1].score, ranked[k].score, rel_tol=1e-9, abs_tol=1e-12)
+        and math.isclose(scores[k - 1], scores[k], rel_tol=1e-9, abs_tol=1e-12)
     ):
         return "over_k"
-    if forms_path((hit.coordinate for hit in ranked[:shown]), corpus):
+    if forms_path(coordinates[:shown], corpus):
         return "complete"
     return "partial"
 

@@ -15,7 +15,7 @@ from schemanav.errors import InputError
 from schemanav.events import Events, phase
 from schemanav.graph import SchemaGraph
 from schemanav.retrieval import builtin  # noqa: F401  (registers the built-in backends)
-from schemanav.retrieval.base import BackendContext, Searcher, SearchHit
+from schemanav.retrieval.base import BackendContext, Ranking, Searcher, SearchHit, ranking_of
 from schemanav.retrieval.registry import (
     BACKENDS,
     backend_names,
@@ -93,6 +93,10 @@ class SearcherWithPaths:
     def _graph(self) -> tuple[SchemaGraph, dict[str, int]]:
         position = {coordinate: i for i, coordinate in enumerate(self.corpus.coordinates)}
         return SchemaGraph(self.corpus), position
+
+    def ranking(self, query: str, k: int) -> Ranking:
+        """The wrapped searcher's ranking (paths change no coordinate or score)."""
+        return ranking_of(self.searcher, query, k)
 
     def search(self, query: str, k: int) -> list[SearchHit]:
         hits = self.searcher.search(query, k)

@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 from schemanav.cache import cache_key, read_matching, write_checked
 from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
-from schemanav.graph import SchemaGraph
+from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.retrieval.analyzer import Stemmer
-from schemanav.retrieval.base import BackendContext, SearchHit
+from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.registry import NoOptions, register_backend
 from schemanav.schema.loading import no_cyclic_gc
 
@@ -508,18 +508,21 @@ class StructuralSearcher:
     def search(self, query: str, k: int) -> list[SearchHit]:
         return self.rank(self.search_scores(query), k)
 
-    def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
-        """Hits from per-entry scores: best entries first, each after its path from the root."""
+    def _ordered(
+        self, scores: FloatArray, k: int, *, paths: bool
+    ) -> tuple[list[int], list[float], ShortestPaths | None]:
+        """The first `k` entries and their scores, best first, each after its path from the
+        root; with the question's routes when they were needed (`paths`: for its hits')."""
         import numpy as np
 
         if k < 1 or not scores.size or float(scores.max()) <= 0.0:
-            return []
+            return [], [], None
         # Entries that score nothing are never hits: order only the others (in entry order
         # among equal scores, as a stable sort of every entry would).
         positive = np.flatnonzero(scores > 0.0)
         order = positive[np.argsort(-scores[positive], kind="stable")]
         routes = None
-        if self.params.expand_paths or self.max_paths:
+        if self.params.expand_paths or paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
             routes = self.graph.shortest_paths(field_cost=(1.0 - relevance).tolist())
         # A path field enters the list with the score of the field it leads to, so scores
@@ -542,7 +545,16 @@ class StructuralSearcher:
         else:
             for position in order[:k].tolist():
                 add(position, values[position])
-        entries, kept = list(ranked)[:k], list(ranked.values())[:k]
+        return list(ranked)[:k], list(ranked.values())[:k], routes
+
+    def ranking(self, query: str, k: int) -> Ranking:
+        """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
+        entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
+        return Ranking(tuple(map(self.corpus.coordinates.__getitem__, entries)), tuple(kept))
+
+    def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
+        """Hits from per-entry scores: best entries first, each after its path from the root."""
+        entries, kept, routes = self._ordered(scores, k, paths=bool(self.max_paths))
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
         # A few hits are rendered one by one; a deep list (bench) takes every rendering once.
