@@ -4,6 +4,7 @@ every refusal (exit code 2, one `error:` line, no traceback), and the published 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -72,7 +73,10 @@ def moviedb_figures(moviedb_schema: LoadedSchema, moviedb_corpus: Corpus) -> dic
 
 
 def test_json_shape_and_figures(runner: CliRunner, moviedb_figures: dict[str, Any]) -> None:
+    assert gc.isenabled()
     payload = corpus_json(runner)
+    # The command ran with the cyclic collector off; a process that goes on gets it back.
+    assert gc.isenabled()
     assert set(payload) == JSON_KEYS
     assert payload["schema"] == "moviedb (bundled)"
     assert payload["encoding"] == "o200k_base"

@@ -170,6 +170,10 @@ def _stdout() -> "Console":
     return Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 
+_EXITS_AFTER_COMMAND = False
+"""Set by `main`: this process ends as soon as its command is done."""
+
+
 @contextmanager
 def _one_shot() -> Iterator[None]:
     """A command that answers once and exits runs with the cyclic garbage collector off.
@@ -179,9 +183,17 @@ def _one_shot() -> Iterator[None]:
     walk them again and again and find nothing (a tenth of a warm `search`); the process then
     exits without teardown (`main`). The servers and the agent keep the collector; so does a
     process that runs commands in a row (the collector is back once the command is done).
+    The `schemanav` executable leaves it off: turned back on, its first allocation would
+    walk every object the command made once more (0.1 s after a bench), just before exit.
     """
+    import gc
+
     from schemanav.schema.loading import no_cyclic_gc
 
+    if _EXITS_AFTER_COMMAND:
+        gc.disable()
+        yield
+        return
     with no_cyclic_gc():
         yield
 
@@ -859,6 +871,8 @@ def main() -> None:
     """
     import os
 
+    global _EXITS_AFTER_COMMAND
+    _EXITS_AFTER_COMMAND = True
     code: int | str | None = 0
     try:
         app()
