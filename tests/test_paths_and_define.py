@@ -113,6 +113,31 @@ def test_every_github_path_is_walkable(github_corpus: Corpus) -> None:
             assert_walkable(github_corpus, path)
 
 
+def test_walking_every_type_at_once_answers_as_the_queue_does(github_corpus: Corpus) -> None:
+    """Array rounds give the queue's costs and ways, ties included (unit hops tie often;
+    varied hops as a question's scores make them), and a free hop falls back to the queue."""
+    graph = SchemaGraph(github_corpus)
+    varied = [0.5 + (position * 7919 % 101) / 202 for position in range(len(github_corpus))]
+    for hops in (None, varied):
+        queue = graph.shortest_paths(hops).settle_all()
+        arrays = graph.shortest_paths(hops).settle_all_at_once()
+        assert (arrays._cost, arrays._via, arrays._settled) == (
+            queue._cost,
+            queue._via,
+            queue._settled,
+        )
+    free = graph.shortest_paths([0.0] * len(github_corpus)).settle_all_at_once()
+    assert free._via == graph.shortest_paths([0.0] * len(github_corpus)).settle_all()._via
+    # A root keeps its start cost (3 for a mutation root) when a way in only ties it.
+    sdl = "type Query { m: Mutation, x: Int }\ntype Mutation { q: Query, y: Int }"
+    corpus = build_corpus(schema_from_sdl(sdl, "roots.graphql").schema)
+    tie = [3.0 if c == "Query.m" else 1.0 for c in corpus.coordinates]
+    small = SchemaGraph(corpus)
+    arrays, queue = (small.shortest_paths(tie) for _ in range(2))
+    assert arrays.settle_all_at_once()._via == queue.settle_all()._via
+    assert arrays.via("Mutation") is None
+
+
 def test_search_json_carries_paths_to_root_for_every_backend_hit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

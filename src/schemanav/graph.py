@@ -20,11 +20,13 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from schemanav.corpus.model import Corpus
 
 Path = tuple[str, ...]
+HopCosts = Sequence[float] | Any
+"""What each field's hop costs, by corpus entry: a list, or a float array (numpy's)."""
 NO_PATH_COST = 20.0
 
 
@@ -45,6 +47,19 @@ class Edge(NamedTuple):
 FRAGMENT = -1
 
 
+class EdgeArrays(NamedTuple):
+    """A walk's edges as parallel arrays, sorted by target type (stable: within one target,
+    in the order the queue would relax them), with where each target's group starts."""
+
+    source: Any
+    target: Any
+    entry: Any
+    extra: Any
+    edge: Any
+    group_starts: Any
+    target_of_group: Any
+
+
 class ShortestPaths:
     """Dijkstra from the roots, run only as far as a question asks: cost to each type and the
     edge that reached it.
@@ -58,11 +73,13 @@ class ShortestPaths:
     """
 
     def __init__(
-        self, graph: SchemaGraph, hops: Sequence[float], *, with_leaves: bool = False
+        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
     ) -> None:
         self._graph = graph
         self._field_cost = hops
-        self._hops = [*hops, 0.0]  # a fragment edge's entry, FRAGMENT (-1), costs no hop
+        # A fragment edge's entry, FRAGMENT (-1), costs no hop. (An array's own floats: the
+        # queue's sums are Python floats either way.)
+        self._hops = [*(hops.tolist() if hasattr(hops, "tolist") else hops), 0.0]
         self._adjacency = graph.adjacency if with_leaves else graph.inner_adjacency
         self._with_leaves: ShortestPaths | None = self if with_leaves else None
         size = len(graph.type_names)
@@ -157,6 +174,48 @@ class ShortestPaths:
         self._settle(-1)
         return self
 
+    def settle_all_at_once(self) -> ShortestPaths:
+        """Settle every type, as `settle_all` does, in array rounds: for a ranking thousands
+        deep, which asks about nearly every type, a third of the time of the queue.
+
+        The answers are the queue's exactly. Costs: rounds of relaxing every edge at once
+        (the same float sums, cost + extra + hop) until none falls. Edges: every hop costs
+        more than nothing, so a type's cheapest way was set by the first relaxation that
+        reached its final cost, and the queue relaxes from types in (cost, number) order and
+        from each type in edge order; a root keeps its start cost when a way only ties it.
+        With a hop that costs nothing that argument fails: then the queue walks instead.
+        """
+        import numpy as np
+
+        edges = self._graph.edge_arrays(with_leaves=self._with_leaves is self)
+        hop = np.append(np.asarray(self._field_cost, dtype=float), 0.0)[edges.entry]
+        if not len(hop) or float((edges.extra + hop).min()) <= 1e-9:
+            return self.settle_all()
+        start = np.full(len(self._cost), math.inf)
+        for root, cost in self._graph.root_costs().items():
+            start[self._graph.type_ids[root]] = cost
+        costs = start.copy()
+        sources, extra, targets = edges.source, edges.extra, edges.target_of_group
+        while True:
+            best = np.minimum.reduceat((costs[sources] + extra) + hop, edges.group_starts)
+            fell = best < costs[targets]
+            if not fell.any():
+                break
+            costs[targets[fell]] = best[fell]
+        reached = (costs[sources] + extra) + hop
+        tight = np.flatnonzero((reached == costs[edges.target]) & np.isfinite(reached))
+        tight = tight[start[edges.target[tight]] != costs[edges.target[tight]]]
+        tight = tight[np.lexsort((tight, costs[sources[tight]], edges.target[tight]))]
+        first = np.ones(len(tight), dtype=bool)
+        first[1:] = edges.target[tight[1:]] != edges.target[tight[:-1]]
+        via = np.full(len(self._cost), -1)
+        via[edges.target[tight[first]]] = edges.edge[tight[first]]
+        self._cost = costs.tolist()
+        self._via = via.tolist()
+        self._settled = np.isfinite(costs).tolist()
+        self._queue.clear()
+        return self
+
     def _settle(self, target: int) -> bool:
         """Pop the queue until `target` is settled (or, for -1, until it is empty)."""
         settled = self._settled
@@ -233,8 +292,40 @@ class SchemaGraph:
         self.edge_entry = [edge.entry for edge in self.edges]
         self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
         self._unit_hops = [1.0] * len(corpus.entries)
+        self._edge_arrays: dict[bool, EdgeArrays] = {}
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
+
+    def edge_arrays(self, *, with_leaves: bool) -> EdgeArrays:
+        """The walk's edges as arrays, in the order the queue relaxes them (by source type,
+        then as listed), grouped by target type for `ShortestPaths.settle_all_at_once`."""
+        cached = self._edge_arrays.get(with_leaves)
+        if cached is None:
+            import numpy as np
+
+            adjacency = self.adjacency if with_leaves else self.inner_adjacency
+            rows = [
+                (source, target, entry, extra, edge)
+                for source, out in enumerate(adjacency)
+                for target, entry, extra, edge in out
+            ]
+            columns = list(zip(*rows, strict=True)) if rows else [(), (), (), (), ()]
+            source, target, entry, extra, edge = (np.asarray(c) for c in columns)
+            by_target = np.argsort(target, kind="stable")
+            sorted_targets = target[by_target]
+            starts = np.flatnonzero(np.r_[True, sorted_targets[1:] != sorted_targets[:-1]])
+            # Every array is in relaxation order but the grouped ones, which follow
+            # `by_target`: `source` and the rest are permuted alike, below.
+            cached = self._edge_arrays[with_leaves] = EdgeArrays(
+                source=source[by_target].astype(np.intp),
+                target=sorted_targets.astype(np.intp),
+                entry=entry[by_target].astype(np.intp),
+                extra=extra[by_target].astype(float),
+                edge=edge[by_target].astype(np.intp),
+                group_starts=starts.astype(np.intp),
+                target_of_group=sorted_targets[starts].astype(np.intp),
+            )
+        return cached
 
     def root_costs(self) -> dict[str, float]:
         """Start costs: the query root is free; mutation and subscription roots cost more.
@@ -247,7 +338,7 @@ class SchemaGraph:
             costs.setdefault(root, 0.0 if number == 0 else self.other_root_cost)
         return costs
 
-    def shortest_paths(self, field_cost: Sequence[float] | None = None) -> ShortestPaths:
+    def shortest_paths(self, field_cost: HopCosts | None = None) -> ShortestPaths:
         """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1).
 
         The walk runs lazily, as far as the types asked about (see `ShortestPaths`).

@@ -170,6 +170,10 @@ def _term_table(
 _RENDER_ONE_BY_ONE = 200
 """Up to this many hits, `rank` renders each hit's text alone; beyond, every entry at once."""
 
+_WALK_EVERYTHING_FROM = 200
+"""From this many hits, a ranking's routes settle every type at once (in array rounds); a
+shorter one walks the queue only as far as its owner types."""
+
 _LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
 
 
@@ -524,7 +528,9 @@ class StructuralSearcher:
         routes = None
         if self.params.expand_paths or paths:
             relevance = self.params.path_relevance * scores / float(scores.max())
-            routes = self.graph.shortest_paths(field_cost=(1.0 - relevance).tolist())
+            routes = self.graph.shortest_paths(field_cost=1.0 - relevance)
+            if k >= _WALK_EVERYTHING_FROM:
+                routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
