@@ -8,13 +8,13 @@ array decoded at once; a part of it is the few spans one definition needs.
 
 A part is an introspection result graphql-core's `build_client_schema` accepts: the types
 asked for whole; every scalar, enum and input object they reach through fields, arguments
-and input fields whole too (the default values are read against them); every other type
-they name (field types, interfaces, union members, the implementations of an interface asked
-for, the root types) as a stub of its kind with no fields and no members, since a printed
-definition and an introspection record only show such a type's name and kind. The types are
-listed in the schema's order, which graphql-core keeps (`GraphQLSchema` places the types it
-is given first, in their order), so an interface's possible types come in the same order as
-from the whole schema.
+and input fields whole too (a default value may be coerced and printed through them); every
+other type they name (field types, interfaces, union members, the implementations of an
+interface asked for, the root types) as a stub of its kind with no fields and no members,
+since a printed definition and an introspection record only show such a type's name and
+kind. The types are listed in the schema's order, which graphql-core keeps (`GraphQLSchema`
+places the types it is given first, in their order), so an interface's possible types come
+in the same order as from the whole schema.
 """
 
 from __future__ import annotations
