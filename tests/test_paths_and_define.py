@@ -304,7 +304,10 @@ def test_define_reads_back_what_it_printed_and_reprints_a_damaged_entry(cache_di
     assert warnings[0].endswith("; printing it again")
 
 
-def test_define_prints_new_coordinates_from_the_cached_introspection(cache_dir: Path) -> None:
+def test_define_prints_new_coordinates_from_their_part_of_the_cached_introspection(
+    cache_dir: Path,
+) -> None:
+    from schemanav.cache import write_checked
     from schemanav.events import SilentEvents
     from schemanav.navigator import Navigator
     from schemanav.schema.define import define
@@ -316,16 +319,111 @@ def test_define_prints_new_coordinates_from_the_cached_introspection(cache_dir: 
             warnings.append(message)
 
     Navigator.open(events=Collect()).define(["Movie.rating"])  # parses, keeps the JSON
-    new = ["Person.credits", "SearchResult", "Query.movies(filter:)", "Movie.titel", "@skip"]
+    new = ["Person.credits", "SearchResult", "Query.movies(filter:)", "Node", "Genre.COMEDY"]
+    new += ["CreateMovieInput.genres", "@skip", "@deprecated(reason:)"]
     fresh = Navigator.open(events=Collect())
     printed = fresh.define(new)
-    assert "loaded" not in fresh.__dict__  # printed from the rebuilt schema: no parse
-    assert printed == define(fresh.loaded.schema, new)
+    assert "_readable" not in fresh.__dict__  # printed from parts: not rebuilt whole, not parsed
+    parsed = fresh.loaded.schema
+    assert printed == define(parsed, new)
+    unknown = Navigator.open(events=Collect())
+    # "did you mean" needs every name: an unknown coordinate is printed from the whole schema.
+    asked = ["Movie.year", "Movie.titel"]
+    assert unknown.define(asked) == define(parsed, asked)
+    assert "_readable" in unknown.__dict__ and "loaded" not in unknown.__dict__
     [kept] = (cache_dir / "define").rglob("schema.json")
     kept.write_bytes(kept.read_bytes().replace(b'"Person"', b'"Persan"'))
     assert Navigator.open(events=Collect()).define(["Person.name"]) == define(
-        fresh.loaded.schema, ["Person.name"]
+        parsed, ["Person.name"]
     )
     assert warnings == [
         "the schema cache is not usable (payload checksum does not match); parsing"
     ]
+    # A checked file that holds something else (the first version's layout) is not trusted.
+    header = {**unknown._definition_cache.header, "part": "schema"}  # type: ignore[union-attr]
+    write_checked(kept, header, b'{"introspection": {"__schema": {}}, "violations": []}')
+    assert Navigator.open(events=Collect()).define(["Review"]) == define(parsed, ["Review"])
+    assert warnings[1:] == ["the schema cache is not usable (not an introspection result); parsing"]
+
+
+# An interface whose own fields name one of its implementations (Y) before the schema meets
+# the other (X, reached through R1, which a part holds without fields): its possible types
+# must still come in the schema's order. Default values name enums and input objects; a
+# scalar has a URL; a directive has arguments with defaults.
+PARTS_SDL = """
+type Query {
+  i: I
+  search(filter: Filter = {order: {field: NAME, direction: DESC}, tags: ["a"]}, kind: Kind = B):
+    [Result!]!
+}
+interface I {
+  r1: R1
+  r2: Y
+  when: Date @deprecated(reason: "use r1")
+}
+type R1 {
+  x: X
+}
+type X implements I {
+  r1: R1
+  r2: Y
+  when: Date
+}
+type Y implements I {
+  r1: R1
+  r2: Y
+  when(format: Field = AGE): Date
+}
+union Result = X | Y
+input Filter {
+  order: Order = {field: NAME}
+  tags: [String!] = []
+}
+input Order {
+  field: Field! = NAME
+  direction: Direction = ASC
+}
+enum Field {
+  NAME
+  AGE @deprecated
+}
+enum Direction {
+  ASC
+  DESC
+}
+enum Kind {
+  A
+  B
+}
+scalar Date @specifiedBy(url: "https://example.com/date")
+directive @tag(name: String! = "x", order: Order = {field: AGE}) repeatable on OBJECT
+"""
+
+
+def test_every_coordinate_printed_from_a_part_equals_the_parsed_schema(
+    cache_dir: Path, tmp_path: Path
+) -> None:
+    from schemanav.navigator import Navigator
+    from schemanav.schema.define import define
+
+    path = tmp_path / "parts.graphqls"
+    path.write_text(PARTS_SDL, encoding="utf-8")
+    parsed = schema_from_sdl(PARTS_SDL, str(path)).schema
+    coordinates = ["@tag", "@tag(order:)", "@deprecated", "__Type.fields"]
+    for name, graphql_type in parsed.type_map.items():
+        if name.startswith("__"):
+            continue
+        coordinates.append(name)
+        members = getattr(graphql_type, "fields", None) or getattr(graphql_type, "values", {})
+        for member, value in members.items():
+            coordinates.append(f"{name}.{member}")
+            coordinates.extend(f"{name}.{member}({arg}:)" for arg in getattr(value, "args", ()))
+    Navigator.open(str(path)).define(["Query"])  # parses, keeps the JSON
+    served = set()
+    for coordinate in coordinates:
+        navigator = Navigator.open(str(path))
+        assert navigator.define([coordinate]) == define(parsed, [coordinate]), coordinate
+        if "_readable" not in navigator.__dict__:
+            served.add(coordinate)
+    # Each from a part of the cached introspection, but an introspection type's coordinate.
+    assert "__Type.fields" not in served and len(served) == len(coordinates) - 1

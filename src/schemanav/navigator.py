@@ -272,8 +272,9 @@ class Navigator:
 
         For a schema file, what was printed for a coordinate is kept in the cache directory
         (keyed by the file's bytes), so a later process defining it again does not parse the
-        schema, and a new coordinate is printed from the schema rebuilt from its cached
-        introspection JSON; once this navigator holds the parsed schema it prints from it.
+        schema, and a new coordinate is printed from a schema rebuilt from the part of its
+        cached introspection JSON that it needs (the whole of it for an unknown coordinate);
+        once this navigator holds the parsed or rebuilt schema it prints from it.
         """
         from schemanav.schema.define import define, define_one
 
@@ -293,11 +294,20 @@ class Navigator:
                     "printing it again"
                 )
         missing = [coordinate for coordinate in dict.fromkeys(wanted) if coordinate not in found]
-        if missing:
-            schema, violations = self._readable
-            for coordinate in missing:
-                found[coordinate] = define_one(schema, coordinate)
-                cache.put(found[coordinate], violations)
+        part = None
+        if missing and "_readable" not in self.__dict__:
+            part = cache.part_schema(missing)
+        for coordinate in missing:
+            definition = None
+            if part is not None:
+                definition = define_one(part[0], coordinate)
+                violations = part[1]
+            if definition is None or definition.error is not None:
+                # An unknown coordinate's "did you mean" needs every name of the schema.
+                schema, violations = self._readable
+                definition = define_one(schema, coordinate)
+            found[coordinate] = definition
+            cache.put(definition, violations)
         self._warn_violations(violations)
         return [found[coordinate] for coordinate in wanted]
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemanav.cache import read_matching, sha256_hex, write_checked
+from schemanav.schema.stored_schema import StoredIntrospection, decode, encode
 from schemanav.wording import closest
 
 if TYPE_CHECKING:
@@ -286,7 +287,8 @@ def _member(records: list[dict[str, Any]], members: dict[str, Any], target: Any)
     return dict(next(record for record in records if record["name"] == name))
 
 
-DEFINITION_CACHE_VERSION = 1
+DEFINITION_CACHE_VERSION = 2  # 2: schema.json is `stored_schema`'s layout
+_UNREAD: Any = object()
 
 
 class DefinitionCache:
@@ -308,6 +310,7 @@ class DefinitionCache:
             "schema_sha256": schema_sha256,
             "graphql_core": version("graphql-core"),
         }
+        self._kept: StoredIntrospection | str | None = _UNREAD
 
     def _path(self, coordinate: str) -> Path:
         return self.folder / f"{sha256_hex(coordinate.encode('utf-8'))[:40]}.json"
@@ -355,23 +358,60 @@ class DefinitionCache:
         from it equals the one printed from the parsed SDL (checked for every type, field and
         argument of GitHub's schema): introspection holds all that `define` prints.
         """
-        from graphql import GraphQLError, build_client_schema
+        from graphql import GraphQLError
 
-        found = read_matching(
-            self._schema_path, {**self.header, "part": "schema"}, "schema or graphql-core"
-        )
-        if not isinstance(found, tuple):
-            return found
+        stored = self._stored()
+        self._kept = _UNREAD  # the whole schema holds all the file holds
+        if not isinstance(stored, StoredIntrospection):
+            return stored
         try:
-            payload = json.loads(found[1])
-            violations = payload["violations"]
-            schema = build_client_schema(payload["introspection"], assume_valid=True)
+            schema = _client_schema(stored.whole())
         except (ValueError, TypeError, KeyError, GraphQLError, RecursionError):
             return "not an introspection result"
-        if not _strings(violations):
-            return "not an introspection result"
-        schema._validation_errors = []  # checked when it was parsed: `violations`
-        return schema, tuple(violations)
+        return schema, stored.violations
+
+    def part_schema(self, coordinates: list[str]) -> tuple[GraphQLSchema, tuple[str, ...]] | None:
+        """A schema holding the types that `coordinates` name, and as much of the types they
+        reach as their definitions show, built from that part of the cached introspection
+        JSON only (`stored_schema`), with the schema's violations; None when there is no
+        trusted file or a part cannot serve them (a coordinate that is not one, or names no
+        type of the schema, or an introspection type).
+
+        Every definition it prints equals the one printed from the whole schema (checked
+        for every coordinate of GitHub's schema: `scripts/check_define_parts.py`), except
+        for an unknown coordinate's "did you mean", which needs every name: print those from
+        `schema()`.
+        """
+        from graphql import GraphQLError
+
+        stored = self._stored()
+        names = _type_names(coordinates)
+        if not isinstance(stored, StoredIntrospection) or names is None:
+            return None
+        try:
+            part = stored.part(names)
+            if part is None:
+                return None
+            schema = _client_schema(part)
+        except (ValueError, TypeError, KeyError, GraphQLError, RecursionError):
+            return None
+        return schema, stored.violations
+
+    def _stored(self) -> StoredIntrospection | str | None:
+        """The checked introspection file's index, read once (until `schema()` reads it
+        whole); None when there is none; why not when the file cannot be trusted."""
+        if self._kept is _UNREAD:
+            found = read_matching(
+                self._schema_path, {**self.header, "part": "schema"}, "schema or graphql-core"
+            )
+            if isinstance(found, tuple):
+                try:
+                    self._kept = decode(found[1])
+                except ValueError:
+                    self._kept = "not an introspection result"
+            else:
+                self._kept = found
+        return self._kept
 
     @property
     def _schema_path(self) -> Path:
@@ -383,13 +423,35 @@ class DefinitionCache:
     def put_schema(self, schema: GraphQLSchema, violations: tuple[str, ...]) -> None:
         from graphql import introspection_from_schema
 
-        payload = {"introspection": introspection_from_schema(schema), "violations": violations}
+        introspection = introspection_from_schema(schema)
         with contextlib.suppress(OSError, TypeError, ValueError):  # only costs speed
-            write_checked(
-                self._schema_path,
-                {**self.header, "part": "schema"},
-                json.dumps(payload, ensure_ascii=False).encode("utf-8"),
-            )
+            payload = encode(introspection, violations)
+            write_checked(self._schema_path, {**self.header, "part": "schema"}, payload)
+
+
+def _client_schema(introspection: dict[str, Any]) -> GraphQLSchema:
+    from graphql import build_client_schema
+
+    schema = build_client_schema(introspection, assume_valid=True)  # type: ignore[arg-type]
+    schema._validation_errors = []  # checked when it was parsed: the stored violations
+    return schema
+
+
+def _type_names(coordinates: list[str]) -> list[str] | None:
+    """The types that `coordinates` name (none for a directive's), in order; None when one
+    is not a schema coordinate."""
+    from graphql import GraphQLError, parse_schema_coordinate
+    from graphql.language import DirectiveArgumentCoordinateNode, DirectiveCoordinateNode
+
+    names: dict[str, None] = {}
+    for coordinate in coordinates:
+        try:
+            node = parse_schema_coordinate(coordinate)
+        except GraphQLError:
+            return None
+        if not isinstance(node, (DirectiveCoordinateNode, DirectiveArgumentCoordinateNode)):
+            names[node.name.value] = None
+    return list(names)
 
 
 def _strings(value: Any) -> bool:
