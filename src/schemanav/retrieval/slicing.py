@@ -5,12 +5,14 @@ and the types those need. A slice hands over a schema of its own instead: the ro
 the object types on the way, the fields the question needs with the arguments that select
 (required ones, a connection's page size, the ones the question's words name, every argument
 of a single-object field whose arguments are all optional, every argument of the first two
-hits), and the input, enum and scalar types those arguments and fields need. Hits are added in
+hits), and the input, enum and scalar types those arguments and fields need (an enum of more
+than 12 values that an argument takes shows the values the question names). Hits are added in
 rank order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
 only its line), then to hits further down (twelve times as many as fitted) that cost only
-their own line. A type entering the slice brings its best leaves by the question's scores, the
+their own line. A type entering the slice brings its best leaves by the question's scores (an
+interface, whose fields every implementation in the slice repeats, brings none of those), the
 leaves that identify its objects (named like a lookup field's required argument) and its
 labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
 is in. Ways in are closed over the schema's shape: fields into a union or interface through
@@ -100,6 +102,14 @@ class SliceParams:
     shared_leaves: int = 0
     abstract_connectives: bool = False
     bare_fill: bool = False
+    argument_enum_cap: int = 12
+    retry_failed: Literal["off", "before", "after"] = "off"
+    fill_leaf_types: bool = False
+    fill_members: Literal["off", "bare", "full"] = "off"
+    connective_sources: int = 0
+    fill_spread: float = 0.0
+    retry_share: float = 1.0
+    interface_leaves: int = 0
 
 
 @dataclass(frozen=True)
@@ -441,9 +451,27 @@ class Slicer:
                     steps.append(("link", owner, name, members))
             return state
 
+        def retry(state: _State | None) -> _State:
+            """The hit that did not fit the main budget, if it fits the whole budget."""
+            state = state or replayed()
+            if failed == -1:
+                return state
+            snapshot = state.copy()
+            before = state.total
+            state.add_hit(failed)
+            limit = self.params.retry_share * (budget - main_budget)
+            if state.total > budget or state.total - before > limit:
+                return snapshot
+            steps.append(("hit", failed))
+            return state
+
         connectives = self.params.connectives != "off" and bool(steps)
+        if self.params.retry_failed == "before" and steps:
+            state = retry(state)
         if connectives and self.params.connectives_first:
             state = connect(state or replayed())
+        if self.params.retry_failed == "after" and steps:
+            state = retry(state)
         if end and self.params.fill_depth > 0 and failed != -1:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
@@ -453,8 +481,38 @@ class Slicer:
             taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
             bare = self.params.bare_fill
+            spread = self.params.fill_spread
+            if spread:
+                # A type's many fields in the slice make its next one less likely needed:
+                # each field its owner already shows (or that ranks before it in the fill)
+                # moves a hit `fill_spread` places down.
+                entries = self.corpus.entries
+                seen: dict[str, int] = defaultdict(int)
+                keys = {}
+                for number, position in enumerate(rest):
+                    owner = entries[position].owner
+                    shown = len(state.fields.get(owner, ()))
+                    keys[position] = number + spread * (shown + seen[owner])
+                    seen[owner] += 1
+                rest.sort(key=keys.__getitem__)
+            beyond_lines = self.params.fill_leaf_types or self.params.fill_members != "off"
             for position in rest:
-                if not state.cheap(position) or state.total + state.line_cost(position) > budget:
+                if not state.cheap(position):
+                    beyond = state.near(position) if beyond_lines else None
+                    if beyond is None:
+                        continue
+                    # One step beyond a line: a leaf whose enum or scalar is not yet in, or
+                    # a field of a union member or interface implementation not yet in
+                    # whose abstract type is; undone when it does not fit.
+                    snapshot = state.copy()
+                    step: _Step = ("member", position, beyond) if beyond else ("hit", position)
+                    state.apply(step)
+                    if state.total > budget:
+                        state = snapshot
+                    else:
+                        steps.append(step)
+                    continue
+                if state.total + state.line_cost(position) > budget:
                     continue
                 if bare:
                     if state.add_line(position):
@@ -733,6 +791,51 @@ class _State:
             if a in facts.required
         )
 
+    def near(self, position: int) -> str | None:
+        """For a hit one step beyond a line (see `fill_leaf_types`, `fill_members`): "" when
+        its owner is in and it returns an enum or scalar not yet in, the abstract type in the
+        slice through which its owner is reached when the owner is a union member or an
+        interface implementation not yet in (and it returns a leaf or a type in the slice);
+        None otherwise."""
+        params = self.s.params
+        entry = self.s.corpus.entries[position]
+        facts = self.s.facts[entry.owner][entry.field]
+        if facts.required:
+            return None
+        named = facts.named
+        kind = self.s._kinds.get(named)
+        fields = self.fields.get(entry.owner)
+        if fields is not None:
+            if not params.fill_leaf_types or entry.field in fields:
+                return None
+            return "" if kind in ("enum", "scalar") else None
+        if params.fill_members == "off":
+            return None
+        if not (facts.leaf or named in self.fields or named in self.unions):
+            return None
+        owner = entry.owner
+        for union in self.s.member_of.get(owner, ()):
+            if union in self.unions:
+                return union
+        for interface in self.s.interfaces_of.get(owner, ()):
+            if interface in self.fields and self.s._kinds.get(interface) == "interface":
+                return interface
+        return None
+
+    def add_member_hit(self, position: int, abstract: str) -> None:
+        """A hit on a type reached through `abstract`, already in the slice."""
+        entry = self.s.corpus.entries[position]
+        self.hits += 1
+        self.hit_counts[entry.owner] += 1
+        if self.s.params.fill_members == "bare":
+            # The member enters with the hit's field alone (no filler leaves).
+            self.add_field(entry.owner, entry.field)
+            self.link(abstract, entry.owner)
+        else:
+            self.link(abstract, entry.owner)
+            self.add_field(entry.owner, entry.field)
+        self._hit_type(entry.owner)
+
     def costs_line(self, owner: str, name: str) -> bool:
         """Whether adding the field costs only its line: its return type is in the slice and
         nothing implements its owner in the slice (which would copy it)."""
@@ -759,6 +862,8 @@ class _State:
             self.add_hit(step[1])
         elif step[0] == "line":
             self.add_line(step[1])
+        elif step[0] == "member":
+            self.add_member_hit(step[1], step[2])
         else:
             self.connect(step[1], step[2], step[3])
 
@@ -840,10 +945,17 @@ class _State:
             t for t, n in self.hit_counts.items() if n >= params.connective_hits and t not in roots
         ]
         found: dict[tuple[str, str], list[str]] = {}
+        sources = params.connective_sources
+        counts = self.hit_counts
         for target in wanted:
             for source, name, many in self.s.leading_to.get(target, ()):
                 shown = self.fields.get(source)
-                if (mode != "single" or not many) and shown is not None and name not in shown:
+                if (
+                    (mode != "single" or not many)
+                    and shown is not None
+                    and name not in shown
+                    and (not sources or counts.get(source, 0) >= sources)
+                ):
                     found.setdefault((source, name), [])
             if not params.abstract_connectives:
                 continue
@@ -1003,7 +1115,9 @@ class _State:
         self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
         for argument in arguments:
             number = order.index(argument)
-            self.ensure_input(facts.argument_types[number], every=facts.defaults[number])
+            self.ensure_input(
+                facts.argument_types[number], every=facts.defaults[number], capped=True
+            )
         if new:
             self.ensure_output(facts.named)
             self._connection_extras(facts.named)
@@ -1144,7 +1258,11 @@ class _State:
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
             scored = [name for name, f in ranked if values[f.position] >= self.floor]
-            chosen = scored[: self.s.params.leaves]
+            wanted = self.s.params.leaves
+            if self.s.params.interface_leaves >= 0 and self.s._kinds[type_name] == "interface":
+                # Every implementation in the slice repeats an interface's fields.
+                wanted = self.s.params.interface_leaves
+            chosen = scored[:wanted]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
@@ -1174,12 +1292,25 @@ class _State:
             body = "".join(f"{self.s.indent}{v}\n" for v in values)
             self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
 
-    def ensure_input(self, type_name: str, every: bool = False) -> None:
+    def ensure_input(self, type_name: str, every: bool = False, capped: bool = False) -> None:
         """An argument's type; input objects keep their required fields and those the
-        question names, or `every` field when a default value may name any of them."""
+        question names, or `every` field when a default value may name any of them. An enum
+        that a field's argument without a default takes directly (`capped`) and that has
+        more than `argument_enum_cap` values shows those the question names (or one), as an
+        output enum does: an operation can use only those, each a value of the full enum."""
         kind = self.s._kinds.get(type_name, "other")
         if kind != "input":
             if type_name not in self.full_enums:
+                cap = self.s.params.argument_enum_cap
+                if (
+                    capped
+                    and cap
+                    and not every
+                    and kind == "enum"
+                    and len(self.s.schema.type_map[type_name].values) > cap  # type: ignore[attr-defined]
+                ):
+                    self._leaf(type_name, kind)
+                    return
                 if kind == "enum":
                     self.full_enums.add(type_name)
                 self._leaf(type_name, kind, argument=True)
