@@ -757,3 +757,23 @@ def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them
     valid(full.sdl)
     assert {"Actor.avatar", "User.avatar"} <= full.coordinates
     assert lean.tokens < full.tokens
+
+
+def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, identifiers=False, labels=0, reserve=0, connectives="off",
+                         fill_depth=3, fill_member_share=1.0)  # fmt: skip
+    slicer = Slicer(schema, corpus, params=params)
+    budget = slicer.from_ranked(["Query.search", "Shop.name"], 1000).tokens + 20
+    # Query.orders does not fit; Customer.email, ranked after it, is on a member of the
+    # union Query.search returns: Customer enters the union and the slice.
+    ranked = ["Query.search", "Shop.name", "Query.orders", "Customer.email"]
+    piece = slicer.from_ranked(ranked, budget)
+    sliced = valid(piece.sdl)
+    assert "Query.orders" not in piece.fields and "Customer.email" in piece.fields
+    assert {t.name for t in sliced.type_map["SearchResult"].types} == {"Shop", "Customer"}  # type: ignore[attr-defined]
+    # Off, or when a member may cost only 1% of the budget, only lines go in past it.
+    for changes in ({"fill_members": "off"}, {"fill_member_share": 0.01}):
+        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        assert "Customer.email" not in other.from_ranked(ranked, budget).fields

@@ -1,24 +1,26 @@
 """Schema slices: the smallest connected piece of a schema that answers a question, as SDL.
 
-A ranked list of coordinates leaves the agent to find the way from the root, the arguments
-and the types those need. A slice hands over a schema of its own instead: the root fields,
-the object types on the way, the fields the question needs with the arguments that select
-(required ones, a connection's page size, the ones the question's words name, every argument
-of a single-object field whose arguments are all optional, every argument of the first two
-hits), and the input, enum and scalar types those arguments and fields need (an enum of more
-than 12 values that an argument takes shows the values the question names). Hits are added in
-rank order, each with a way in from the root (the one adding the fewest fields not yet in the
+A ranked list of coordinates leaves the agent to find the way from the root, the arguments and
+the types those need. A slice hands over a schema of its own instead: the root fields, the
+object types on the way, the fields the question needs with the arguments that select (required
+ones, a connection's page size, the ones the question's words name, every argument of a
+single-object field whose arguments are all optional, every argument of the first two hits),
+and the input, enum and scalar types those arguments and fields need (an enum of more than 12
+values that an argument takes shows the values the question names). Hits are added in rank
+order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
-only its line), then to hits further down (twelve times as many as fitted) that cost only
-their own line. A type entering the slice brings its best leaves by the question's scores (an
-interface, whose fields every implementation in the slice repeats, brings none of those), the
-leaves that identify its objects (named like a lookup field's required argument) and its
-labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
-is in. Ways in are closed over the schema's shape: fields into a union or interface through
-which a hit's type is reached, a query field without arguments returning a type in the slice
-(a viewer), a list way into a type with several hits, and the single-object fields between
-types with several hits each. Fields are indented by one space (tokens are the budget).
+only its line), then to hits further down (twelve times as many as fitted) that cost only their
+own line, or that lie on a member of a union in the slice (of at most 16 members) and bring it
+in for at most 2% of the budget. A type entering the slice brings its best leaves by the
+question's scores (an interface, whose fields every implementation in the slice repeats, brings
+none of those), the leaves that identify its objects (named like a lookup field's required
+argument) and its labels (the `String!` leaves most types share); a connection shows `nodes`
+once its node type is in. Ways in are closed over the schema's shape: fields into a union or
+interface through which a hit's type is reached, a query field without arguments returning a
+type in the slice (a viewer), a list way into a type with several hits, and the single-object
+fields between types with several hits each. Fields are indented by one space (tokens are the
+budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -105,11 +107,22 @@ class SliceParams:
     argument_enum_cap: int = 12
     retry_failed: Literal["off", "before", "after"] = "off"
     fill_leaf_types: bool = False
-    fill_members: Literal["off", "bare", "full"] = "off"
+    fill_members: Literal["off", "bare", "one", "full", "unions"] = "unions"
     connective_sources: int = 0
     fill_spread: float = 0.0
     retry_share: float = 1.0
     interface_leaves: int = 0
+    connection_leaves: int = -1
+    lookup_leaves: bool = True
+    id_fillers: bool = True
+    fill_owner_rank: float = 0.0
+    fill_flags: bool = True
+    fill_ids: bool = True
+    relay_plumbing: bool = True
+    wide_abstract: int = 0
+    fill_connections: bool = False
+    fill_member_cap: int = 16
+    fill_member_share: float = 0.02
 
 
 @dataclass(frozen=True)
@@ -203,6 +216,28 @@ class Slicer:
                 position, entry.owner, entry.field
             )
         self.identifiers = self._identifiers()
+        # Relay pagination plumbing (a connection's `pageInfo` and its type's fields, an
+        # edge's `cursor`): not added as hits unless `relay_plumbing`.
+        self.plumbing: frozenset[int] = frozenset()
+        if not self.params.relay_plumbing:
+            found: set[int] = set()
+            for owner, fields in self.facts.items():
+                if self.is_connection(owner) and "pageInfo" in fields:
+                    found.add(fields["pageInfo"].position)
+                    found.update(f.position for f in self.facts[fields["pageInfo"].named].values())
+                if "cursor" in fields and "node" in fields:
+                    found.add(fields["cursor"].position)
+            self.plumbing = frozenset(found)
+        if self.params.wide_abstract:
+            # Fields into an interface or union with more possible types than this (`Node`)
+            # reach nothing in particular; a hit on one is not added.
+            wide = {
+                n for n, t in corpus.possible_types.items() if len(t) > self.params.wide_abstract
+            }
+            self.plumbing = self.plumbing | frozenset(
+                f.position for fields in self.facts.values() for f in fields.values()
+                if f.named in wide
+            )
         self.labels = self._labels()
         self.shared_leaves = self._shared_leaves()
         # Query root fields without required arguments that return one object (not a list,
@@ -495,7 +530,30 @@ class Slicer:
                     keys[position] = number + spread * (shown + seen[owner])
                     seen[owner] += 1
                 rest.sort(key=keys.__getitem__)
-            beyond_lines = self.params.fill_leaf_types or self.params.fill_members != "off"
+            beyond_lines = (
+                self.params.fill_leaf_types
+                or self.params.fill_members != "off"
+                or self.params.fill_connections
+            )
+            lift = self.params.fill_owner_rank
+            if lift:
+                # A hit on the type of a better-ranked hit goes first: each place down the
+                # ranking of its owner's best hit moves it `fill_owner_rank` places down.
+                entries = self.corpus.entries
+                best: dict[str, int] = {}
+                for number, position in enumerate(order):
+                    best.setdefault(entries[position].owner, number)
+                keys = {p: n + lift * best[entries[p].owner] for n, p in enumerate(rest)}
+                rest.sort(key=keys.__getitem__)
+            if not (self.params.fill_flags and self.params.fill_ids):
+                skipped = {"ID"} if self.params.fill_flags else {"Boolean", "ID"}
+                entries = self.corpus.entries
+                facts = self.facts
+                rest = [
+                    p
+                    for p in rest
+                    if facts[entries[p].owner][entries[p].field].named not in skipped
+                ]
             for position in rest:
                 if not state.cheap(position):
                     beyond = state.near(position) if beyond_lines else None
@@ -505,9 +563,12 @@ class Slicer:
                     # a field of a union member or interface implementation not yet in
                     # whose abstract type is; undone when it does not fit.
                     snapshot = state.copy()
+                    before = state.total
                     step: _Step = ("member", position, beyond) if beyond else ("hit", position)
                     state.apply(step)
-                    if state.total > budget:
+                    if state.total > budget or (
+                        state.total - before > budget * self.params.fill_member_share
+                    ):
                         state = snapshot
                     else:
                         steps.append(step)
@@ -806,19 +867,31 @@ class _State:
         kind = self.s._kinds.get(named)
         fields = self.fields.get(entry.owner)
         if fields is not None:
-            if not params.fill_leaf_types or entry.field in fields:
+            if entry.field in fields:
                 return None
-            return "" if kind in ("enum", "scalar") else None
+            if params.fill_leaf_types and kind in ("enum", "scalar"):
+                return ""
+            if params.fill_connections and self.s.is_connection(named):
+                nodes = self.s.facts[named].get("nodes")
+                if nodes is not None and nodes.named in self.fields:
+                    return ""
+            return None
         if params.fill_members == "off":
             return None
         if not (facts.leaf or named in self.fields or named in self.unions):
             return None
         owner = entry.owner
+        cap = params.fill_member_cap
         for union in self.s.member_of.get(owner, ()):
-            if union in self.unions:
+            if union in self.unions and (not cap or len(self.s.possible[union]) <= cap):
                 return union
         for interface in self.s.interfaces_of.get(owner, ()):
-            if interface in self.fields and self.s._kinds.get(interface) == "interface":
+            if (
+                params.fill_members != "unions"
+                and interface in self.fields
+                and self.s._kinds.get(interface) == "interface"
+                and (not cap or len(self.s.possible[interface]) <= cap)
+            ):
                 return interface
         return None
 
@@ -827,10 +900,18 @@ class _State:
         entry = self.s.corpus.entries[position]
         self.hits += 1
         self.hit_counts[entry.owner] += 1
-        if self.s.params.fill_members == "bare":
-            # The member enters with the hit's field alone (no filler leaves).
+        if self.s.params.fill_members in ("bare", "one"):
+            # The member enters with the hit's field alone (no filler leaves), or with its
+            # best leaf by the question's scores too (`one`).
+            new = entry.owner not in self.fields
             self.add_field(entry.owner, entry.field)
             self.link(abstract, entry.owner)
+            if new and self.s.params.fill_members == "one":
+                facts = self.s.facts[entry.owner]
+                leaves = [f for f in facts.values() if f.free and f.leaf]
+                if leaves:
+                    best = max(leaves, key=lambda f: (self.values[f.position], -f.position))
+                    self.add_field(entry.owner, self.s.corpus.entries[best.position].field)
         else:
             self.link(abstract, entry.owner)
             self.add_field(entry.owner, entry.field)
@@ -880,7 +961,7 @@ class _State:
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
-        if not self.reachable(position):
+        if not self.reachable(position) or position in self.s.plumbing:
             return False
         entries = self.s.corpus.entries
         owner = entries[position].owner
@@ -1074,7 +1155,12 @@ class _State:
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
         params = self.s.params
-        if params.optional_lookups and not facts.many and not facts.required:
+        if (
+            params.optional_lookups
+            and not facts.many
+            and not facts.required
+            and (params.lookup_leaves or not facts.leaf)
+        ):
             # A single-object field whose arguments are all optional: they choose the object.
             return list(facts.arguments)
         for argument in facts.arguments:
@@ -1258,15 +1344,29 @@ class _State:
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1].position])
             scored = [name for name, f in ranked if values[f.position] >= self.floor]
+            if not self.s.params.id_fillers:
+                # `ID` is opaque by the spec: no answer reads it, so it is no best leaf.
+                scored = [name for name in scored if facts[name].named != "ID"]
             wanted = self.s.params.leaves
             if self.s.params.interface_leaves >= 0 and self.s._kinds[type_name] == "interface":
                 # Every implementation in the slice repeats an interface's fields.
                 wanted = self.s.params.interface_leaves
+            elif self.s.params.connection_leaves >= 0 and self.s.is_connection(type_name):
+                wanted = self.s.params.connection_leaves
             chosen = scored[:wanted]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.shared_leaves.get(type_name, ()) if n not in chosen]
+            if (
+                not chosen
+                and wanted == 0
+                and self.s.params.connection_nodes == "always"
+                and "nodes" in facts
+                and self.s.is_connection(type_name)
+            ):
+                # A connection's `nodes` is its field (`_connection_extras` adds it).
+                return []
             return chosen or [ranked[0][0]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
