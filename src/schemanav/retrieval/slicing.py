@@ -123,6 +123,7 @@ class SliceParams:
     fill_connections: bool = False
     fill_member_cap: int = 16
     fill_member_share: float = 0.02
+    fill_leaf_share: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -562,12 +563,22 @@ class Slicer:
                     # One step beyond a line: a leaf whose enum or scalar is not yet in, or
                     # a field of a union member or interface implementation not yet in
                     # whose abstract type is; undone when it does not fit.
+                    if beyond:
+                        # At least the member's header and the hit's line: skip the copy
+                        # when even those cannot fit.
+                        owner = self.corpus.entries[position].owner
+                        least = self.cost(f"type {owner} {{\n}}\n\n") + state.line_cost(position)
+                        limit = budget * self.params.fill_member_share
+                        if state.total + least > budget or least > limit:
+                            continue
                     snapshot = state.copy()
                     before = state.total
                     step: _Step = ("member", position, beyond) if beyond else ("hit", position)
                     state.apply(step)
                     if state.total > budget or (
-                        state.total - before > budget * self.params.fill_member_share
+                        state.total - before
+                        > budget
+                        * (self.params.fill_member_share if beyond else self.params.fill_leaf_share)
                     ):
                         state = snapshot
                     else:
@@ -860,35 +871,39 @@ class _State:
         None otherwise."""
         params = self.s.params
         entry = self.s.corpus.entries[position]
-        facts = self.s.facts[entry.owner][entry.field]
+        owner = entry.owner
+        fields = self.fields.get(owner)
+        if fields is None:
+            if params.fill_members == "off":
+                return None
+            unions = self.s.member_of.get(owner, ())
+            if not unions and params.fill_members == "unions":
+                return None
+        facts = self.s.facts[owner][entry.field]
         if facts.required:
             return None
         named = facts.named
-        kind = self.s._kinds.get(named)
-        fields = self.fields.get(entry.owner)
         if fields is not None:
             if entry.field in fields:
                 return None
-            if params.fill_leaf_types and kind in ("enum", "scalar"):
+            if params.fill_leaf_types and facts.leaf:
                 return ""
             if params.fill_connections and self.s.is_connection(named):
                 nodes = self.s.facts[named].get("nodes")
                 if nodes is not None and nodes.named in self.fields:
                     return ""
             return None
-        if params.fill_members == "off":
-            return None
         if not (facts.leaf or named in self.fields or named in self.unions):
             return None
-        owner = entry.owner
         cap = params.fill_member_cap
-        for union in self.s.member_of.get(owner, ()):
+        for union in unions:
             if union in self.unions and (not cap or len(self.s.possible[union]) <= cap):
                 return union
+        if params.fill_members == "unions":
+            return None
         for interface in self.s.interfaces_of.get(owner, ()):
             if (
-                params.fill_members != "unions"
-                and interface in self.fields
+                interface in self.fields
                 and self.s._kinds.get(interface) == "interface"
                 and (not cap or len(self.s.possible[interface]) <= cap)
             ):
