@@ -777,3 +777,17 @@ def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tin
     for changes in ({"fill_members": "off"}, {"fill_member_share": 0.01}):
         other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
         assert "Customer.email" not in other.from_ranked(ranked, budget).fields
+
+
+def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, labels=0, identifiers=False, subject_leaves_share=1.0)
+    ranked = ["Query.order", "Order.total", "Order.number", "Order.customer"]
+    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # Order's third hit makes it the question's subject; with 4 leaves it is small: all show.
+    assert "Order.status" in piece.fields and "Order.id" in piece.fields
+    for changes in ({"subject_leaves": 0}, {"subject_leaves": 3}, {"subject_leaves_share": 0.001}):
+        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        assert "Order.status" not in other.from_ranked(ranked, 1000).fields

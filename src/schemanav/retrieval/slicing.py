@@ -15,12 +15,13 @@ own line, or that lie on a member of a union in the slice (of at most 16 members
 in for at most 2% of the budget. A type entering the slice brings its best leaves by the
 question's scores (an interface, whose fields every implementation in the slice repeats, brings
 none of those), the leaves that identify its objects (named like a lookup field's required
-argument) and its labels (the `String!` leaves most types share); a connection shows `nodes`
-once its node type is in. Ways in are closed over the schema's shape: fields into a union or
-interface through which a hit's type is reached, a query field without arguments returning a
-type in the slice (a viewer), a list way into a type with several hits, and the single-object
-fields between types with several hits each. Fields are indented by one space (tokens are the
-budget).
+argument) and its labels (the `String!` leaves most types share); a type of at most 12 leaves
+that gets its third hit shows them all, when they cost at most 2% of the budget; a connection
+shows `nodes` once its node type is in. Ways in are closed over the schema's shape: fields into
+a union or interface through which a hit's type is reached, a query field without arguments
+returning a type in the slice (a viewer), a list way into a type with several hits, and the
+single-object fields between types with several hits each. Fields are indented by one space
+(tokens are the budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -124,6 +125,8 @@ class SliceParams:
     fill_member_cap: int = 16
     fill_member_share: float = 0.02
     fill_leaf_share: float = 1.0
+    subject_leaves: int = 12
+    subject_leaves_share: float = 0.02
 
 
 @dataclass(frozen=True)
@@ -440,7 +443,7 @@ class Slicer:
 
         def replayed(upto: int | None = None) -> _State:
             """A slice state holding the first `upto` steps (all by default)."""
-            fresh = _State(self, values, routes, words, many, floor)
+            fresh = _State(self, values, routes, words, many, floor, budget)
             for step in steps[:upto]:
                 fresh.apply(step)
             return fresh
@@ -767,8 +770,10 @@ class _State:
         words: frozenset[str],
         many: frozenset[str] = frozenset(),
         floor: float = 0.0,
+        budget: int = 0,
     ) -> None:
         self.s = slicer
+        self.budget = budget
         self.floor = floor
         self.many = many
         self.listed: set[str] = set()
@@ -1083,6 +1088,21 @@ class _State:
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
         already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        wanted = self.s.params.subject_leaves
+        if (
+            wanted
+            and self.hit_counts[owner] == self.s.params.subject_hits
+            and owner not in self.s.graph.roots
+        ):
+            # A small type that is the subject of several hits shows every leaf.
+            shown = self.fields[owner]
+            leaves = [n for n, f in self.s.facts[owner].items() if f.free and f.leaf]
+            if len(leaves) <= wanted:
+                new = [n for n in leaves if n not in shown]
+                cost = sum(self.s.cost(self.s.field_line(owner, n, ())) for n in new)
+                if cost <= self.budget * self.s.params.subject_leaves_share:
+                    for name in new:
+                        self.add_field(owner, name)
         links = self.s.params.hit_links
         if (
             links != "off"
