@@ -704,3 +704,90 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
     single = Slicer(schema, corpus, params=dataclasses.replace(params, connectives="single"))
     assert "Shop.orders" not in single.from_ranked(ranked, budget).fields
+
+
+LONG_ENUM_SDL = """
+type Query { events(first: Int, kinds: [EventKind!]): [Event!]!  tags(by: EventKind = OPENED): [Tag!]! }
+type Event { kind: EventKind!  at: String }
+type Tag { name: String! }
+enum EventKind { OPENED CLOSED MERGED LABELED UNLABELED ASSIGNED UNASSIGNED PINNED UNPINNED LOCKED UNLOCKED RENAMED REOPENED }
+"""  # noqa: E501
+
+
+def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> None:
+    schema = build_schema(LONG_ENUM_SDL)
+    corpus = build_corpus(schema)
+    slicer = Slicer(schema, corpus, params=SliceParams(top_arguments=0), words=words)
+    piece = slicer.from_ranked(["Query.events", "Event.at"], 1000, "events reopened or locked")
+    sliced = valid(piece.sdl)
+    assert "Query.events(kinds:)" in piece.arguments  # named through its values
+    assert list(sliced.type_map["EventKind"].values) == ["LOCKED", "REOPENED"]  # type: ignore[attr-defined]
+    # An operation valid against the slice stays valid against the schema.
+    operation = parse("{ events(first: 2, kinds: [REOPENED]) { at } }")
+    assert validate(sliced, operation) == [] and validate(schema, operation) == []
+    # An argument with a default shows every value (the default may name any of them)…
+    defaulted = slicer.from_ranked(["Query.tags", "Tag.name"], 1000, "tags by kind")
+    assert "Query.tags(by:)" in defaulted.arguments
+    assert len(valid(defaulted.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
+    # …and so does every argument enum without a cap.
+    uncapped = Slicer(schema, corpus, params=SliceParams(top_arguments=0, argument_enum_cap=0),
+                      words=words)  # fmt: skip
+    whole = uncapped.from_ranked(["Query.events", "Event.at"], 1000, "events reopened")
+    assert len(valid(whole.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
+
+
+ACTOR_SDL = """
+type Query { actor(login: String!): Actor  viewer: User }
+interface Actor { login: String!  avatar: String  url: String  bio: String }
+type User implements Actor { login: String!  avatar: String  url: String  bio: String  email: String }
+type Bot implements Actor { login: String!  avatar: String  url: String  bio: String }
+"""  # noqa: E501
+
+
+def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them() -> None:
+    schema = build_schema(ACTOR_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.viewer", "User.email", "Query.actor"]
+    lean = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    valid(lean.sdl)
+    # The interface shows its identifier (`actor(login:)`) and nothing else: User, in the
+    # slice, implements it and would repeat every field it shows.
+    assert [f for f in lean.fields if f.startswith("Actor.")] == ["Actor.login"]
+    full = Slicer(schema, corpus, params=SliceParams(interface_leaves=-1)).from_ranked(ranked, 1000)
+    valid(full.sdl)
+    assert {"Actor.avatar", "User.avatar"} <= full.coordinates
+    assert lean.tokens < full.tokens
+
+
+def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, identifiers=False, labels=0, reserve=0, connectives="off",
+                         fill_depth=3, fill_member_share=1.0)  # fmt: skip
+    slicer = Slicer(schema, corpus, params=params)
+    budget = slicer.from_ranked(["Query.search", "Shop.name"], 1000).tokens + 20
+    # Query.orders does not fit; Customer.email, ranked after it, is on a member of the
+    # union Query.search returns: Customer enters the union and the slice.
+    ranked = ["Query.search", "Shop.name", "Query.orders", "Customer.email"]
+    piece = slicer.from_ranked(ranked, budget)
+    sliced = valid(piece.sdl)
+    assert "Query.orders" not in piece.fields and "Customer.email" in piece.fields
+    assert {t.name for t in sliced.type_map["SearchResult"].types} == {"Shop", "Customer"}  # type: ignore[attr-defined]
+    # Off, or when a member may cost only 1% of the budget, only lines go in past it.
+    for changes in ({"fill_members": "off"}, {"fill_member_share": 0.01}):
+        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        assert "Customer.email" not in other.from_ranked(ranked, budget).fields
+
+
+def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(leaves=1, labels=0, identifiers=False, subject_leaves_share=1.0)
+    ranked = ["Query.order", "Order.total", "Order.number", "Order.customer"]
+    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # Order's third hit makes it the question's subject; with 4 leaves it is small: all show.
+    assert "Order.status" in piece.fields and "Order.id" in piece.fields
+    for changes in ({"subject_leaves": 0}, {"subject_leaves": 3}, {"subject_leaves_share": 0.001}):
+        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        assert "Order.status" not in other.from_ranked(ranked, 1000).fields

@@ -1,22 +1,27 @@
 """Schema slices: the smallest connected piece of a schema that answers a question, as SDL.
 
-A ranked list of coordinates leaves the agent to find the way from the root, the arguments
-and the types those need. A slice hands over a schema of its own instead: the root fields,
-the object types on the way, the fields the question needs with the arguments that select
-(required ones, a connection's page size, the ones the question's words name, every argument
-of a single-object field whose arguments are all optional, every argument of the first two
-hits), and the input, enum and scalar types those arguments and fields need. Hits are added in
-rank order, each with a way in from the root (the one adding the fewest fields not yet in the
+A ranked list of coordinates leaves the agent to find the way from the root, the arguments and
+the types those need. A slice hands over a schema of its own instead: the root fields, the
+object types on the way, the fields the question needs with the arguments that select (required
+ones, a connection's page size, the ones the question's words name, every argument of a
+single-object field whose arguments are all optional, every argument of the first two hits),
+and the input, enum and scalar types those arguments and fields need (an enum of more than 12
+values that an argument takes shows the values the question names). Hits are added in rank
+order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
-only its line), then to hits further down (twelve times as many as fitted) that cost only
-their own line. A type entering the slice brings its best leaves by the question's scores, the
-leaves that identify its objects (named like a lookup field's required argument) and its
-labels (the `String!` leaves most types share); a connection shows `nodes` once its node type
-is in. Ways in are closed over the schema's shape: fields into a union or interface through
-which a hit's type is reached, a query field without arguments returning a type in the slice
-(a viewer), a list way into a type with several hits, and the single-object fields between
-types with several hits each. Fields are indented by one space (tokens are the budget).
+only its line), then to hits further down (twelve times as many as fitted) that cost only their
+own line, or that lie on a member of a union in the slice (of at most 16 members) and bring it
+in for at most 2% of the budget. A type entering the slice brings its best leaves by the
+question's scores (an interface, whose fields every implementation in the slice repeats, brings
+none of those), the leaves that identify its objects (named like a lookup field's required
+argument) and its labels (the `String!` leaves most types share); a type of at most 12 leaves
+that gets its third hit shows them all, when they cost at most 2% of the budget; a connection
+shows `nodes` once its node type is in. Ways in are closed over the schema's shape: fields into
+a union or interface through which a hit's type is reached, a query field without arguments
+returning a type in the slice (a viewer), a list way into a type with several hits, and the
+single-object fields between types with several hits each. Fields are indented by one space
+(tokens are the budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -102,6 +107,28 @@ class SliceParams:
     shared_leaves: int = 0
     abstract_connectives: bool = False
     bare_fill: bool = False
+    argument_enum_cap: int = 12
+    retry_failed: Literal["off", "before", "after"] = "off"
+    fill_leaf_types: bool = False
+    fill_members: Literal["off", "bare", "one", "full", "unions"] = "unions"
+    connective_sources: int = 0
+    fill_spread: float = 0.0
+    retry_share: float = 1.0
+    interface_leaves: int = 0
+    connection_leaves: int = -1
+    lookup_leaves: bool = True
+    id_fillers: bool = True
+    fill_owner_rank: float = 0.0
+    fill_flags: bool = True
+    fill_ids: bool = True
+    relay_plumbing: bool = True
+    wide_abstract: int = 0
+    fill_connections: bool = False
+    fill_member_cap: int = 16
+    fill_member_share: float = 0.02
+    fill_leaf_share: float = 1.0
+    subject_leaves: int = 12
+    subject_leaves_share: float = 0.02
 
 
 @dataclass(frozen=True)
@@ -208,6 +235,28 @@ class Slicer:
                 position, entry.owner, entry.field
             )
         self.identifiers = self._identifiers()
+        # Relay pagination plumbing (a connection's `pageInfo` and its type's fields, an
+        # edge's `cursor`): not added as hits unless `relay_plumbing`.
+        self.plumbing: frozenset[int] = frozenset()
+        if not self.params.relay_plumbing:
+            found: set[int] = set()
+            for owner, fields in self.facts.items():
+                if self.is_connection(owner) and "pageInfo" in fields:
+                    found.add(fields["pageInfo"].position)
+                    found.update(f.position for f in self.facts[fields["pageInfo"].named].values())
+                if "cursor" in fields and "node" in fields:
+                    found.add(fields["cursor"].position)
+            self.plumbing = frozenset(found)
+        if self.params.wide_abstract:
+            # Fields into an interface or union with more possible types than this (`Node`)
+            # reach nothing in particular; a hit on one is not added.
+            wide = {
+                n for n, t in corpus.possible_types.items() if len(t) > self.params.wide_abstract
+            }
+            self.plumbing = self.plumbing | frozenset(
+                f.position for fields in self.facts.values() for f in fields.values()
+                if f.named in wide
+            )
         self.labels = self._labels()
         self.shared_leaves = self._shared_leaves()
         # Query root fields without required arguments that return one object (not a list,
@@ -408,7 +457,7 @@ class Slicer:
 
         def replayed(upto: int | None = None) -> _State:
             """A slice state holding the first `upto` steps (all by default)."""
-            fresh = _State(self, values, routes, words, many, floor)
+            fresh = _State(self, values, routes, words, many, floor, budget)
             for step in steps[:upto]:
                 fresh.apply(step)
             return fresh
@@ -455,9 +504,27 @@ class Slicer:
                     steps.append(("link", owner, name, members))
             return state
 
+        def retry(state: _State | None) -> _State:
+            """The hit that did not fit the main budget, if it fits the whole budget."""
+            state = state or replayed()
+            if failed == -1:
+                return state
+            snapshot = state.copy()
+            before = state.total
+            state.add_hit(failed)
+            limit = self.params.retry_share * (budget - main_budget)
+            if state.total > budget or state.total - before > limit:
+                return snapshot
+            steps.append(("hit", failed))
+            return state
+
         connectives = self.params.connectives != "off" and bool(steps)
+        if self.params.retry_failed == "before" and steps:
+            state = retry(state)
         if connectives and self.params.connectives_first:
             state = connect(state or replayed())
+        if self.params.retry_failed == "after" and steps:
+            state = retry(state)
         if end and self.params.fill_depth > 0 and failed != -1:
             # Score per token: past the first hit that does not fit, hits that cost only
             # their own line (a field of a type already in, whose return type is in too)
@@ -467,13 +534,74 @@ class Slicer:
             taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
             rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
             bare = self.params.bare_fill
-            names = self.names
+            spread = self.params.fill_spread
+            if spread:
+                # A type's many fields in the slice make its next one less likely needed:
+                # each field its owner already shows (or that ranks before it in the fill)
+                # moves a hit `fill_spread` places down.
+                entries = self.corpus.entries
+                seen: dict[str, int] = defaultdict(int)
+                keys = {}
+                for number, position in enumerate(rest):
+                    owner = entries[position].owner
+                    shown = len(state.fields.get(owner, ()))
+                    keys[position] = number + spread * (shown + seen[owner])
+                    seen[owner] += 1
+                rest.sort(key=keys.__getitem__)
+            beyond_lines = (
+                self.params.fill_leaf_types
+                or self.params.fill_members != "off"
+                or self.params.fill_connections
+            )
+            lift = self.params.fill_owner_rank
+            if lift:
+                # A hit on the type of a better-ranked hit goes first: each place down the
+                # ranking of its owner's best hit moves it `fill_owner_rank` places down.
+                entries = self.corpus.entries
+                best: dict[str, int] = {}
+                for number, position in enumerate(order):
+                    best.setdefault(entries[position].owner, number)
+                keys = {p: n + lift * best[entries[p].owner] for n, p in enumerate(rest)}
+                rest.sort(key=keys.__getitem__)
+            if not (self.params.fill_flags and self.params.fill_ids):
+                skipped = {"ID"} if self.params.fill_flags else {"Boolean", "ID"}
+                entries = self.corpus.entries
+                facts = self.facts
+                rest = [
+                    p
+                    for p in rest
+                    if facts[entries[p].owner][entries[p].field].named not in skipped
+                ]
             for position in rest:
-                owner, name = names[position]
-                shown = state.fields.get(owner)
-                if shown is None or name in shown:  # not cheap: its type is not in, or it is
+                if not state.cheap(position):
+                    beyond = state.near(position) if beyond_lines else None
+                    if beyond is None:
+                        continue
+                    # One step beyond a line: a leaf whose enum or scalar is not yet in, or
+                    # a field of a union member or interface implementation not yet in
+                    # whose abstract type is; undone when it does not fit.
+                    if beyond:
+                        # At least the member's header and the hit's line: skip the copy
+                        # when even those cannot fit.
+                        owner = self.corpus.entries[position].owner
+                        least = self.cost(f"type {owner} {{\n}}\n\n") + state.line_cost(position)
+                        limit = budget * self.params.fill_member_share
+                        if state.total + least > budget or least > limit:
+                            continue
+                    snapshot = state.copy()
+                    before = state.total
+                    step: _Step = ("member", position, beyond) if beyond else ("hit", position)
+                    state.apply(step)
+                    if state.total > budget or (
+                        state.total - before
+                        > budget
+                        * (self.params.fill_member_share if beyond else self.params.fill_leaf_share)
+                    ):
+                        state = snapshot
+                    else:
+                        steps.append(step)
                     continue
-                if not state.cheap(position) or state.total + state.line_cost(position) > budget:
+                if state.total + state.line_cost(position) > budget:
                     continue
                 if bare:
                     if state.add_line(position):
@@ -705,8 +833,10 @@ class _State:
         words: frozenset[str],
         many: frozenset[str] = frozenset(),
         floor: float = 0.0,
+        budget: int = 0,
     ) -> None:
         self.s = slicer
+        self.budget = budget
         self.floor = floor
         self.many = many
         self.listed: set[str] = set()
@@ -801,6 +931,75 @@ class _State:
             if a in facts.required
         )
 
+    def near(self, position: int) -> str | None:
+        """For a hit one step beyond a line (see `fill_leaf_types`, `fill_members`): "" when
+        its owner is in and it returns an enum or scalar not yet in, the abstract type in the
+        slice through which its owner is reached when the owner is a union member or an
+        interface implementation not yet in (and it returns a leaf or a type in the slice);
+        None otherwise."""
+        params = self.s.params
+        entry = self.s.corpus.entries[position]
+        owner = entry.owner
+        fields = self.fields.get(owner)
+        if fields is None:
+            if params.fill_members == "off":
+                return None
+            unions = self.s.member_of.get(owner, ())
+            if not unions and params.fill_members == "unions":
+                return None
+        facts = self.s.facts[owner][entry.field]
+        if facts.required:
+            return None
+        named = facts.named
+        if fields is not None:
+            if entry.field in fields:
+                return None
+            if params.fill_leaf_types and facts.leaf:
+                return ""
+            if params.fill_connections and self.s.is_connection(named):
+                nodes = self.s.facts[named].get("nodes")
+                if nodes is not None and nodes.named in self.fields:
+                    return ""
+            return None
+        if not (facts.leaf or named in self.fields or named in self.unions):
+            return None
+        cap = params.fill_member_cap
+        for union in unions:
+            if union in self.unions and (not cap or len(self.s.possible[union]) <= cap):
+                return union
+        if params.fill_members == "unions":
+            return None
+        for interface in self.s.interfaces_of.get(owner, ()):
+            if (
+                interface in self.fields
+                and self.s._kinds.get(interface) == "interface"
+                and (not cap or len(self.s.possible[interface]) <= cap)
+            ):
+                return interface
+        return None
+
+    def add_member_hit(self, position: int, abstract: str) -> None:
+        """A hit on a type reached through `abstract`, already in the slice."""
+        entry = self.s.corpus.entries[position]
+        self.hits += 1
+        self.hit_counts[entry.owner] += 1
+        if self.s.params.fill_members in ("bare", "one"):
+            # The member enters with the hit's field alone (no filler leaves), or with its
+            # best leaf by the question's scores too (`one`).
+            new = entry.owner not in self.fields
+            self.add_field(entry.owner, entry.field)
+            self.link(abstract, entry.owner)
+            if new and self.s.params.fill_members == "one":
+                facts = self.s.facts[entry.owner]
+                leaves = [f for f in facts.values() if f.free and f.leaf]
+                if leaves:
+                    best = max(leaves, key=lambda f: (self.values[f.position], -f.position))
+                    self.add_field(entry.owner, self.s.corpus.entries[best.position].field)
+        else:
+            self.link(abstract, entry.owner)
+            self.add_field(entry.owner, entry.field)
+        self._hit_type(entry.owner)
+
     def costs_line(self, owner: str, name: str) -> bool:
         """Whether adding the field costs only its line: its return type is in the slice and
         nothing implements its owner in the slice (which would copy it)."""
@@ -827,6 +1026,8 @@ class _State:
             self.add_hit(step[1])
         elif step[0] == "line":
             self.add_line(step[1])
+        elif step[0] == "member":
+            self.add_member_hit(step[1], step[2])
         else:
             self.connect(step[1], step[2], step[3])
 
@@ -843,7 +1044,7 @@ class _State:
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its path from the root; False when no path reaches it."""
-        if not self.reachable(position):
+        if not self.reachable(position) or position in self.s.plumbing:
             return False
         entries = self.s.corpus.entries
         owner = entries[position].owner
@@ -904,10 +1105,17 @@ class _State:
             t for t, n in self.hit_counts.items() if n >= params.connective_hits and t not in roots
         ]
         found: dict[tuple[str, str], list[str]] = {}
+        sources = params.connective_sources
+        counts = self.hit_counts
         for target in wanted:
             for source, name, many in self.s.leading_to.get(target, ()):
                 shown = self.fields.get(source)
-                if (mode != "single" or not many) and shown is not None and name not in shown:
+                if (
+                    (mode != "single" or not many)
+                    and shown is not None
+                    and name not in shown
+                    and (not sources or counts.get(source, 0) >= sources)
+                ):
                     found.setdefault((source, name), [])
             if not params.abstract_connectives:
                 continue
@@ -939,6 +1147,21 @@ class _State:
     def _hit_type(self, owner: str) -> None:
         """A ranked hit's type may be reached through a union or interface from a type
         already in the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        wanted = self.s.params.subject_leaves
+        if (
+            wanted
+            and self.hit_counts[owner] == self.s.params.subject_hits
+            and owner not in self.s.graph.roots
+        ):
+            # A small type that is the subject of several hits shows every leaf.
+            shown = self.fields[owner]
+            leaves = [n for n, f in self.s.facts[owner].items() if f.free and f.leaf]
+            if len(leaves) <= wanted:
+                new = [n for n in leaves if n not in shown]
+                cost = sum(self.s.cost(self.s.field_line(owner, n, ())) for n in new)
+                if cost <= self.budget * self.s.params.subject_leaves_share:
+                    for name in new:
+                        self.add_field(owner, name)
         links = self.s.params.hit_links
         if (
             links != "off"
@@ -1067,7 +1290,12 @@ class _State:
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
         params = self.s.params
-        if params.optional_lookups and not facts.many and not facts.required:
+        if (
+            params.optional_lookups
+            and not facts.many
+            and not facts.required
+            and (params.lookup_leaves or not facts.leaf)
+        ):
             # A single-object field whose arguments are all optional: they choose the object.
             return list(facts.arguments)
         for argument in facts.arguments:
@@ -1108,7 +1336,9 @@ class _State:
         self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
         for argument in arguments:
             number = order.index(argument)
-            self.ensure_input(facts.argument_types[number], every=facts.defaults[number])
+            self.ensure_input(
+                facts.argument_types[number], every=facts.defaults[number], capped=True
+            )
         if new:
             self.ensure_output(facts.named)
             self._connection_extras(facts.named)
@@ -1242,17 +1472,35 @@ class _State:
         declaration order; `leaves` sets how many a new type brings.
         """
         values = self.values
+        facts = self.s.facts[type_name]
         leaves = self.s.free_leaves(type_name)
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1]])
             scored = [name for name, position in ranked if values[position] >= self.floor]
-            chosen = scored[: self.s.params.leaves]
+            if not self.s.params.id_fillers:
+                # `ID` is opaque by the spec: no answer reads it, so it is no best leaf.
+                scored = [name for name in scored if facts[name].named != "ID"]
+            wanted = self.s.params.leaves
+            if self.s.params.interface_leaves >= 0 and self.s._kinds[type_name] == "interface":
+                # Every implementation in the slice repeats an interface's fields.
+                wanted = self.s.params.interface_leaves
+            elif self.s.params.connection_leaves >= 0 and self.s.is_connection(type_name):
+                wanted = self.s.params.connection_leaves
+            chosen = scored[:wanted]
             if self.s.params.identifiers:
                 chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.shared_leaves.get(type_name, ()) if n not in chosen]
+            if (
+                not chosen
+                and wanted == 0
+                and self.s.params.connection_nodes == "always"
+                and "nodes" in facts
+                and self.s.is_connection(type_name)
+            ):
+                # A connection's `nodes` is its field (`_connection_extras` adds it).
+                return []
             return chosen or [ranked[0][0]]
-        facts = self.s.facts[type_name]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 
@@ -1277,12 +1525,25 @@ class _State:
             body = "".join(f"{self.s.indent}{v}\n" for v in values)
             self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
 
-    def ensure_input(self, type_name: str, every: bool = False) -> None:
+    def ensure_input(self, type_name: str, every: bool = False, capped: bool = False) -> None:
         """An argument's type; input objects keep their required fields and those the
-        question names, or `every` field when a default value may name any of them."""
+        question names, or `every` field when a default value may name any of them. An enum
+        that a field's argument without a default takes directly (`capped`) and that has
+        more than `argument_enum_cap` values shows those the question names (or one), as an
+        output enum does: an operation can use only those, each a value of the full enum."""
         kind = self.s._kinds.get(type_name, "other")
         if kind != "input":
             if type_name not in self.full_enums:
+                cap = self.s.params.argument_enum_cap
+                if (
+                    capped
+                    and cap
+                    and not every
+                    and kind == "enum"
+                    and len(self.s.schema.type_map[type_name].values) > cap  # type: ignore[attr-defined]
+                ):
+                    self._leaf(type_name, kind)
+                    return
                 if kind == "enum":
                     self.full_enums.add(type_name)
                 self._leaf(type_name, kind, argument=True)
