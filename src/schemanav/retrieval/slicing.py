@@ -283,6 +283,14 @@ class Slicer:
                 if nodes is not None and self.is_connection(target):
                     target = nodes.named
                 self.leading_to[target].append((owner, name, facts.many))
+        # The same fields by their owner, then the type they lead to: (field, many), in
+        # `leading_to`'s order.
+        self.leading_between: dict[str, dict[str, list[tuple[str, bool]]]] = {}
+        for target, leading in self.leading_to.items():
+            for owner, name, many in leading:
+                self.leading_between.setdefault(owner, {}).setdefault(target, []).append(
+                    (name, many)
+                )
         # Fields without required arguments that return a union or an interface, by that
         # abstract type.
         self.abstract_fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -572,7 +580,15 @@ class Slicer:
                     for p in rest
                     if facts[entries[p].owner][entries[p].field].named not in skipped
                 ]
+            names, member_of, members = self.names, self.member_of, self.params.fill_members
             for position in rest:
+                owner, name = names[position]
+                fields = state.fields.get(owner)
+                if fields is None:
+                    if members == "off" or (members == "unions" and not member_of.get(owner)):
+                        continue  # neither cheap nor one step beyond (see `_State.near`)
+                elif name in fields:
+                    continue  # in already
                 if not state.cheap(position):
                     beyond = state.near(position) if beyond_lines else None
                     if beyond is None:
@@ -1171,13 +1187,21 @@ class _State:
             # Fields between two types with hits (`Deployment.ref` once Deployment and Ref
             # both have hits) show how the question's types relate.
             self.linked[owner] = None
-            pairs = [
-                (source, name)
-                for other in list(self.linked)
-                for source, name, many in self.s.leading_to.get(other, ())
-                if (links == "all" or not many)
-                and ((other == owner and source in self.linked) or source == owner)
-            ]
+            pairs: list[tuple[str, str]] = []
+            between = self.s.leading_between.get(owner, {})
+            for other in list(self.linked):
+                if other == owner:  # into it, from a linked type (itself included)
+                    pairs += [
+                        (source, name)
+                        for source, name, many in self.s.leading_to.get(owner, ())
+                        if (links == "all" or not many) and source in self.linked
+                    ]
+                else:  # out of it, into another linked type
+                    pairs += [
+                        (owner, name)
+                        for name, many in between.get(other, ())
+                        if links == "all" or not many
+                    ]
             for source, name in pairs:
                 if name not in self.fields[source]:
                     self.add_field(source, name)
