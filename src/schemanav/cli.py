@@ -184,7 +184,8 @@ def _one_shot() -> Iterator[None]:
     exits without teardown (`main`). The servers and the agent keep the collector; so does a
     process that runs commands in a row (the collector is back once the command is done).
     The `schemanav` executable leaves it off: turned back on, its first allocation would
-    walk every object the command made once more (0.1 s after a bench), just before exit.
+    walk every object the command made once more (some 0.04 s after a warm bench) just
+    before exit.
     """
     import gc
 
