@@ -136,6 +136,10 @@ def test_walking_every_type_at_once_answers_as_the_queue_does(github_corpus: Cor
     arrays, queue = (small.shortest_paths(tie) for _ in range(2))
     assert arrays.settle_all_at_once()._via == queue.settle_all()._via
     assert arrays.via("Mutation") is None
+    # A schema whose root leads nowhere but to leaves has no edge to walk.
+    lone = SchemaGraph(build_corpus(schema_from_sdl("type Query { x: Int }", "x.graphql").schema))
+    walked = lone.shortest_paths().settle_all_at_once()
+    assert walked._cost == lone.shortest_paths().settle_all()._cost
 
 
 def test_search_json_carries_paths_to_root_for_every_backend_hit(

@@ -314,6 +314,7 @@ class SchemaGraph:
             by_target = np.argsort(target, kind="stable")
             sorted_targets = target[by_target]
             starts = np.flatnonzero(np.r_[True, sorted_targets[1:] != sorted_targets[:-1]])
+            starts = starts[: len(sorted_targets)]  # no edges: no group
             # Every array is in relaxation order but the grouped ones, which follow
             # `by_target`: `source` and the rest are permuted alike, below.
             cached = self._edge_arrays[with_leaves] = EdgeArrays(
