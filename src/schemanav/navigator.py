@@ -223,8 +223,9 @@ class Navigator:
             hits=tuple(hits),
             budget=budget,
             empty_reason=empty_reason,
+            # It reads the hits shown and the one past them (a budgeted search ranks them all).
             disposition=disposition(
-                Ranking.of(ranked), len(hits), self.corpus, k=depth, budget=budget
+                Ranking.of(ranked[: len(hits) + 1]), len(hits), self.corpus, k=depth, budget=budget
             ),
             over_budget=over_budget,
         )

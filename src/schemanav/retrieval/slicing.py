@@ -599,7 +599,6 @@ class Slicer:
                     if beyond:
                         # At least the member's header and the hit's line: skip the copy
                         # when even those cannot fit.
-                        owner = self.corpus.entries[position].owner
                         least = self.cost(f"type {owner} {{\n}}\n\n") + state.line_cost(position)
                         limit = budget * self.params.fill_member_share
                         if state.total + least > budget or least > limit:

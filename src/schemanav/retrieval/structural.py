@@ -563,7 +563,8 @@ class StructuralSearcher:
         entries, kept, routes = self._ordered(scores, k, paths=bool(self.max_paths))
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
-        # A few hits are rendered one by one; a deep list (bench) takes every rendering once.
+        # A few hits are rendered one by one; a deep list (a budgeted search) takes every
+        # rendering once.
         texts: list[str] | dict[int, str]
         if len(entries) > _RENDER_ONE_BY_ONE:
             texts = corpus.texts(fmt)
