@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -322,3 +323,43 @@ def test_tampered_rank_file_is_refused(tmp_path: Path) -> None:
     tampered.write_bytes(bytes(data))
     with pytest.raises(ValueError, match="Hash mismatch"):
         load_tiktoken_bpe(str(tampered), expected_hash=O200K_SHA256)
+
+
+@pytest.fixture
+def rank_cache(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    """The tokenizer keeping its rank table under tmp_path (and the warnings it gives); the
+    encoding is rebuilt before and after, so no other test sees this cache."""
+    from schemanav import tokens
+
+    warnings: list[str] = []
+    tokens.cache_ranks_in(tmp_path, warnings.append)
+    tokens.encoding.cache_clear()
+    yield tmp_path, warnings
+    tokens.cache_ranks_in(None)
+    tokens.encoding.cache_clear()
+
+
+def test_the_kept_rank_table_is_tiktokens_and_a_damaged_one_is_parsed_again(
+    rank_cache: tuple[Path, list[str]], tiktoken_o200k: tiktoken.Encoding
+) -> None:
+    from schemanav import tokens
+
+    directory, warnings = rank_cache
+    assert count_tokens(SAMPLES[3]) == len(tiktoken_o200k.encode_ordinary(SAMPLES[3]))
+    (kept,) = (directory / "tokens").iterdir()
+    tokens.encoding.cache_clear()
+    assert tokens.encoding()._mergeable_ranks == tiktoken_o200k._mergeable_ranks
+    assert warnings == []
+
+    data = bytearray(kept.read_bytes())
+    data[-1] ^= 1
+    kept.write_bytes(bytes(data))
+    tokens.encoding.cache_clear()
+    assert count_tokens(SAMPLES[3]) == len(tiktoken_o200k.encode_ordinary(SAMPLES[3]))
+    assert warnings == [
+        f"the tokenizer's kept rank table {kept} is not usable (payload checksum does not "
+        "match); parsing the rank file again"
+    ]
+    tokens.encoding.cache_clear()
+    assert tokens.encoding()._mergeable_ranks == tiktoken_o200k._mergeable_ranks
+    assert len(warnings) == 1  # rewritten whole

@@ -27,7 +27,7 @@ from schemanav.limits import TooDeep, loads_json, schema_byte_cap
 from schemanav.schema.loading import LoadedSchema, no_cyclic_gc, read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
-from schemanav.tokens import ENCODING_NAME
+from schemanav.tokens import ENCODING_NAME, cache_ranks_in
 
 CORPUS_CACHE_VERSION = 3
 PRICE_CACHE_VERSION = 1
@@ -54,6 +54,7 @@ def open_corpus(
     anyway spares a second parse).
     """
     events = events or SilentEvents()
+    cache_ranks_in(settings.cache_dir, events.warning)  # whatever counts tokens next
     load = loaded or (lambda: open_schema(settings))
     source = schema_source(settings)
     if is_url(source):
