@@ -39,6 +39,8 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -442,8 +444,10 @@ class Slicer:
         return cached
 
     def _routes(self, values: list[float]) -> ShortestPaths:
+        if not self.params.path_relevance:
+            return self.graph.static
         best = max(values, default=0.0)
-        if best <= 0.0 or not self.params.path_relevance:
+        if best <= 0.0:
             return self.graph.static
         relevance = self.params.path_relevance / best
         return self.graph.shortest_paths(field_cost=[1.0 - relevance * v for v in values])
@@ -462,11 +466,18 @@ class Slicer:
         # A slice is grown by steps: a ranked hit with its way in, a cheap hit's line alone,
         # a connective field. Replaying the steps into a fresh state rebuilds it exactly.
         steps: list[_Step] = []
+        # A copy of the state as it was after the first n steps, kept where the cheap steps
+        # begin: a slice trimmed to fit replays only the steps after it.
+        kept_at: tuple[int, _State] | None = None
 
         def replayed(upto: int | None = None) -> _State:
             """A slice state holding the first `upto` steps (all by default)."""
-            fresh = _State(self, values, routes, words, many, floor, budget)
-            for step in steps[:upto]:
+            upto = len(steps) if upto is None else upto
+            if kept_at is not None and kept_at[0] <= upto:
+                start, fresh = kept_at[0], kept_at[1].copy()
+            else:
+                start, fresh = 0, _State(self, values, routes, words, many, floor, budget)
+            for step in steps[start:upto]:
                 fresh.apply(step)
             return fresh
 
@@ -539,8 +550,10 @@ class Slicer:
             # still go in, as far down the ranking as `fill_depth` times the hits that fit.
             if state is None:
                 state = replayed()
+            kept_at = (len(steps), state.copy())
             taken = {step[1] for step in steps if step[0] == "hit"} | {failed}
-            rest = [p for p in order if p not in taken][: int(end * self.params.fill_depth)]
+            depth = int(end * self.params.fill_depth)
+            rest = list(islice((p for p in order if p not in taken), depth))
             bare = self.params.bare_fill
             spread = self.params.fill_spread
             if spread:
@@ -581,6 +594,8 @@ class Slicer:
                     if facts[entries[p].owner][entries[p].field].named not in skipped
                 ]
             names, member_of, members = self.names, self.member_of, self.params.fill_members
+            # `_State.near` answers for a type in the slice only with these knobs.
+            near_within = self.params.fill_leaf_types or self.params.fill_connections
             for position in rest:
                 owner, name = names[position]
                 fields = state.fields.get(owner)
@@ -590,6 +605,8 @@ class Slicer:
                 elif name in fields:
                     continue  # in already
                 if not state.cheap(position):
+                    if fields is not None and not near_within:
+                        continue
                     beyond = state.near(position) if beyond_lines else None
                     if beyond is None:
                         continue
@@ -788,6 +805,22 @@ class Slicer:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
         return type_name in self.connections
 
+    @cached_property
+    def line_needs(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """By corpus position: the field's owner, name, named return type and the named
+        types of its required arguments other than built-in scalars (what `_State.cheap`
+        asks of the slice, read for every hit the fill passes)."""
+        needs = []
+        for owner, name in self.names:
+            facts = self.facts[owner][name]
+            required = tuple(
+                t
+                for a, t in zip(facts.arguments, facts.argument_types, strict=True)
+                if a in facts.required and t not in BUILTIN_SCALARS
+            )
+            needs.append((owner, name, facts.named, required))
+        return needs
+
 
 def _kind(graphql_type: Any) -> str:
     from graphql import (
@@ -876,6 +909,7 @@ class _State:
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
         self.linked: dict[str, None] = {}  # insertion-ordered: slices are deterministic
+        self.line_costs: dict[int, int] = {}  # shared by copies (see `line_cost`)
 
     def copy(self) -> _State:
         """An independent copy (cheaper than replaying the hits into a fresh state)."""
@@ -926,12 +960,10 @@ class _State:
     def cheap(self, position: int) -> bool:
         """Whether the hit would add only its own field line: its owner and return type
         are in the slice and it shows no argument of a type not yet in."""
-        entry = self.s.corpus.entries[position]
-        fields = self.fields.get(entry.owner)
-        if fields is None or entry.field in fields:
+        owner, name, named, required = self.s.line_needs[position]
+        fields = self.fields.get(owner)
+        if fields is None or name in fields:
             return False
-        facts = self.s.facts[entry.owner][entry.field]
-        named = facts.named
         if not (
             named in BUILTIN_SCALARS
             or named in self.fields
@@ -940,11 +972,7 @@ class _State:
             or named in self.unions
         ):
             return False
-        return all(
-            t in BUILTIN_SCALARS or t in self.inputs or t in self.enums or t in self.scalars
-            for a, t in zip(facts.arguments, facts.argument_types, strict=True)
-            if a in facts.required
-        )
+        return all(t in self.inputs or t in self.enums or t in self.scalars for t in required)
 
     def near(self, position: int) -> str | None:
         """For a hit one step beyond a line (see `fill_leaf_types`, `fill_members`): "" when
@@ -1027,13 +1055,13 @@ class _State:
         return self.s.cost(self.s.field_line(owner, name, tuple(shown)))
 
     def line_cost(self, position: int) -> int:
-        """What a cheap hit's own field line costs."""
-        entry = self.s.corpus.entries[position]
-        facts = self.s.facts[entry.owner][entry.field]
-        shown = sorted(
-            self.shown_arguments(entry.owner, entry.field, facts), key=facts.arguments.index
-        )
-        return self.s.cost(self.s.field_line(entry.owner, entry.field, tuple(shown)))
+        """What a cheap hit's own field line costs (the same all through one slice: the
+        arguments it shows depend on the question's words only)."""
+        cost = self.line_costs.get(position)
+        if cost is None:
+            owner, name = self.s.names[position]
+            cost = self.line_costs[position] = self.line_cost_of(owner, name)
+        return cost
 
     def apply(self, step: _Step) -> None:
         """Replay one step of a slice's growth (see `Slicer._build`)."""
@@ -1344,7 +1372,9 @@ class _State:
         if shown is None:
             arguments = self.shown_arguments(owner, name, facts)
             arguments += [a for a in extra if a not in arguments]
-            description = _description(facts.description, self.s.params.descriptions)
+            description = facts.description and _description(
+                facts.description, self.s.params.descriptions
+            )
             if description:
                 self._set_line(("d", owner, name), f'{self.s.indent}"{description}"\n')
         else:
@@ -1378,8 +1408,8 @@ class _State:
                     self.add_field(type_name, "nodes")
                 else:
                     self.waiting[nodes.named].append((type_name, "nodes"))
-        fields = self.s.facts.get(type_name, {})
-        if self.s.params.edge_nodes and "cursor" in fields and "node" in fields:
+        fields = self.s.facts.get(type_name, {}) if self.s.params.edge_nodes else {}
+        if "cursor" in fields and "node" in fields:
             # A Relay edge (`cursor`, `node`) shows its `node` once the node type is in.
             named = fields["node"].named
             if named in self.fields:
@@ -1499,7 +1529,8 @@ class _State:
         leaves = self.s.free_leaves(type_name)
         if leaves:
             ranked = sorted(leaves, key=lambda item: -values[item[1]])
-            scored = [name for name, position in ranked if values[position] >= self.floor]
+            floor = self.floor
+            scored = [name for name, position in ranked if values[position] >= floor]
             if not self.s.params.id_fillers:
                 # `ID` is opaque by the spec: no answer reads it, so it is no best leaf.
                 scored = [name for name in scored if facts[name].named != "ID"]
@@ -1648,6 +1679,11 @@ class _State:
                 lines.append(self.lines[("f", type_name, name)])
             lines.append(closing)
             parts.append("".join(lines))
-        for key in ("u", "i", "e", "s"):
-            parts.extend(text for k, text in self.lines.items() if k[0] == key)
+        tails: dict[str, list[str]] = {"u": [], "i": [], "e": [], "s": []}
+        for key, text in self.lines.items():
+            tail = tails.get(key[0])
+            if tail is not None:
+                tail.append(text)
+        for tail in tails.values():
+            parts.extend(tail)
         return "".join(parts).rstrip("\n") + "\n"
