@@ -98,8 +98,10 @@ class ShortestPaths:
         """The walk that answers for `type_name` and its number, once settled; None if no
         way leads there."""
         number = self._graph.type_ids.get(type_name)
-        if number is None:
-            return None
+        return None if number is None else self._found(number)
+
+    def _found(self, number: int) -> tuple[ShortestPaths, int] | None:
+        """`_find` by the type's number."""
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
@@ -128,7 +130,13 @@ class ShortestPaths:
 
     def chain_to(self, type_name: str) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`; [] if none."""
-        found = self._find(type_name)
+        number = self._graph.type_ids.get(type_name)
+        return [] if number is None else list(self.shared_chain(number))
+
+    def shared_chain(self, number: int) -> list[int]:
+        """`chain_to` of the type numbered `number` (`SchemaGraph.type_ids`) as the list this
+        walk keeps, not a copy: for a ranking that reads hundreds a question and changes none."""
+        found = self._found(number)
         if found is None:
             return []
         walk, target = found
@@ -149,7 +157,7 @@ class ShortestPaths:
                 if (entry := graph.edge_entry[edge]) != FRAGMENT:
                     cached = [*cached, entry]
                 chains[node] = cached
-        return list(cached)
+        return cached
 
     def hops(self, type_name: str) -> int:
         """How many fields the cheapest way to `type_name` takes (len of `chain_to`); 0 for a

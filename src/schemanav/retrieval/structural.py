@@ -457,8 +457,10 @@ class StructuralSearcher:
         return "structural"
 
     @cached_property
-    def _owner_names(self) -> list[str]:
-        return [entry.owner for entry in self.corpus.entries]
+    def _owner_numbers(self) -> list[int]:
+        """Each entry's owner by its number in the graph (`SchemaGraph.type_ids`)."""
+        type_ids = self.graph.type_ids
+        return [type_ids[entry.owner] for entry in self.corpus.entries]
 
     @cached_property
     def _term_rows(self) -> dict[str, tuple[int, int]]:
@@ -538,15 +540,18 @@ class StructuralSearcher:
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
             # first of them (with its score); for the others it is listed already.
-            owners, entered = self._owner_names, set()
+            owners, entered, chain = self._owner_numbers, set(), routes.shared_chain
             for position in order.tolist():
                 if len(ranked) >= k:
                     break
-                score, owner = values[position], owners[position]
-                if owner not in entered:
-                    entered.add(owner)
-                    for entry in routes.chain_to(owner):
-                        add(entry, score)
+                owner = owners[position]
+                if owner in entered:
+                    add(position, values[position])
+                    continue
+                entered.add(owner)
+                score = values[position]
+                for entry in chain(owner):
+                    add(entry, score)
                 add(position, score)
         else:
             for position in order[:k].tolist():
