@@ -1669,16 +1669,19 @@ class _State:
             body = "".join(f"{self.s.indent}{operation}: {root}\n" for operation, root in roots)
             parts.append(f"schema {{\n{body}}}\n\n")
         ordered = included + [t for t in self.fields if t not in included]
+        described = self.s.params.descriptions != "none"
+        lines = self.lines
         for type_name in ordered:
-            header = self.lines[("h", type_name)]
-            opening, closing = header.split("\n", 1)
-            lines = [opening + "\n"]
+            opening, closing = lines[("h", type_name)].split("\n", 1)
             place = self.s.field_order(type_name)
-            for name in sorted(self.fields[type_name], key=place.__getitem__):
-                lines.append(self.lines.get(("d", type_name, name), ""))
-                lines.append(self.lines[("f", type_name, name)])
-            lines.append(closing)
-            parts.append("".join(lines))
+            names = sorted(self.fields[type_name], key=place.__getitem__)
+            if described:
+                body = [
+                    lines.get(("d", type_name, n), "") + lines[("f", type_name, n)] for n in names
+                ]
+            else:
+                body = [lines[("f", type_name, name)] for name in names]
+            parts.append(f"{opening}\n{''.join(body)}{closing}")
         tails: dict[str, list[str]] = {"u": [], "i": [], "e": [], "s": []}
         for key, text in self.lines.items():
             tail = tails.get(key[0])
