@@ -1676,12 +1676,12 @@ class _State:
             place = self.s.field_order(type_name)
             names = sorted(self.fields[type_name], key=place.__getitem__)
             if described:
-                body = [
+                field_lines = [
                     lines.get(("d", type_name, n), "") + lines[("f", type_name, n)] for n in names
                 ]
             else:
-                body = [lines[("f", type_name, name)] for name in names]
-            parts.append(f"{opening}\n{''.join(body)}{closing}")
+                field_lines = [lines[("f", type_name, name)] for name in names]
+            parts.append(f"{opening}\n{''.join(field_lines)}{closing}")
         tails: dict[str, list[str]] = {"u": [], "i": [], "e": [], "s": []}
         for key, text in self.lines.items():
             tail = tails.get(key[0])
