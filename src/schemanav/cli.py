@@ -872,6 +872,10 @@ def main() -> None:
     """
     import os
 
+    # pydantic reads only schemanav's own settings and typer's parameters here: skip its
+    # plugin discovery, a scan of every installed package's entry points (15-20 ms of every
+    # command). A value the user set is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     global _EXITS_AFTER_COMMAND
     _EXITS_AFTER_COMMAND = True
     code: int | str | None = 0
