@@ -27,6 +27,7 @@ from typing import Any
 from schemanav.bench.labelled import shown_by_entry
 from schemanav.bench.metrics import budget_complete, is_complete, mean, tokens_to_complete
 from schemanav.corpus import Corpus, Format, build_corpus
+from schemanav.corpus.facts import SliceFacts
 from schemanav.retrieval.slicing import SchemaSlice, SliceParams, Slicer
 from schemanav.retrieval.structural import StructuralBackend, StructuralParams
 from schemanav.schema import load_schema
@@ -253,7 +254,7 @@ def _variant_row(
     params = dataclasses.replace(SliceParams(), **changes)
     backend = _WORK["backend"]
     slicer = Slicer(
-        _WORK["schema"], _WORK["corpus"], backend.graph, params=params, words=backend.stem
+        _WORK["facts"], _WORK["corpus"], backend.graph, params=params, words=backend.stem
     )
     return slice_row(slicer, _WORK["scores"], _WORK["labelled"], BUDGETS)
 
@@ -334,8 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.from_row:
             (first,) = [n for n, (name, _) in enumerate(variants) if args.from_row in name]
             variants = variants[:1] + variants[first:]
-        _WORK.update(schema=loaded.schema, corpus=corpus, backend=backend, scores=scores)
-        _WORK.update(labelled=labelled)
+        _WORK.update(facts=SliceFacts.of(loaded.schema), corpus=corpus, backend=backend)
+        _WORK.update(scores=scores, labelled=labelled)
         if args.jobs > 1:
             import multiprocessing
 

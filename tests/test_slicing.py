@@ -135,7 +135,7 @@ def words(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def tiny() -> tuple[GraphQLSchema, Slicer]:
     schema = build_schema(TINY_SDL)
-    return schema, Slicer(schema, build_corpus(schema), words=words)
+    return schema, Slicer.of(schema, build_corpus(schema), words=words)
 
 
 def valid(sdl: str) -> GraphQLSchema:
@@ -160,7 +160,7 @@ def test_a_hit_brings_its_path_from_the_root_and_required_arguments(tiny: Any) -
 def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
     schema, tiny_slicer = tiny
     params = SliceParams(top_arguments=0)
-    slicer = Slicer(schema, tiny_slicer.corpus, params=params, words=words)
+    slicer = Slicer.of(schema, tiny_slicer.corpus, params=params, words=words)
     piece = slicer.from_ranked(["Query.orders"], 1000, "open orders by total")
     # `first` pages a connection; `status` is named by the question through its enum value
     # OPEN; `sort` through its input field names? no: `sort` has `field`, `descending`,
@@ -169,7 +169,7 @@ def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
     assert "Query.orders(status:)" in piece.arguments
     assert "Query.orders(after:)" not in piece.arguments
     assert "Query.orders(sort:)" not in piece.arguments
-    everything = Slicer(slicer.schema, slicer.corpus, params=SliceParams(arguments="all"))
+    everything = Slicer(slicer.schema_facts, slicer.corpus, params=SliceParams(arguments="all"))
     assert "Query.orders(after:)" in everything.from_ranked(["Query.orders"], 1000).arguments
 
 
@@ -192,10 +192,10 @@ def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
 def test_a_new_object_type_brings_its_best_leaves(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=0))
+    one = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=0))
     piece = one.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id"]
-    two = Slicer(schema, corpus, params=SliceParams(leaves=2, labels=0))
+    two = Slicer.of(schema, corpus, params=SliceParams(leaves=2, labels=0))
     piece = two.from_ranked(["Query.shop"], 1000)
     assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id", "Shop.name"]
 
@@ -206,7 +206,7 @@ def test_connections_get_a_page_size_and_optionally_their_extras(tiny: Any) -> N
     assert "Query.orders(first:)" in piece.arguments  # returns a connection
     assert "Query.order(id:)" in piece.arguments and "Query.order(first:)" not in piece.arguments
     assert "OrderConnection.pageInfo" not in piece.fields
-    extras = Slicer(schema, slicer.corpus, params=SliceParams(connection_extras=True))
+    extras = Slicer.of(schema, slicer.corpus, params=SliceParams(connection_extras=True))
     piece = extras.from_ranked(["Query.orders"], 1000)
     valid(piece.sdl)
     assert {"OrderConnection.totalCount", "OrderConnection.pageInfo"} <= piece.coordinates
@@ -215,7 +215,7 @@ def test_connections_get_a_page_size_and_optionally_their_extras(tiny: Any) -> N
 
 def test_interfaces_are_declared_only_when_a_path_passes_through_them(tiny: Any) -> None:
     schema, _ = tiny
-    plain = Slicer(schema, build_corpus(schema), params=SliceParams(leaves=1))
+    plain = Slicer.of(schema, build_corpus(schema), params=SliceParams(leaves=1))
     piece = plain.from_ranked(["Query.shop", "Shop.name"], 1000)
     assert "implements" not in piece.sdl and "Node" not in piece.types
     # Refund is reached only through node(id:) → Node: it implements Node and carries id.
@@ -295,7 +295,7 @@ def github(github_schema_path: Path) -> dict[str, Any]:
     schema._validation_errors = []
     corpus = build_corpus(schema)
     searcher = StructuralBackend(Format.RAW, max_paths=0).index(corpus)
-    slicer = Slicer(schema, corpus, searcher.graph, words=searcher.stem)
+    slicer = Slicer.of(schema, corpus, searcher.graph, words=searcher.stem)
     wg = _load_wg_to_tsv()
     questions = []
     # Every third question keeps the test fast; the experiments script checks all 200.
@@ -456,9 +456,9 @@ def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> No
     schema, _ = tiny
     corpus = build_corpus(schema)
     # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers.
-    named = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    named = Slicer.of(schema, corpus, params=SliceParams(leaves=1))
     assert {"Order.total", "Order.id"} <= named.from_ranked(["Order.total"], 1000).coordinates
-    plain = Slicer(schema, corpus, params=SliceParams(leaves=1, identifiers=False))
+    plain = Slicer.of(schema, corpus, params=SliceParams(leaves=1, identifiers=False))
     order = [f for f in plain.from_ranked(["Order.total"], 1000).fields if f.startswith("Order.")]
     assert order == ["Order.total"]
 
@@ -467,7 +467,7 @@ def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> N
     schema, _ = tiny
     corpus = build_corpus(schema)
     params = SliceParams(leaves=1, identifiers=False, fill_depth=2, reserve=0, connectives="off")
-    filled = Slicer(schema, corpus, params=params)
+    filled = Slicer.of(schema, corpus, params=params)
     budget = filled.from_ranked(["Query.order", "Order.total", "Order.number"], 1000).tokens
     # Query.search brings a union and its members: it does not fit; Order.number (one line
     # on a type already in) still does, and is two hits further down.
@@ -475,25 +475,25 @@ def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> N
     piece = filled.from_ranked(ranked, budget)
     assert piece.tokens <= budget and "Order.number" in piece.fields
     assert "Query.search" not in piece.fields
-    strict = Slicer(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
+    strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
     assert "Order.number" not in strict.from_ranked(ranked, budget).fields
 
 
 def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    shared = Slicer(schema, corpus, params=SliceParams(leaves=1))
+    shared = Slicer.of(schema, corpus, params=SliceParams(leaves=1))
     # Customer is two hops from the root either way (the schema's cheapest way goes through
     # Query.order); Shop is in already, so the way through Shop.owner adds one field.
     piece = shared.from_ranked(["Query.shop", "Customer.email"], 1000)
     assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
-    static = Slicer(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
+    static = Slicer.of(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
     assert "Query.order" in static.from_ranked(["Query.shop", "Customer.email"], 1000).fields
 
 
 def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
     schema, tiny_slicer = tiny
-    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(connection_nodes="known"))
+    slicer = Slicer.of(schema, tiny_slicer.corpus, params=SliceParams(connection_nodes="known"))
     alone = slicer.from_ranked(["Query.orders"], 1000)
     assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
     for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
@@ -503,7 +503,7 @@ def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> Non
     # The default shows `nodes` (and so the node type) with the connection.
     always = tiny_slicer.from_ranked(["Query.orders"], 1000)
     assert "OrderConnection.nodes" in always.fields and "Order" in always.types
-    off = Slicer(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
+    off = Slicer.of(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
     assert (
         "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
     )
@@ -521,12 +521,12 @@ def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> No
     )
     corpus = build_corpus(schema)
     # Non-null String leaves: `title` on three types, `name` on two, `slug` on one.
-    one = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=1))
+    one = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=1))
     team = one.from_ranked(["Team.id"], 1000)
     assert [f for f in team.fields if f.startswith("Team.")] == ["Team.id", "Team.name"]
     project = one.from_ranked(["Project.id"], 1000)
     assert "Project.title" in project.fields and "Project.name" not in project.fields
-    two = Slicer(schema, corpus, params=SliceParams(leaves=1, labels=2))
+    two = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=2))
     assert {"Project.title", "Project.name"} <= set(two.from_ranked(["Project.id"], 1000).fields)
 
 
@@ -537,7 +537,7 @@ def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any)
     many = slicer.from_ranked(["Order.total"], 1000, "totals of all orders")
     valid(many.sdl)
     assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
-    off = Slicer(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
+    off = Slicer.of(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
     assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields
 
 
@@ -556,12 +556,12 @@ def test_a_hit_type_reached_through_an_interface_shows_every_way_through_it() ->
     schema = build_schema(GIT_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.repo", "Repo.head", "Commit.message"]
-    linked = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    linked = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
     valid(linked.sdl)
     # Ref and Repo are in the slice, Commit has a hit: both fields into GitObject are shown.
     assert {"Ref.target", "Repo.object", "Commit.message", "GitObject"} <= linked.coordinates
     assert "Tree" not in linked.types
-    plain = Slicer(schema, corpus, params=SliceParams(abstract_links=False))
+    plain = Slicer.of(schema, corpus, params=SliceParams(abstract_links=False))
     assert len({"Ref.target", "Repo.object"} & plain.from_ranked(ranked, 1000).coordinates) == 1
 
 
@@ -569,24 +569,24 @@ def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
     schema = build_schema(GIT_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.user", "User.repos"]
-    piece = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    piece = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
     valid(piece.sdl)
     # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
     assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
     # (User has a hit, so a connective would show `viewer` as well: both off.)
-    off = Slicer(schema, corpus, params=SliceParams(context_roots=False, connectives="off"))
+    off = Slicer.of(schema, corpus, params=SliceParams(context_roots=False, connectives="off"))
     assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields
 
 
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
     schema, tiny_slicer = tiny
-    slicer = Slicer(schema, tiny_slicer.corpus, params=SliceParams(subject_hits=3), words=words)
+    slicer = Slicer.of(schema, tiny_slicer.corpus, params=SliceParams(subject_hits=3), words=words)
     ranked = ["Order.total", "Order.number", "Order.status"]
     # No plural in the question; three hits on Order make it the question's subject.
     piece = slicer.from_ranked(ranked, 1000, "the total of order 7")
     valid(piece.sdl)
     assert {"Query.order", "Query.orders", "OrderConnection.nodes"} <= piece.coordinates
-    few = Slicer(schema, slicer.corpus, params=SliceParams(subject_hits=4), words=words)
+    few = Slicer.of(schema, slicer.corpus, params=SliceParams(subject_hits=4), words=words)
     assert "Query.orders" not in few.from_ranked(ranked, 1000, "the total of order 7").fields
 
 
@@ -604,23 +604,23 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
     project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
     # Connectives would show both ways in any case, a subject way the list `Team.projects`.
     alone = SliceParams(connectives="off", subject_hits=0)
-    linked = Slicer(schema, corpus, params=alone).from_ranked(team + project, 1000)
+    linked = Slicer.of(schema, corpus, params=alone).from_ranked(team + project, 1000)
     valid(linked.sdl)
     # One object each way: Project.team is shown, the list Team.projects is not (`single`).
     assert "Project.team" in linked.fields and "Team.projects" not in linked.fields
-    every = Slicer(schema, corpus, params=dataclasses.replace(alone, hit_links="all"))
+    every = Slicer.of(schema, corpus, params=dataclasses.replace(alone, hit_links="all"))
     assert "Team.projects" in every.from_ranked(team + project, 1000).fields
     # Two hits on Project are not enough (`link_hits` = 3), nor is the link switched off.
-    fewer = Slicer(schema, corpus, params=alone).from_ranked(team + project[:3], 1000)
+    fewer = Slicer.of(schema, corpus, params=alone).from_ranked(team + project[:3], 1000)
     assert "Project.team" not in fewer.fields
-    off = Slicer(schema, corpus, params=dataclasses.replace(alone, hit_links="off"))
+    off = Slicer.of(schema, corpus, params=dataclasses.replace(alone, hit_links="off"))
     assert "Project.team" not in off.from_ranked(team + project, 1000).fields
 
 
 def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
     schema, slicer = tiny
     params = SliceParams(edge_nodes=True, connection_nodes="known")
-    edges = Slicer(schema, slicer.corpus, params=params)
+    edges = Slicer.of(schema, slicer.corpus, params=params)
     alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
     assert "OrderEdge.node" not in alone.fields
     for ranked in (
@@ -637,7 +637,7 @@ def test_fields_are_indented_by_one_space_which_costs_fewer_tokens(tiny: Any) ->
     schema, slicer = tiny
     ranked = ["Query.orders", "Order.total", "Customer.email"]
     one = slicer.from_ranked(ranked, 1000)
-    two = Slicer(schema, slicer.corpus, params=SliceParams(indent=2)).from_ranked(ranked, 1000)
+    two = Slicer.of(schema, slicer.corpus, params=SliceParams(indent=2)).from_ranked(ranked, 1000)
     valid(one.sdl)
     assert "\n total: Float\n" in one.sdl and "\n  total: Float\n" in two.sdl
     assert one.coordinates == two.coordinates and one.tokens < two.tokens
@@ -655,13 +655,13 @@ def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> 
     corpus = build_corpus(schema)
     ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object", "Repo.blobs"]
     params = SliceParams(top_arguments=0)
-    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, 1000)
+    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, 1000)
     valid(piece.sdl)
     # `object` returns one Blob and takes no required argument: its arguments choose which.
     assert {"Repo.object(expression:)", "Repo.object(oid:)"} <= piece.coordinates
     # `blobs` is a list: its optional `path` filter stays hidden (only the page size shows).
     assert "Repo.blobs(first:)" in piece.arguments and "Repo.blobs(path:)" not in piece.arguments
-    off = Slicer(schema, corpus, params=dataclasses.replace(params, optional_lookups=False))
+    off = Slicer.of(schema, corpus, params=dataclasses.replace(params, optional_lookups=False))
     assert not any(a.startswith("Repo.object(") for a in off.from_ranked(ranked, 1000).arguments)
 
 
@@ -669,7 +669,7 @@ def test_the_first_hits_show_every_argument() -> None:
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
     params = SliceParams(optional_lookups=False, top_arguments=2)
-    slicer = Slicer(schema, corpus, params=params)
+    slicer = Slicer.of(schema, corpus, params=params)
     # The second hit: `path` shows although the question does not name it.
     assert "Repo.blobs(path:)" in slicer.from_ranked(["Query.repo", "Repo.blobs"], 1000).arguments
     # The third hit: only the page size.
@@ -691,10 +691,11 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
               "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
     params = SliceParams(leaves=1, labels=0, identifiers=False, fill_depth=0, hit_links="off")
-    plain = Slicer(schema, corpus, params=dataclasses.replace(params, connectives="off", reserve=0))
+    plain_params = dataclasses.replace(params, connectives="off", reserve=0)
+    plain = Slicer.of(schema, corpus, params=plain_params)
     budget = plain.from_ranked(ranked[:7], 1000).tokens
     assert "Shop.phone" in plain.from_ranked(ranked, budget).fields  # hits fill the budget
-    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, budget)
+    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, budget)
     valid(piece.sdl)
     assert piece.tokens <= budget
     # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
@@ -702,7 +703,7 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     # ranked last, come before the hits ranked 5th to 7th; Shop.owner leads to a type not in.
     assert {"Shop.flagship", "Shop.orders"} <= piece.coordinates
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
-    single = Slicer(schema, corpus, params=dataclasses.replace(params, connectives="single"))
+    single = Slicer.of(schema, corpus, params=dataclasses.replace(params, connectives="single"))
     assert "Shop.orders" not in single.from_ranked(ranked, budget).fields
 
 
@@ -717,7 +718,7 @@ enum EventKind { OPENED CLOSED MERGED LABELED UNLABELED ASSIGNED UNASSIGNED PINN
 def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> None:
     schema = build_schema(LONG_ENUM_SDL)
     corpus = build_corpus(schema)
-    slicer = Slicer(schema, corpus, params=SliceParams(top_arguments=0), words=words)
+    slicer = Slicer.of(schema, corpus, params=SliceParams(top_arguments=0), words=words)
     piece = slicer.from_ranked(["Query.events", "Event.at"], 1000, "events reopened or locked")
     sliced = valid(piece.sdl)
     assert "Query.events(kinds:)" in piece.arguments  # named through its values
@@ -730,7 +731,7 @@ def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> 
     assert "Query.tags(by:)" in defaulted.arguments
     assert len(valid(defaulted.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
     # …and so does every argument enum without a cap.
-    uncapped = Slicer(schema, corpus, params=SliceParams(top_arguments=0, argument_enum_cap=0),
+    uncapped = Slicer.of(schema, corpus, params=SliceParams(top_arguments=0, argument_enum_cap=0),
                       words=words)  # fmt: skip
     whole = uncapped.from_ranked(["Query.events", "Event.at"], 1000, "events reopened")
     assert len(valid(whole.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
@@ -748,12 +749,13 @@ def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them
     schema = build_schema(ACTOR_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.viewer", "User.email", "Query.actor"]
-    lean = Slicer(schema, corpus).from_ranked(ranked, 1000)
+    lean = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
     valid(lean.sdl)
     # The interface shows its identifier (`actor(login:)`) and nothing else: User, in the
     # slice, implements it and would repeat every field it shows.
     assert [f for f in lean.fields if f.startswith("Actor.")] == ["Actor.login"]
-    full = Slicer(schema, corpus, params=SliceParams(interface_leaves=-1)).from_ranked(ranked, 1000)
+    full_slicer = Slicer.of(schema, corpus, params=SliceParams(interface_leaves=-1))
+    full = full_slicer.from_ranked(ranked, 1000)
     valid(full.sdl)
     assert {"Actor.avatar", "User.avatar"} <= full.coordinates
     assert lean.tokens < full.tokens
@@ -764,7 +766,7 @@ def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tin
     corpus = build_corpus(schema)
     params = SliceParams(leaves=1, identifiers=False, labels=0, reserve=0, connectives="off",
                          fill_depth=3, fill_member_share=1.0)  # fmt: skip
-    slicer = Slicer(schema, corpus, params=params)
+    slicer = Slicer.of(schema, corpus, params=params)
     budget = slicer.from_ranked(["Query.search", "Shop.name"], 1000).tokens + 20
     # Query.orders does not fit; Customer.email, ranked after it, is on a member of the
     # union Query.search returns: Customer enters the union and the slice.
@@ -775,7 +777,7 @@ def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tin
     assert {t.name for t in sliced.type_map["SearchResult"].types} == {"Shop", "Customer"}  # type: ignore[attr-defined]
     # Off, or when a member may cost only 1% of the budget, only lines go in past it.
     for changes in ({"fill_members": "off"}, {"fill_member_share": 0.01}):
-        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        other = Slicer.of(schema, corpus, params=dataclasses.replace(params, **changes))
         assert "Customer.email" not in other.from_ranked(ranked, budget).fields
 
 
@@ -784,10 +786,10 @@ def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
     corpus = build_corpus(schema)
     params = SliceParams(leaves=1, labels=0, identifiers=False, subject_leaves_share=1.0)
     ranked = ["Query.order", "Order.total", "Order.number", "Order.customer"]
-    piece = Slicer(schema, corpus, params=params).from_ranked(ranked, 1000)
+    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, 1000)
     valid(piece.sdl)
     # Order's third hit makes it the question's subject; with 4 leaves it is small: all show.
     assert "Order.status" in piece.fields and "Order.id" in piece.fields
     for changes in ({"subject_leaves": 0}, {"subject_leaves": 3}, {"subject_leaves_share": 0.001}):
-        other = Slicer(schema, corpus, params=dataclasses.replace(params, **changes))
+        other = Slicer.of(schema, corpus, params=dataclasses.replace(params, **changes))
         assert "Order.status" not in other.from_ranked(ranked, 1000).fields

@@ -44,6 +44,7 @@ from schemanav.tokens import ENCODING_NAME
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
+    from schemanav.corpus.facts import SliceFacts
     from schemanav.retrieval.slicing import Slicer
     from schemanav.schema.define import Definition, DefinitionCache
 
@@ -232,10 +233,21 @@ class Navigator:
 
     @cached_property
     def slicer(self) -> Slicer:
-        """The schema slicer, built once (it needs `readable_schema` and the corpus)."""
+        """The schema slicer, built once (from the corpus and `slice_facts`)."""
         from schemanav.retrieval.slicing import Slicer
 
-        return Slicer(self.readable_schema, self.corpus)
+        return Slicer(self.slice_facts, self.corpus)
+
+    @cached_property
+    def slice_facts(self) -> SliceFacts:
+        """What slices need of the schema beyond the corpus; for a schema file read from its
+        cache (a warm process builds no schema), else taken from `readable_schema`. Warns of
+        the schema's spec violations as `readable_schema` does."""
+        from schemanav.corpus.facts import open_slice_facts
+
+        facts = open_slice_facts(self.settings, lambda: self._readable, self.events)
+        self._warn_violations(facts.violations)
+        return facts
 
     def slice(
         self,
@@ -314,7 +326,7 @@ class Navigator:
 
     @property
     def readable_schema(self) -> GraphQLSchema:
-        """The full schema, to read from (definitions, slices); `loaded` validates operations.
+        """The full schema, to read from (definitions); `loaded` validates operations.
 
         For a schema file it is rebuilt from the introspection JSON cached beside the
         definitions (a fraction of a parse; every definition and slice printed from it equals

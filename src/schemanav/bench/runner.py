@@ -204,7 +204,7 @@ def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
     from schemanav.navigator import Navigator
     from schemanav.retrieval.slicing import Slicer
 
-    slicer = Slicer(Navigator(settings).readable_schema, corpus)
+    slicer = Slicer(Navigator(settings).slice_facts, corpus)
 
     def build(question: str, ranked: Sequence[str], budget: int) -> View:
         piece = slicer.from_ranked(ranked, budget, question)

@@ -44,9 +44,10 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from graphql import GraphQLArgument, GraphQLSchema
+    from graphql import GraphQLSchema
 
-    from schemanav.corpus import Corpus
+    from schemanav.corpus import Corpus, CorpusEntry
+    from schemanav.corpus.facts import InputValue, SliceFacts
     from schemanav.graph import SchemaGraph, ShortestPaths
 
 BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
@@ -179,16 +180,18 @@ class Slicer:
 
     def __init__(
         self,
-        schema: GraphQLSchema,
+        schema_facts: SliceFacts,
         corpus: Corpus,
         graph: SchemaGraph | None = None,
         params: SliceParams | None = None,
         words: Callable[[str], list[str]] | None = None,
     ) -> None:
+        """A slicer of the schema that `corpus` and `schema_facts` (`SliceFacts.of(schema)`, or
+        the cached facts of a schema file) describe: it needs no `GraphQLSchema`."""
         from schemanav.graph import SchemaGraph
         from schemanav.retrieval.analyzer import Stemmer
 
-        self.schema = schema
+        self.schema_facts = schema_facts
         self.corpus = corpus
         self.graph = graph or SchemaGraph(corpus)
         self.params = params or SliceParams()
@@ -209,32 +212,47 @@ class Slicer:
         self._free_leaves: dict[str, list[tuple[str, int]]] = {}
         self._ways_by_penalty: dict[str, list[_Way]] = {}
         self._field_order: dict[str, dict[str, int]] = {}
-        self._kinds = {name: _kind(t) for name, t in schema.type_map.items()}
+        self._kinds = schema_facts.kinds
+        # Each owner's fields in definition order (the corpus keeps the schema's order).
+        fields_of: dict[str, list[str]] = {}
+        for owner, name in self.names:
+            fields_of.setdefault(owner, []).append(name)
+        self._fields_of = fields_of
         # Output types shaped like a Relay connection (`is_connection`).
         self.connections = frozenset(
             name
-            for name, definition in schema.type_map.items()
-            if self._kinds[name] in ("object", "interface")
-            and not CONNECTION_FIELDS.isdisjoint(definition.fields)  # type: ignore[attr-defined]
+            for name, fields in fields_of.items()
+            if self._kinds.get(name) in ("object", "interface")
+            and not CONNECTION_FIELDS.isdisjoint(fields)
         )
+        self.enum_values = corpus.enum_values
+        self._input_fields: dict[str, dict[str, InputValue]] = {}
         self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
         self.facts: dict[str, dict[str, _Field]] = {}
         self.member_of: dict[str, list[str]] = defaultdict(list)
         self.interfaces_of: dict[str, list[str]] = {}
         self.implementors: dict[str, list[str]] = defaultdict(list)
         for name, kind in self._kinds.items():
-            definition = schema.type_map[name]
             if kind == "union":
-                for member in definition.types:  # type: ignore[attr-defined]
-                    self.member_of[member.name].append(name)
+                # A union's possible types are its members, in declaration order.
+                for member in corpus.possible_types.get(name, ()):
+                    self.member_of[member].append(name)
             elif kind in ("object", "interface"):
-                interfaces = [i.name for i in definition.interfaces]  # type: ignore[attr-defined]
+                interfaces = list(schema_facts.interfaces.get(name, ()))
                 self.interfaces_of[name] = interfaces
                 for interface in interfaces:
                     self.implementors[interface].append(name)
+        arguments = schema_facts.arguments
+        coordinates = corpus.coordinates
         for position, entry in enumerate(corpus.entries):
+            given = arguments.get(coordinates[position], ())
+            if len(given) != len(entry.arguments):
+                raise ValueError(
+                    f"the slice facts do not match the corpus: {coordinates[position]} has "
+                    f"{len(entry.arguments)} arguments, the facts {len(given)}"
+                )
             self.facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
-                position, entry.owner, entry.field
+                position, entry, given
             )
         self.identifiers = self._identifiers()
         # Relay pagination plumbing (a connection's `pageInfo` and its type's fields, an
@@ -305,6 +323,20 @@ class Slicer:
                     self.abstract_fields[facts.named].append((owner, name))
                     self.abstract_out[owner].append((name, facts.named))
 
+    @classmethod
+    def of(
+        cls,
+        schema: GraphQLSchema,
+        corpus: Corpus,
+        graph: SchemaGraph | None = None,
+        params: SliceParams | None = None,
+        words: Callable[[str], list[str]] | None = None,
+    ) -> Slicer:
+        """A slicer of a parsed schema and its corpus (`build_corpus(schema)`)."""
+        from schemanav.corpus.facts import SliceFacts
+
+        return cls(SliceFacts.of(schema), corpus, graph, params, words)
+
     def _labels(self) -> dict[str, list[str]]:
         """Per type, its label: of its non-null `String!` leaves without arguments, the one
         whose name the most object types share (a name or a title, shown to name a result)."""
@@ -363,26 +395,37 @@ class Slicer:
                         found[field.named].append(argument)
         return dict(found)
 
-    def _field_facts(self, position: int, owner: str, name: str) -> _Field:
-        from graphql.utilities.print_schema import print_input_value
-
-        definition = self.schema.type_map[owner].fields[name]  # type: ignore[attr-defined]
-        named = str(definition.type).strip("[]!")
-        arguments = tuple(definition.args)
-        required = tuple(a for a, d in definition.args.items() if _required(d))
+    def _field_facts(
+        self, position: int, entry: CorpusEntry, arguments: tuple[InputValue, ...]
+    ) -> _Field:
+        return_type = entry.return_type
+        named = return_type.strip("[]!")
+        names: tuple[str, ...] = ()
+        required: tuple[str, ...] = ()
+        types: tuple[str, ...] = ()
+        texts: tuple[str, ...] = ()
+        defaults: tuple[bool, ...] = ()
+        if arguments:  # most fields have none
+            names = tuple(a.name for a in arguments)
+            required = tuple(a.name for a in arguments if a.required)
+            types = tuple(a.named_type for a in arguments)
+            texts = tuple(a.text for a in arguments)
+            defaults = tuple(a.has_default for a in arguments)
+        # Constructed, not `filled`: slicing reads these records' attributes hundreds of
+        # thousands of times, faster from the instance layout `__init__` gives.
         return _Field(
             position=position,
-            arguments=arguments,
+            arguments=names,
             required=required,
-            argument_types=tuple(str(d.type).strip("[]!") for d in definition.args.values()),
-            argument_texts=tuple(print_input_value(a, d) for a, d in definition.args.items()),
-            defaults=tuple(_has_default(d) for d in definition.args.values()),
-            return_type=str(definition.type),
+            argument_types=types,
+            argument_texts=texts,
+            defaults=defaults,
+            return_type=return_type,
             named=named,
-            many=str(definition.type).lstrip("!").startswith("[") or self.is_connection(named),
+            many=return_type.lstrip("!").startswith("[") or named in self.connections,
             free=not required,
             leaf=self._kinds.get(named) in ("scalar", "enum"),
-            description=definition.description,
+            description=entry.description,
         )
 
     def field_line(self, owner: str, name: str, shown: tuple[str, ...]) -> str:
@@ -734,7 +777,7 @@ class Slicer:
         """A type's field names by their place in its definition (slices print in that order)."""
         cached = self._field_order.get(type_name)
         if cached is None:
-            fields = self.schema.type_map[type_name].fields  # type: ignore[attr-defined]
+            fields = self._fields_of.get(type_name, ())
             cached = self._field_order[type_name] = {name: n for n, name in enumerate(fields)}
         return cached
 
@@ -743,11 +786,19 @@ class Slicer:
         (a union entering a slice shows the member whose best field scores highest)."""
         cached = self._union_members.get(union)
         if cached is None:
-            definition = self.schema.type_map[union]
+            position = self.position
             cached = self._union_members[union] = [
-                (member.name, [self.position[(member.name, field)] for field in member.fields])
-                for member in definition.types  # type: ignore[attr-defined]
+                (member, [position[(member, name)] for name in self._fields_of.get(member, ())])
+                for member in self.corpus.possible_types.get(union, ())
             ]
+        return cached
+
+    def input_fields(self, type_name: str) -> dict[str, InputValue]:
+        """An input object type's fields by name, in order."""
+        cached = self._input_fields.get(type_name)
+        if cached is None:
+            values = self.schema_facts.inputs[type_name]
+            cached = self._input_fields[type_name] = {value.name: value for value in values}
         return cached
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
@@ -755,15 +806,14 @@ class Slicer:
         key = (owner, field, argument)
         cached = self._argument_words.get(key)
         if cached is None:
-            from graphql import GraphQLEnumType, GraphQLInputObjectType, get_named_type
-
-            definition = self.schema.type_map[owner].fields[field].args[argument]  # type: ignore[attr-defined]
-            named = get_named_type(definition.type)
+            facts = self.facts[owner][field]
+            named = facts.argument_types[facts.arguments.index(argument)]
             parts = [argument]
-            if isinstance(named, GraphQLInputObjectType):
-                parts.extend(named.fields)
-            if isinstance(named, GraphQLEnumType):
-                parts.extend(value.replace("_", " ").lower() for value in named.values)
+            kind = self._kinds.get(named)
+            if kind == "input":
+                parts.extend(self.input_fields(named))
+            if kind == "enum":
+                parts.extend(value.replace("_", " ").lower() for value in self.enum_values[named])
             cached = frozenset(self._words(" ".join(parts)))
             self._argument_words[key] = cached
         return cached
@@ -820,42 +870,6 @@ class Slicer:
             )
             needs.append((owner, name, facts.named, required))
         return needs
-
-
-def _kind(graphql_type: Any) -> str:
-    from graphql import (
-        GraphQLEnumType,
-        GraphQLInputObjectType,
-        GraphQLInterfaceType,
-        GraphQLObjectType,
-        GraphQLScalarType,
-        GraphQLUnionType,
-    )
-
-    for cls, kind in (
-        (GraphQLObjectType, "object"),
-        (GraphQLInterfaceType, "interface"),
-        (GraphQLUnionType, "union"),
-        (GraphQLEnumType, "enum"),
-        (GraphQLInputObjectType, "input"),
-        (GraphQLScalarType, "scalar"),
-    ):
-        if isinstance(graphql_type, cls):
-            return kind
-    return "other"
-
-
-def _has_default(argument: GraphQLArgument | Any) -> bool:
-    """graphql-core 3.2 keeps a default in `default_value`, 3.3 in `default`."""
-    from graphql import Undefined
-
-    return argument.default_value is not Undefined or getattr(argument, "default", None) is not None
-
-
-def _required(argument: GraphQLArgument | Any) -> bool:
-    from graphql import GraphQLNonNull
-
-    return isinstance(argument.type, GraphQLNonNull) and not _has_default(argument)
 
 
 def _description(text: str | None, mode: str) -> str | None:
@@ -1570,7 +1584,7 @@ class _State:
         elif kind == "enum" and (type_name not in self.enums or argument):
             if type_name not in self.enums:
                 self.enums.append(type_name)
-            values = list(self.s.schema.type_map[type_name].values)  # type: ignore[attr-defined]
+            values = list(self.s.enum_values[type_name])
             if self.s.params.enum_values == "arguments" and not argument:
                 # An output enum needs one value to be valid; show those the question names.
                 # Arguments take every value (operations and default values use them).
@@ -1594,7 +1608,7 @@ class _State:
                     and cap
                     and not every
                     and kind == "enum"
-                    and len(self.s.schema.type_map[type_name].values) > cap  # type: ignore[attr-defined]
+                    and len(self.s.enum_values[type_name]) > cap
                 ):
                     self._leaf(type_name, kind)
                     return
@@ -1602,29 +1616,25 @@ class _State:
                     self.full_enums.add(type_name)
                 self._leaf(type_name, kind, argument=True)
             return
-        fields = self.s.schema.type_map[type_name].fields  # type: ignore[attr-defined]
+        fields = self.s.input_fields(type_name)
         had = self.inputs.get(type_name)
         if had is not None and (not every or len(had) == len(fields)):
             return
-        from graphql.utilities.print_schema import print_input_value
-
         chosen = [
             name
-            for name, definition in fields.items()
+            for name, value in fields.items()
             if every
             or self.s.params.input_fields == "all"
-            or _required(definition)
+            or value.required
             or not self.words.isdisjoint(self.s.value_words(name))
             or (had is not None and name in had)
         ] or list(fields)[:1]
         self.inputs[type_name] = chosen
-        body = "".join(f"{self.s.indent}{print_input_value(n, fields[n])}\n" for n in chosen)
+        body = "".join(f"{self.s.indent}{fields[n].text}\n" for n in chosen)
         self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
         for name in chosen:
             if had is None or name not in had:
-                self.ensure_input(
-                    str(fields[name].type).strip("[]!"), every=_has_default(fields[name])
-                )
+                self.ensure_input(fields[name].named_type, every=fields[name].has_default)
 
     # --- output ---------------------------------------------------------------------------
 
