@@ -122,9 +122,11 @@ def _keep_ranks(ranks: dict[bytes, int]) -> None:
     from schemanav.cache import write_checked
 
     assert _rank_cache is not None
-    tokens = sorted(ranks, key=ranks.__getitem__)
-    if any(ranks[token] != rank or not 0 < len(token) < 256 for rank, token in enumerate(tokens)):
-        return  # not ranks 0 … n−1 of tokens under 256 bytes: keep nothing
+    tokens = list(ranks)  # the rank file's order, which is the ranks' order
+    if list(ranks.values()) != list(range(len(tokens))) or not all(
+        0 < len(token) < 256 for token in tokens
+    ):
+        return  # not ranks 0 … n−1 in order, of tokens under 256 bytes: keep nothing
     payload = bytes(map(len, tokens)) + b"".join(tokens)
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
         write_checked(_rank_cache_file(), {**_RANK_TABLE, "tokens": len(tokens)}, payload)
