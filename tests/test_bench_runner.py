@@ -23,6 +23,7 @@ from schemanav.bench.runner import (
 )
 from schemanav.corpus import Corpus, Format, open_corpus
 from schemanav.errors import InputError
+from schemanav.navigator import Navigator
 from schemanav.retrieval import Ranking, SearchHit
 from schemanav.retrieval.pipeline import BACKENDS
 from schemanav.retrieval.registry import BackendSpec, NoOptions
@@ -364,9 +365,10 @@ class ScriptedSlice:
 def test_an_output_axis_scores_lists_and_slices_side_by_side(
     tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(
-        OUTPUTS, "scripted-slice", lambda settings, corpus, fmt: SliceOutput(ScriptedSlice(corpus))
-    )
+    def scripted_slice(navigator: Navigator, fmt: Format) -> SliceOutput:
+        return SliceOutput(ScriptedSlice(navigator.corpus))
+
+    monkeypatch.setitem(OUTPUTS, "scripted-slice", scripted_slice)
     questions = "title of a movie\tQuery.movie(id:),Movie.title\nyear and id\tMovie.year\n"
     settings = _settings(tmp_path, questions, ks="1,5", budgets="10,20,100")
     report = run_bench(settings, ["scripted"], [Format.RAW], outputs=["list", "scripted-slice"])

@@ -35,12 +35,12 @@ from schemanav.bench.metrics import (
     evaluate_observation,
     summarise,
 )
-from schemanav.corpus import Format, open_corpus
+from schemanav.corpus import Format
 from schemanav.errors import InputError
-from schemanav.events import Events, SilentEvents, phase
+from schemanav.events import Events, SilentEvents
 from schemanav.retrieval import Ranking, Searcher, ranking_of
 from schemanav.retrieval.dispositions import disposition
-from schemanav.schema import bundled_path, describe_violations, schema_label
+from schemanav.schema import bundled_path, schema_label
 from schemanav.schema.loading import no_cyclic_gc
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
@@ -48,6 +48,7 @@ from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus
+    from schemanav.navigator import Navigator
 
 BUNDLED_BENCH_FILE = "moviedb-sample.tsv"
 BUNDLED_BENCH_LABEL = "moviedb-sample.tsv (bundled)"
@@ -198,13 +199,10 @@ class SliceOutput:
         return Observation.of_views(views, expected)
 
 
-def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
+def _slice_output(navigator: Navigator, fmt: Format) -> Output:
     """Schema slices (`schemanav.retrieval.slicing`) grown from each question's ranked hits:
-    the same slicer `search --slice` and the MCP tool use."""
-    from schemanav.navigator import Navigator
-    from schemanav.retrieval.slicing import Slicer
-
-    slicer = Slicer(Navigator(settings).slice_facts, corpus)
+    the navigator's slicer, which `search --slice` and the MCP tool use."""
+    slicer = navigator.slicer
 
     def build(question: str, ranked: Sequence[str], budget: int) -> View:
         piece = slicer.from_ranked(ranked, budget, question)
@@ -213,8 +211,8 @@ def _slice_output(settings: Settings, corpus: Corpus, fmt: Format) -> Output:
     return SliceOutput(build)
 
 
-OUTPUTS: dict[str, Callable[[Settings, Corpus, Format], Output]] = {
-    "list": lambda settings, corpus, fmt: ListOutput(corpus, fmt),
+OUTPUTS: dict[str, Callable[[Navigator, Format], Output]] = {
+    "list": lambda navigator, fmt: ListOutput(navigator.corpus, fmt),
     "slice": _slice_output,
 }
 """Every output bench can score, by the name `--output` takes."""
@@ -341,6 +339,7 @@ def run_bench(
     `backends`, `formats` and `outputs` default to `settings.backend`, `settings.format`
     and `settings.output`.
     """
+    from schemanav.navigator import Navigator
     from schemanav.retrieval.pipeline import prepare_backend
 
     events = events or SilentEvents()
@@ -355,12 +354,11 @@ def run_bench(
     labelled_path = bench_path or bundled_path(BUNDLED_BENCH_FILE)
     queries = load_labelled(labelled_path)
     _warn_hash_questions(queries, labelled_path, events)
-    with phase(events, f"reading {schema_label(settings)}: parsing, rendering, counting tokens"):
-        loaded = open_corpus(settings)
+    # The navigator reads the corpus (warning once of the schema's spec violations) and
+    # holds the slicer, as for `search`.
+    navigator = Navigator(settings, events)
+    corpus = navigator.corpus
     no_paths = settings.model_copy(update={"max_paths": 0})
-    if loaded.violations:
-        events.warning(describe_violations(loaded.violations))
-    corpus = loaded.corpus
     unknown = unknown_coordinates(queries, known_coordinates(corpus))
     _warn_unknown(unknown, settings.strict, events)
 
@@ -384,7 +382,7 @@ def run_bench(
             searched = time.perf_counter() - started
             for output_name in output_list:
                 started = time.perf_counter()
-                output = OUTPUTS[output_name](settings, corpus, fmt)
+                output = OUTPUTS[output_name](navigator, fmt)
                 runs = [
                     QuestionRun(
                         evaluate_observation(
