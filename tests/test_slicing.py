@@ -306,7 +306,7 @@ def github(github_schema_path: Path) -> dict[str, Any]:
         slicer.from_scores(searcher.search_scores(question), 3000, question)
         for question, _ in questions
     ]
-    return {"schema": schema, "questions": questions, "slices": slices}
+    return {"schema": schema, "questions": questions, "slices": slices, "slicer": slicer}
 
 
 def _used_coordinates(schema: GraphQLSchema, operation: str) -> set[str]:
@@ -387,6 +387,28 @@ def test_every_github_slice_is_a_valid_schema_within_budget(github: dict[str, An
     for piece in github["slices"]:
         assert isinstance(piece, SchemaSlice) and 0 < piece.tokens <= 3000
         valid(piece.sdl)
+
+
+def test_no_line_of_a_field_costs_less_than_its_line_without_arguments(
+    github: dict[str, Any], tiny: Any
+) -> None:
+    """The fill turns a hit away once even its line without arguments would not fit
+    (`Slicer.bare_line_costs`): exact only while showing arguments never makes a line cheaper.
+    Checked for each field's required arguments, each argument alone and all of them."""
+    from schemanav.schema import bundled_path, load_schema
+    from schemanav.tokens import count_tokens
+
+    movies = load_schema(str(bundled_path("moviedb.graphqls"))).schema
+    checked = 0
+    for slicer in (github["slicer"], tiny[1], Slicer.of(movies, build_corpus(movies))):
+        for position, (owner, name) in enumerate(slicer.names):
+            facts = slicer.facts[owner][name]
+            shown = {facts.required, facts.arguments, *((a,) for a in facts.arguments)} - {()}
+            for arguments in shown:
+                line = slicer.field_line(owner, name, arguments)
+                assert count_tokens(line) >= slicer.bare_line_costs[position], line
+                checked += 1
+    assert checked > 2000  # GitHub alone has about 2,700 such lines
 
 
 def test_reference_operations_validate_against_slices_that_hold_them(

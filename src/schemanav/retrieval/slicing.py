@@ -639,6 +639,9 @@ class Slicer:
             names, member_of, members = self.names, self.member_of, self.params.fill_members
             # `_State.near` answers for a type in the slice only with these knobs.
             near_within = self.params.fill_leaf_types or self.params.fill_connections
+            # No step adds less than its hit's line, and no line costs less than its field
+            # without arguments: once the slice is nearly full, most hits stop here.
+            bare_costs = self.bare_line_costs
             for position in rest:
                 owner, name = names[position]
                 fields = state.fields.get(owner)
@@ -647,6 +650,8 @@ class Slicer:
                         continue  # neither cheap nor one step beyond (see `_State.near`)
                 elif name in fields:
                     continue  # in already
+                if state.total + bare_costs[position] > budget:
+                    continue
                 if not state.cheap(position):
                     if fields is not None and not near_within:
                         continue
@@ -854,6 +859,14 @@ class Slicer:
     def is_connection(self, type_name: str) -> bool:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
         return type_name in self.connections
+
+    @cached_property
+    def bare_line_costs(self) -> list[int]:
+        """By corpus position: what the field's line costs without arguments, the least any
+        line of it costs (arguments only add text: a test checks this on both bundled schemas)."""
+        from schemanav.tokens import count_many
+
+        return count_many([self.field_line(owner, name, ()) for owner, name in self.names])
 
     @cached_property
     def line_needs(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
