@@ -642,7 +642,10 @@ class Slicer:
             # No step adds less than its hit's line, and no line costs less than its field
             # without arguments: once the slice is nearly full, most hits stop here.
             bare_costs = self.bare_line_costs
+            cheapest = self.cheapest_line
             for position in rest:
+                if state.total + cheapest > budget:
+                    break  # not even the cheapest line of the schema fits any more
                 owner, name = names[position]
                 fields = state.fields.get(owner)
                 if fields is None:
@@ -867,6 +870,11 @@ class Slicer:
         from schemanav.tokens import count_many
 
         return count_many([self.field_line(owner, name, ()) for owner, name in self.names])
+
+    @cached_property
+    def cheapest_line(self) -> int:
+        """The fewest tokens any field line of the schema costs."""
+        return min(self.bare_line_costs, default=0)
 
     @cached_property
     def line_needs(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
