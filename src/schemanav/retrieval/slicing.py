@@ -3,25 +3,25 @@
 A ranked list of coordinates leaves the agent to find the way from the root, the arguments and
 the types those need. A slice hands over a schema of its own instead: the root fields, the
 object types on the way, the fields the question needs with the arguments that select (required
-ones, a connection's page size, the ones the question's words name, every argument of a
-single-object field whose arguments are all optional, every argument of the first two hits),
+ones, a connection's page size, the ones the question's words name, every argument of a field
+returning one object whose arguments are all optional, every argument of the first two hits),
 and the input, enum and scalar types those arguments and fields need (an enum of more than 12
 values that an argument takes shows the values the question names). Hits are added in rank
 order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
-only its line), then to hits further down (twelve times as many as fitted) that cost only their
-own line, or that lie on a member of a union in the slice (of at most 16 members) and bring it
-in for at most 2% of the budget. A type entering the slice brings its best leaves by the
-question's scores (an interface, whose fields every implementation in the slice repeats, brings
-none of those), the leaves that identify its objects (named like a lookup field's required
-argument) and its labels (the `String!` leaves most types share); a type of at most 12 leaves
-that gets its third hit shows them all, when they cost at most 2% of the budget; a connection
-shows `nodes` once its node type is in. Ways in are closed over the schema's shape: fields into
-a union or interface through which a hit's type is reached, a query field without arguments
-returning a type in the slice (a viewer), a list way into a type with several hits, and the
-single-object fields between types with several hits each. Fields are indented by one space
-(tokens are the budget).
+only its line), then to hits further down (twelve times as many as fitted, none of type `ID`)
+that cost only their own line, or that lie on a member of a union in the slice (of at most 16
+members) and bring it in for at most 2% of the budget. A type entering the slice brings its
+best leaves by the question's scores (an interface, whose fields every implementation in the
+slice repeats, brings none of those), the leaves that identify its objects (named like a lookup
+field's required argument) and its labels (the `String!` leaves most types share); a type of at
+most 12 leaves that gets its third hit shows them all, when they cost at most 2% of the budget;
+a connection shows `nodes` once its node type is in. Ways in are closed over the schema's
+shape: fields into a union or interface through which a hit's type is reached, a query field
+without arguments returning a type in the slice (a viewer), a list way into a type with several
+hits, and the single-object fields between types with several hits each. Fields are indented by
+one space (tokens are the budget).
 
 A slice is a subset of the schema in the sense that matters to an agent: it parses with
 graphql-core, and every operation valid against it is valid against the full schema.
@@ -119,11 +119,11 @@ class SliceParams:
     retry_share: float = 1.0
     interface_leaves: int = 0
     connection_leaves: int = -1
-    lookup_leaves: bool = True
+    lookup_leaves: bool = False
     id_fillers: bool = True
     fill_owner_rank: float = 0.0
     fill_flags: bool = True
-    fill_ids: bool = True
+    fill_ids: bool = False
     relay_plumbing: bool = True
     wide_abstract: int = 0
     fill_connections: bool = False
@@ -628,6 +628,8 @@ class Slicer:
                 keys = {p: n + lift * best[entries[p].owner] for n, p in enumerate(rest)}
                 rest.sort(key=keys.__getitem__)
             if not (self.params.fill_flags and self.params.fill_ids):
+                # `ID` is opaque by the spec: past the frontier, a hit on one is a line that
+                # answers nothing (identifiers and hits that fit still show it).
                 skipped = {"ID"} if self.params.fill_flags else {"Boolean", "ID"}
                 entries = self.corpus.entries
                 facts = self.facts
@@ -1382,7 +1384,9 @@ class _State:
             and not facts.required
             and (params.lookup_leaves or not facts.leaf)
         ):
-            # A single-object field whose arguments are all optional: they choose the object.
+            # A field returning one object whose arguments are all optional: they choose the
+            # object. A leaf's optional arguments only shape its value (`avatarUrl(size:)`):
+            # they follow the question's words like a list's (`lookup_leaves`).
             return list(facts.arguments)
         for argument in facts.arguments:
             if argument in shown:
