@@ -184,3 +184,15 @@ def check_user_error(result: Result, *fragments: str, exit_code: int = 2) -> str
 def user_error() -> Callable[..., str]:
     """`user_error(result, *fragments)`: see `check_user_error`."""
     return check_user_error
+
+
+def rewrite_json_payload(path: Path, change: Callable[[dict[str, Any]], object]) -> None:
+    """Change the JSON payload of a checked cache file in place and keep its checksum valid:
+    what a foreign or buggy writer would leave, which only the reader's own checks catch."""
+    from schemanav.cache import read_checked, write_checked
+
+    header, data = read_checked(path)
+    payload = json.loads(data)
+    change(payload)
+    header = {k: v for k, v in header.items() if not k.startswith("payload_")}
+    write_checked(path, header, json.dumps(payload).encode())

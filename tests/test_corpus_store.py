@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from schemanav.cache import MAGIC, read_checked, write_checked
+from conftest import rewrite_json_payload
+from schemanav.cache import MAGIC
 from schemanav.corpus import Format, open_corpus, open_price, price_schema
 from schemanav.events import SilentEvents
 from schemanav.schema import LoadedSchema, bundled_path, load_schema
@@ -64,11 +64,9 @@ def test_a_checksummed_cache_with_too_few_token_counts_is_ignored(tmp_path: Path
     settings = Settings(cache_dir=tmp_path)
     first = open_corpus(settings)
     cache_file = _cache_file(tmp_path)
-    header, data = read_checked(cache_file)
-    payload = json.loads(data)
-    payload["tokens"]["GLOSS"] = payload["tokens"]["GLOSS"][:-1]
-    header = {k: v for k, v in header.items() if not k.startswith("payload_")}
-    write_checked(cache_file, header, json.dumps(payload).encode())
+    rewrite_json_payload(
+        cache_file, lambda payload: payload["tokens"].update(GLOSS=payload["tokens"]["GLOSS"][:-1])
+    )
 
     again = open_corpus(settings)
     assert not again.from_cache
@@ -92,11 +90,7 @@ def test_a_checksummed_cache_with_a_wrong_type_is_rebuilt_with_a_notice(
     settings = Settings(cache_dir=tmp_path)
     first = open_corpus(settings)
     cache_file = _cache_file(tmp_path)
-    header, data = read_checked(cache_file)
-    payload = json.loads(data)
-    payload[field] = value
-    header = {k: v for k, v in header.items() if not k.startswith("payload_")}
-    write_checked(cache_file, header, json.dumps(payload).encode())
+    rewrite_json_payload(cache_file, lambda payload: payload.update({field: value}))
 
     warnings: list[str] = []
 

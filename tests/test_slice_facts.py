@@ -3,13 +3,12 @@ equal to those of the parsed schema, so a warm process slices without building a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from graphql import build_schema
 
-from schemanav.cache import read_checked, write_checked
+from conftest import rewrite_json_payload
 from schemanav.corpus import build_corpus
 from schemanav.corpus.facts import SliceFacts
 from schemanav.events import SilentEvents
@@ -149,11 +148,7 @@ def test_checksummed_facts_of_the_wrong_shape_are_rebuilt_with_a_notice(
 ) -> None:
     expected = Navigator.open(str(schema_file)).slice_facts
     path = _facts_file(cache_dir)
-    header, data = read_checked(path)
-    payload = json.loads(data)
-    payload[part] = value
-    header = {k: v for k, v in header.items() if not k.startswith("payload_")}
-    write_checked(path, header, json.dumps(payload).encode())
+    rewrite_json_payload(path, lambda payload: payload.update({part: value}))
     events = Collect()
     assert Navigator.open(str(schema_file), events=events).slice_facts == expected
     assert events.warnings[0] == f"the slice cache {path} is not usable ({reason}); rebuilding it"
