@@ -59,11 +59,12 @@ def encoding() -> tiktoken.Encoding:
     its parsed table kept by an earlier process, see `cache_ranks_in`)."""
     import tiktoken
 
-    ranks = _kept_ranks() if _rank_cache is not None else None
+    kept = _rank_cache
+    ranks = _kept_ranks(*kept) if kept is not None else None
     if ranks is None:
         ranks = _parsed_ranks()
-        if _rank_cache is not None:
-            _keep_ranks(ranks)
+        if kept is not None:
+            _keep_ranks(ranks, kept[0])
     return tiktoken.Encoding(
         name=ENCODING_NAME,
         pat_str=_O200K_PATTERN,
@@ -80,25 +81,23 @@ def _parsed_ranks() -> dict[bytes, int]:
         return load_tiktoken_bpe(str(path), expected_hash=O200K_SHA256)
 
 
-def _rank_cache_file() -> Path:
-    assert _rank_cache is not None
+def _rank_cache_file(directory: Path) -> Path:
     name = f"{ENCODING_NAME}-{O200K_SHA256[:16]}-v{RANK_CACHE_VERSION}.bin"
-    return _rank_cache[0] / "tokens" / name
+    return directory / "tokens" / name
 
 
 # What a kept table's header must say to be read (it also records how many tokens it holds).
 _RANK_TABLE = {"kind": "rank table", "source_sha256": O200K_SHA256, "version": RANK_CACHE_VERSION}
 
 
-def _kept_ranks() -> dict[bytes, int] | None:
+def _kept_ranks(directory: Path, warn: Callable[[str], None]) -> dict[bytes, int] | None:
     """The table an earlier process kept: a byte per token with its length, then the tokens'
     bytes, in rank order (ranks are 0 … n−1); None when there is none or it is not usable."""
     from itertools import accumulate
 
     from schemanav.cache import read_matching
 
-    assert _rank_cache is not None
-    path = _rank_cache_file()
+    path = _rank_cache_file(directory)
     found = read_matching(path, _RANK_TABLE, "rank file")
     if isinstance(found, tuple):
         header, payload = found
@@ -110,18 +109,17 @@ def _kept_ranks() -> dict[bytes, int] | None:
                 return dict(zip(tokens, range(count), strict=True))
         found = "its token lengths do not add up to its size"
     if found is not None:
-        _rank_cache[1](
+        warn(
             f"the tokenizer's kept rank table {path} is not usable ({found}); "
             "parsing the rank file again"
         )
     return None
 
 
-def _keep_ranks(ranks: dict[bytes, int]) -> None:
+def _keep_ranks(ranks: dict[bytes, int], directory: Path) -> None:
     """Write the table `_kept_ranks` reads, when this encoding's ranks fit its layout."""
     from schemanav.cache import write_checked
 
-    assert _rank_cache is not None
     tokens = list(ranks)  # the rank file's order, which is the ranks' order
     if list(ranks.values()) != list(range(len(tokens))) or not all(
         0 < len(token) < 256 for token in tokens
@@ -129,7 +127,7 @@ def _keep_ranks(ranks: dict[bytes, int]) -> None:
         return  # not ranks 0 … n−1 in order, of tokens under 256 bytes: keep nothing
     payload = bytes(map(len, tokens)) + b"".join(tokens)
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
-        write_checked(_rank_cache_file(), {**_RANK_TABLE, "tokens": len(tokens)}, payload)
+        write_checked(_rank_cache_file(directory), {**_RANK_TABLE, "tokens": len(tokens)}, payload)
 
 
 def count_tokens(text: str) -> int:
