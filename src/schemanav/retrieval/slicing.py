@@ -1097,7 +1097,10 @@ class _State:
         cost = self.line_costs.get(position)
         if cost is None:
             owner, name = self.s.names[position]
-            cost = self.line_costs[position] = self.line_cost_of(owner, name)
+            if self.s.facts[owner][name].arguments:
+                cost = self.line_costs[position] = self.line_cost_of(owner, name)
+            else:  # the same line in every slice, counted once for the schema
+                cost = self.s.bare_line_costs[position]
         return cost
 
     def apply(self, step: _Step) -> None:
