@@ -19,7 +19,7 @@ from graphql import build_schema
 
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.retrieval import BackendContext, Ranking, Searcher, SearchHit, ranking_of
-from schemanav.retrieval.pipeline import BACKENDS, backend_names, create_backend
+from schemanav.retrieval.pipeline import backend_names, backend_spec, create_backend
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama
 from tiny_schema import TINY_MOVIE_SDL
@@ -98,7 +98,7 @@ def options_for_fake_ollama(name: str, fake_ollama: FakeOllama) -> dict[str, Any
     """The fake embedder is a bag of words, not instruction-tuned: an instruction would only
     add noise words shared by every question."""
     options = {"ollama_host": fake_ollama.url, "query_prefix": ""}
-    return {key: value for key, value in options.items() if key in BACKENDS[name].option_keys}
+    return {key: value for key, value in options.items() if key in backend_spec(name).option_keys}
 
 
 def check_invariants(hits: list[SearchHit], k: int, corpus: Corpus, fmt: Format) -> None:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from schemanav.cli import app
 from schemanav.errors import InputError
-from schemanav.retrieval.pipeline import BACKENDS, backend_names
+from schemanav.retrieval.pipeline import backend_names, backend_specs
 from schemanav.settings import Settings, default_cache_dir, load_settings
 
 UserError = Callable[..., str]
@@ -180,7 +180,7 @@ def test_every_setting_is_a_flag_or_a_registered_option_key() -> None:
         flag = "--option" if name == "options" else "--" + name.replace("_", "-")
         assert flag in flags, name
         assert flags[flag] == field.description, name
-    option_keys = {key for spec in BACKENDS.values() for key in spec.option_keys}
+    option_keys = {key for spec in backend_specs() for key in spec.option_keys}
     assert option_keys == {
         "tokenizer",
         "ollama_host",

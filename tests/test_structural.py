@@ -9,6 +9,8 @@ paths as hits.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -524,3 +526,28 @@ def test_an_index_cached_for_other_knobs_or_another_corpus_is_not_used(
         "(written for another corpus or other knobs); rebuilding it"
     ]
     assert _answers(searcher) == _answers(StructuralBackend(Format.DOT_PLUS_GLOSS).index(movies))
+
+
+def test_a_warm_search_loads_only_what_it_uses(tmp_path: Path) -> None:
+    """With the caches filled, a structural search parses no schema, counts no tokens and
+    loads no other backend (`retrieval.builtin` loads each on first use)."""
+    code = (
+        "import sys\n"
+        "from schemanav.navigator import Navigator\n"
+        f"hits = Navigator.open(cache_dir={str(tmp_path)!r}).search('movies by rating').hits\n"
+        "assert hits, 'no hits'\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+
+    def loaded() -> set[str]:
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return set(run.stdout.split())
+
+    cold, warm = loaded(), loaded()
+    assert {"graphql", "tiktoken"} <= cold
+    assert "schemanav.retrieval.structural" in warm
+    unused = {"graphql", "tiktoken", "httpx", "ollama"} | {
+        f"schemanav.retrieval.{name}" for name in ("bm25", "embedding", "hybrid", "slicing")
+    }
+    assert not unused & warm

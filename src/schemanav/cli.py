@@ -876,6 +876,10 @@ def main() -> None:
     # plugin discovery, a scan of every installed package's entry points (15-20 ms of every
     # command). A value the user set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # numpy's OpenBLAS starts a spinning thread per core as it loads: 0.05-0.08 s of CPU in
+    # every command that searches, for matrix products that are never large enough here to
+    # share out (a few questions against some thousands of vectors). Kept if the user set it.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     global _EXITS_AFTER_COMMAND
     _EXITS_AFTER_COMMAND = True
     code: int | str | None = 0

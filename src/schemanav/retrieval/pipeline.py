@@ -14,11 +14,12 @@ from schemanav.corpus import Corpus, Format
 from schemanav.errors import InputError
 from schemanav.events import Events, phase
 from schemanav.graph import SchemaGraph
-from schemanav.retrieval import builtin  # noqa: F401  (registers the built-in backends)
 from schemanav.retrieval.base import BackendContext, Ranking, Searcher, SearchHit, ranking_of
 from schemanav.retrieval.registry import (
     BACKENDS,
     backend_names,
+    backend_spec,
+    backend_specs,
     create_backend,
     options_for,
 )
@@ -29,6 +30,8 @@ __all__ = [
     "SearcherWithPaths",
     "backend_context",
     "backend_names",
+    "backend_spec",
+    "backend_specs",
     "create_backend",
     "options_for",
     "parse_format",

@@ -14,6 +14,7 @@ events sink); the backend's `index(corpus)` returns an immutable `Searcher`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemanav.errors import InputError
 from schemanav.retrieval.base import Backend, BackendContext
+from schemanav.retrieval.builtin import BUILTIN_MODULES
 
 
 class NoOptions(BaseModel):
@@ -66,6 +68,8 @@ class BackendSpec:
 
 
 BACKENDS: dict[str, BackendSpec] = {}
+"""The backends registered so far: a built-in one only once its module is loaded (ask
+`backend_spec` or `backend_specs`, which load it)."""
 
 
 def register_backend(
@@ -83,15 +87,25 @@ def register_backend(
 
 
 def backend_names() -> list[str]:
-    return list(BACKENDS)
+    """The built-in backends (whether loaded yet or not), then any other registered one."""
+    return [*BUILTIN_MODULES, *(name for name in BACKENDS if name not in BUILTIN_MODULES)]
 
 
 def backend_spec(name: str) -> BackendSpec:
-    """The backend registered as `name`, or a one-line error listing the known names."""
+    """The backend registered as `name` (a built-in one's module is loaded on first use), or
+    a one-line error listing the known names."""
+    if name not in BACKENDS and name in BUILTIN_MODULES:
+        importlib.import_module(BUILTIN_MODULES[name])
     try:
         return BACKENDS[name]
     except KeyError:
-        raise InputError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}") from None
+        known = ", ".join(backend_names())
+        raise InputError(f"unknown backend {name!r}: choose one of {known}") from None
+
+
+def backend_specs() -> list[BackendSpec]:
+    """Every backend, the built-in ones loaded (what help and checks over all of them read)."""
+    return [backend_spec(name) for name in backend_names()]
 
 
 def create_backend(
