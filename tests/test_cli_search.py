@@ -338,7 +338,7 @@ def test_github_corpus_cache_is_written_and_reused(
     assert cache_file.stat().st_mtime_ns == written.st_mtime_ns
 
     _, data = read_checked(cache_file)
-    assert len(json.loads(data)["entries"]) == 6640
+    assert len(json.loads(data)["entries"]["owner"]) == 6640
 
     hits = json.loads(cold.stdout)["hits"]
     assert len(hits) == 20

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,24 +75,40 @@ def test_a_checksummed_cache_with_too_few_token_counts_is_ignored(tmp_path: Path
     assert again.corpus.token_counts(Format.GLOSS) == first.corpus.token_counts(Format.GLOSS)
 
 
+def _set(table: str, column: str, index: int, value: object) -> Callable[[dict[str, Any]], object]:
+    return lambda payload: payload[table][column].__setitem__(index, value)
+
+
+def _drop_last_argument(payload: dict[str, Any]) -> None:
+    for column in payload["arguments"].values():
+        column.pop()
+
+
 @pytest.mark.parametrize(
-    ("field", "value", "reason"),
+    ("change", "reason"),
     [
-        ("possible_types", {"Node": 5}, "malformed possible_types"),
-        ("possible_types", ["Node"], "malformed possible_types"),
-        ("type_descriptions", {"Movie": None}, "malformed type_descriptions"),
-        ("roots", "Query", "malformed roots"),
-        ("entries", [["Movie", "title", "String!", 7, [], False, None]], "a malformed entry"),
-        ("violations", [1], "malformed violations"),
+        (lambda p: p.update(possible_types={"Node": 5}), "malformed possible_types"),
+        (lambda p: p.update(possible_types=["Node"]), "malformed possible_types"),
+        (lambda p: p.update(type_descriptions={"Movie": None}), "malformed type_descriptions"),
+        (lambda p: p.update(roots="Query"), "malformed roots"),
+        (lambda p: p.update(violations=[1]), "malformed violations"),
+        (lambda p: p.update(entries=[["Movie", "title", "String!"]]), "malformed entries"),
+        (_set("entries", "description", 0, 7), "malformed entries"),
+        (_set("entries", "owner_is_interface", 0, 0), "malformed entries"),
+        (_set("entries", "argument_count", 0, True), "malformed entries"),
+        (_set("entries", "argument_count", 0, -1), "malformed entries"),
+        (lambda p: p["entries"]["field"].pop(), "malformed entries"),
+        (_set("arguments", "type", 0, None), "malformed arguments"),
+        (_drop_last_argument, "malformed arguments"),
     ],
 )
 def test_a_checksummed_cache_with_a_wrong_type_is_rebuilt_with_a_notice(
-    tmp_path: Path, field: str, value: object, reason: str
+    tmp_path: Path, change: Callable[[dict[str, Any]], object], reason: str
 ) -> None:
     settings = Settings(cache_dir=tmp_path)
     first = open_corpus(settings)
     cache_file = _cache_file(tmp_path)
-    rewrite_json_payload(cache_file, lambda payload: payload.update({field: value}))
+    rewrite_json_payload(cache_file, change)
 
     warnings: list[str] = []
 

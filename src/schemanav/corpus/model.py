@@ -197,18 +197,22 @@ class Corpus:
             "type_descriptions": self.type_descriptions,
             "enum_values": self.enum_values,
             "input_fields": self.input_fields,
-            "entries": [
-                [
-                    e.owner,
-                    e.field,
-                    e.return_type,
-                    e.description,
-                    [[a.name, a.type, a.description, a.default] for a in e.arguments],
-                    e.owner_is_interface,
-                    e.deprecation,
-                ]
-                for e in self.entries
-            ],
+            # Column by column: a cache read decodes and type-checks a column at once.
+            "entries": {
+                "owner": [e.owner for e in self.entries],
+                "field": [e.field for e in self.entries],
+                "return_type": [e.return_type for e in self.entries],
+                "description": [e.description for e in self.entries],
+                "owner_is_interface": [e.owner_is_interface for e in self.entries],
+                "deprecation": [e.deprecation for e in self.entries],
+                "argument_count": [len(e.arguments) for e in self.entries],
+            },
+            "arguments": {
+                "name": [a.name for e in self.entries for a in e.arguments],
+                "type": [a.type for e in self.entries for a in e.arguments],
+                "description": [a.description for e in self.entries for a in e.arguments],
+                "default": [a.default for e in self.entries for a in e.arguments],
+            },
         }
         if with_tokens:
             payload["tokens"] = {fmt.value: self.token_counts(fmt) for fmt in Format}
@@ -222,18 +226,34 @@ class Corpus:
         # Thousands of records, filled in a plain loop as `records.filled` does (no call, no
         # conversion per record: half the time of a warm search's corpus read).
         new = object.__new__
+        columns, argument_columns = payload["entries"], payload["arguments"]
+        arguments: list[Argument] = []
+        for name, kind, about, default in zip(
+            argument_columns["name"],
+            argument_columns["type"],
+            argument_columns["description"],
+            argument_columns["default"],
+            strict=True,
+        ):
+            argument = new(Argument)
+            argument.__dict__.update(name=name, type=kind, description=about, default=default)
+            arguments.append(argument)
         entries: list[CorpusEntry] = []
-        for owner, name, returns, about, arguments, on_interface, deprecation in payload["entries"]:
+        start = 0
+        for owner, name, returns, about, on_interface, deprecation, count in zip(
+            columns["owner"],
+            columns["field"],
+            columns["return_type"],
+            columns["description"],
+            columns["owner_is_interface"],
+            columns["deprecation"],
+            columns["argument_count"],
+            strict=True,
+        ):
             kept: tuple[Argument, ...] = ()
-            if arguments:
-                built = []
-                for argument_name, kind, argument_about, default in arguments:
-                    argument = new(Argument)
-                    argument.__dict__.update(
-                        name=argument_name, type=kind, description=argument_about, default=default
-                    )
-                    built.append(argument)
-                kept = tuple(built)
+            if count:  # most fields have none
+                kept = tuple(arguments[start : start + count])
+                start += count
             entry = new(CorpusEntry)
             entry.__dict__.update(
                 owner=owner,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME, cache_ranks_in
 
-CORPUS_CACHE_VERSION = 3
+CORPUS_CACHE_VERSION = 4
 PRICE_CACHE_VERSION = 1
 
 
@@ -124,21 +125,27 @@ def payload_problem(payload: Any) -> str | None:
         return "malformed roots"
     for key in ("possible_types", "enum_values", "input_fields"):
         table = payload.get(key)
-        if not isinstance(table, dict) or not all(
-            isinstance(v, list) and all(isinstance(x, str) for x in v) for v in table.values()
+        if (
+            not isinstance(table, dict)
+            or not set(map(type, table.values())) <= _LIST
+            or not set(map(type, itertools.chain.from_iterable(table.values()))) <= _TEXT
         ):
             return f"malformed {key}"
     descriptions = payload.get("type_descriptions")
-    if not isinstance(descriptions, dict) or not all(
-        isinstance(v, str) for v in descriptions.values()
-    ):
+    if not isinstance(descriptions, dict) or not set(map(type, descriptions.values())) <= _TEXT:
         return "malformed type_descriptions"
     violations = payload.get("violations")
-    if not isinstance(violations, list) or not all(isinstance(v, str) for v in violations):
+    if not isinstance(violations, list) or not set(map(type, violations)) <= _TEXT:
         return "malformed violations"
     entries = payload.get("entries")
-    if not isinstance(entries, list) or not all(_entry_ok(entry) for entry in entries):
-        return "a malformed entry"
+    size = _columns_size(entries, _ENTRY_COLUMNS)
+    if size is None:
+        return "malformed entries"
+    argument_counts = entries["argument_count"]
+    if min(argument_counts, default=0) < 0:
+        return "malformed entries"
+    if _columns_size(payload.get("arguments"), _ARGUMENT_COLUMNS) != sum(argument_counts):
+        return "malformed arguments"
     tokens = payload.get("tokens")
     if not isinstance(tokens, dict):
         return "no token counts"
@@ -146,39 +153,47 @@ def payload_problem(payload: Any) -> str | None:
         counts = tokens.get(fmt.value)
         if (
             not isinstance(counts, list)
-            or len(counts) != len(entries)
-            or not all(type(n) is int and n >= 0 for n in counts)
+            or len(counts) != size
+            or not set(map(type, counts)) <= _COUNT
+            or min(counts, default=0) < 0
         ):
             return f"malformed {fmt.value} token counts"
     return None
 
 
-def _optional_str(value: Any) -> bool:
-    return value is None or isinstance(value, str)
+_TEXT = frozenset({str})
+_OPTIONAL_TEXT = frozenset({str, type(None)})
+_LIST = frozenset({list})
+_COUNT = frozenset({int})  # not bool: a column is checked by exact type
+_ENTRY_COLUMNS = {
+    "owner": _TEXT,
+    "field": _TEXT,
+    "return_type": _TEXT,
+    "description": _OPTIONAL_TEXT,
+    "owner_is_interface": frozenset({bool}),
+    "deprecation": _OPTIONAL_TEXT,
+    "argument_count": _COUNT,
+}
+_ARGUMENT_COLUMNS = {
+    "name": _TEXT,
+    "type": _TEXT,
+    "description": _OPTIONAL_TEXT,
+    "default": _OPTIONAL_TEXT,
+}
 
 
-def _entry_ok(entry: Any) -> bool:
-    if not isinstance(entry, list) or len(entry) != 7:
-        return False
-    owner, field_name, return_type, description, arguments, is_interface, deprecation = entry
-    return (
-        isinstance(owner, str)
-        and isinstance(field_name, str)
-        and isinstance(return_type, str)
-        and _optional_str(description)
-        and isinstance(is_interface, bool)
-        and _optional_str(deprecation)
-        and isinstance(arguments, list)
-        and all(
-            isinstance(arg, list)
-            and len(arg) == 4
-            and isinstance(arg[0], str)
-            and isinstance(arg[1], str)
-            and _optional_str(arg[2])
-            and _optional_str(arg[3])
-            for arg in arguments
-        )
-    )
+def _columns_size(table: Any, columns: dict[str, frozenset[type]]) -> int | None:
+    """The common length of a table's columns, each a list of values of its types (checked
+    a column at a time); None if a column is missing, of another length or another type."""
+    if not isinstance(table, dict) or set(table) != set(columns):
+        return None
+    sizes = set()
+    for name, types in columns.items():
+        column = table[name]
+        if not isinstance(column, list) or not set(map(type, column)) <= types:
+            return None
+        sizes.add(len(column))
+    return sizes.pop() if len(sizes) == 1 else None
 
 
 def open_price(
