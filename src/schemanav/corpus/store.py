@@ -139,7 +139,7 @@ def payload_problem(payload: Any) -> str | None:
         return "malformed violations"
     entries = payload.get("entries")
     size = _columns_size(entries, _ENTRY_COLUMNS)
-    if size is None:
+    if entries is None or size is None:
         return "malformed entries"
     argument_counts = entries["argument_count"]
     if min(argument_counts, default=0) < 0:
@@ -161,20 +161,20 @@ def payload_problem(payload: Any) -> str | None:
     return None
 
 
-_TEXT = frozenset({str})
-_OPTIONAL_TEXT = frozenset({str, type(None)})
-_LIST = frozenset({list})
-_COUNT = frozenset({int})  # not bool: a column is checked by exact type
-_ENTRY_COLUMNS = {
+_TEXT: frozenset[type] = frozenset({str})
+_OPTIONAL_TEXT: frozenset[type] = frozenset({str, type(None)})
+_LIST: frozenset[type] = frozenset({list})
+_COUNT: frozenset[type] = frozenset({int})  # not bool: a column is checked by exact type
+_ENTRY_COLUMNS: dict[str, frozenset[type]] = {
     "owner": _TEXT,
     "field": _TEXT,
     "return_type": _TEXT,
     "description": _OPTIONAL_TEXT,
-    "owner_is_interface": frozenset({bool}),
+    "owner_is_interface": frozenset({bool}),  # not 0 or 1
     "deprecation": _OPTIONAL_TEXT,
     "argument_count": _COUNT,
 }
-_ARGUMENT_COLUMNS = {
+_ARGUMENT_COLUMNS: dict[str, frozenset[type]] = {
     "name": _TEXT,
     "type": _TEXT,
     "description": _OPTIONAL_TEXT,
