@@ -2,8 +2,8 @@
 
 A module registers its backends as it is imported (its factories are decorated with
 `register_backend`), and the registry imports one the first time a name it holds is asked
-for: a search with one backend never loads the others (their option models, clients and
-caches were some 10 ms of every command). Only this table is imported up front, so the
+for: a search with one backend never loads the others (their modules and option models
+were some 10 ms of every command). Only this table is imported up front, so the
 registry still imports no backend at import time and there is no import circle.
 """
 

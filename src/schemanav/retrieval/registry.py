@@ -104,7 +104,8 @@ def backend_spec(name: str) -> BackendSpec:
 
 
 def backend_specs() -> list[BackendSpec]:
-    """Every backend, the built-in ones loaded (what help and checks over all of them read)."""
+    """Every backend's spec, loading the built-in modules not loaded yet (for a caller that
+    reads the options of them all)."""
     return [backend_spec(name) for name in backend_names()]
 
 
