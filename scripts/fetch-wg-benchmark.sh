@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fetch the GraphQL AI Working Group's GitHub slice (graphql/ai-wg, pinned commit) and turn it
-# into schemas/github-wg.graphqls and benchmarks/github-wg.tsv. The data is not committed to
+# Fetch one of the GraphQL AI Working Group's slices (graphql/ai-wg, pinned commit: GitHub or
+# GitLab) and turn it into schemas/NAME-wg.graphqls and benchmarks/NAME-wg[-full].tsv. The data is not committed to
 # this repository (licence OWFa-1.0); run this once to get it.
 set -euo pipefail
 
@@ -14,16 +14,17 @@ PYTHON=${PYTHON:-python3}
 
 usage() {
   cat <<EOF
-usage: $(basename "$0") [--from DIR] [--out-dir DIR] [--labels fields|full]
+usage: $(basename "$0") [--schema github|gitlab] [--from DIR] [--out-dir DIR] [--labels fields|full]
 
-Downloads the GraphQL AI Working Group's GitHub benchmark slice at commit ${COMMIT:0:12}
-and writes schemas/github-wg.graphqls and benchmarks/github-wg.tsv.
+Downloads one of the GraphQL AI Working Group's benchmark slices at commit ${COMMIT:0:12}
+and writes schemas/NAME-wg.graphqls and benchmarks/NAME-wg.tsv (NAME: github or gitlab).
 
-  --from DIR     use a local copy laid out like shared/wg (github/schema.graphql,
-                 github/queries/gh-ext-NNN[-kw].yaml) instead of downloading
+  --schema S     github (default; queries gh-ext-NNN) or gitlab (queries glab-NNN)
+  --from DIR     use a local copy laid out like shared/wg (NAME/schema.graphql,
+                 NAME/queries/PREFIX-NNN[-kw].yaml) instead of downloading
   --out-dir DIR  where schemas/ and benchmarks/ are written (default: $REPO_ROOT)
-  --labels L     fields (default): benchmarks/github-wg.tsv with Type.field labels only;
-                 full: benchmarks/github-wg-full.tsv with every mustInclude coordinate
+  --labels L     fields (default): benchmarks/NAME-wg.tsv with Type.field labels only;
+                 full: benchmarks/NAME-wg-full.tsv with every mustInclude coordinate
                  (Type.field, Type.field(arg:), Type)
   -h, --help     show this help
 
@@ -49,6 +50,7 @@ curl_quoted() {
 from_dir=""
 out_dir=$REPO_ROOT
 labels=fields
+schema=github
 while [[ $# -gt 0 ]]; do
   case $1 in
     --from)
@@ -78,6 +80,15 @@ while [[ $# -gt 0 ]]; do
       labels=${1#*=}
       shift
       ;;
+    --schema)
+      [[ $# -ge 2 ]] || die "--schema needs github or gitlab" 2
+      schema=$2
+      shift 2
+      ;;
+    --schema=*)
+      schema=${1#*=}
+      shift
+      ;;
     -h | --help)
       usage
       exit 0
@@ -88,12 +99,18 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+case $schema in
+  github) prefix=gh-ext ;;
+  gitlab) prefix=glab ;;
+  *) die "--schema must be github or gitlab, not '$schema'" 2 ;;
+esac
+
 command -v "$PYTHON" >/dev/null 2>&1 || die "'$PYTHON' not found: install Python 3 or set PYTHON" 2
 
 if [[ -n $from_dir ]]; then
-  if [[ ! -f $from_dir/github/schema.graphql ]] \
-    || ! compgen -G "$from_dir/github/queries/gh-ext-*.yaml" >/dev/null; then
-    die "--from $from_dir must hold github/schema.graphql and github/queries/gh-ext-*.yaml (laid out like shared/wg)" 2
+  if [[ ! -f $from_dir/$schema/schema.graphql ]] \
+    || ! compgen -G "$from_dir/$schema/queries/$prefix-*.yaml" >/dev/null; then
+    die "--from $from_dir must hold $schema/schema.graphql and $schema/queries/$prefix-*.yaml (laid out like shared/wg)" 2
   fi
   src_dir=$from_dir
   label="$SOURCE_LABEL read from a local copy"
@@ -107,13 +124,13 @@ else
   curl_quoted "$src_dir" >/dev/null
   {
     printf 'url = %s\noutput = %s\n' \
-      "$(curl_quoted "$BASE_URL/schemas/github/schema.graphql")" \
-      "$(curl_quoted "$src_dir/github/schema.graphql")"
+      "$(curl_quoted "$BASE_URL/schemas/$schema/schema.graphql")" \
+      "$(curl_quoted "$src_dir/$schema/schema.graphql")"
     for number in $(seq -f '%03g' 1 100); do
-      for name in "gh-ext-$number" "gh-ext-$number-kw"; do
+      for name in "$prefix-$number" "$prefix-$number-kw"; do
         printf 'url = %s\noutput = %s\n' \
           "$(curl_quoted "$BASE_URL/queries/all-schemas/$name.yaml")" \
-          "$(curl_quoted "$src_dir/github/queries/$name.yaml")"
+          "$(curl_quoted "$src_dir/$schema/queries/$name.yaml")"
       done
     done
   } >"$config"
@@ -124,4 +141,4 @@ else
   label=$SOURCE_LABEL
 fi
 
-"$PYTHON" "$SCRIPT_DIR/wg_to_tsv.py" --src "$src_dir" --out-dir "$out_dir" --source-label "$label" --labels "$labels"
+"$PYTHON" "$SCRIPT_DIR/wg_to_tsv.py" --src "$src_dir" --out-dir "$out_dir" --source-label "$label" --labels "$labels" --schema "$schema"

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Turn the GraphQL AI Working Group's GitHub slice into schemanav's benchmark files.
+"""Turn one of the GraphQL AI Working Group's schema slices into schemanav's benchmark files.
 
 Reads a folder laid out like upstream's `benchmark/evaluation/src/` slice
-(`github/schema.graphql`, `github/queries/gh-ext-*.yaml`) and writes, atomically:
+(`github/schema.graphql`, `github/queries/gh-ext-*.yaml`; `gitlab/…`, `glab-*.yaml` with
+`--schema gitlab`) and writes, atomically:
 
-- `schemas/github-wg.graphqls`: the schema, byte for byte;
-- `benchmarks/github-wg.tsv`: one `question<TAB>Type.field,…` line per YAML file, sorted by
+- `schemas/NAME-wg.graphqls`: the schema, byte for byte;
+- `benchmarks/NAME-wg.tsv`: one `question<TAB>Type.field,…` line per YAML file, sorted by
   id, keeping the plain field coordinates of `mustInclude` in file order.
 
 `mustInclude` also lists argument coordinates (`Type.field(arg:)`) and bare type names;
 schemanav's corpus has one entry per field, so those are left out and counted. With
-`--labels full` the script writes `benchmarks/github-wg-full.tsv` instead, keeping every
+`--labels full` the script writes `benchmarks/NAME-wg-full.tsv` instead, keeping every
 `mustInclude` entry (fields, arguments and types, in file order): the Working Group's own
 definition of a complete answer, for scoring slices.
 
@@ -29,12 +30,41 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_RELPATH = Path("github") / "schema.graphql"
-QUERIES_RELPATH = Path("github") / "queries"
-QUERY_GLOB = "gh-ext-*.yaml"
-SCHEMA_OUT = Path("schemas") / "github-wg.graphqls"
-TSV_OUT = Path("benchmarks") / "github-wg.tsv"
-FULL_TSV_OUT = Path("benchmarks") / "github-wg-full.tsv"
+
+
+@dataclass(frozen=True)
+class WgSchema:
+    """Where one of the Working Group's schemas lives upstream and where its files are written."""
+
+    name: str
+    title: str
+    query_prefix: str
+
+    @property
+    def schema_relpath(self) -> Path:
+        return Path(self.name) / "schema.graphql"
+
+    @property
+    def queries_relpath(self) -> Path:
+        return Path(self.name) / "queries"
+
+    @property
+    def query_glob(self) -> str:
+        return f"{self.query_prefix}-*.yaml"
+
+    @property
+    def schema_out(self) -> Path:
+        return Path("schemas") / f"{self.name}-wg.graphqls"
+
+    def tsv_out(self, labels: str) -> Path:
+        suffix = "-full" if labels == "full" else ""
+        return Path("benchmarks") / f"{self.name}-wg{suffix}.tsv"
+
+
+WG_SCHEMAS = {
+    "github": WgSchema("github", "GitHub", "gh-ext"),
+    "gitlab": WgSchema("gitlab", "GitLab", "glab"),
+}
 
 _NAME = r"[_A-Za-z][_0-9A-Za-z]*"
 FIELD_COORDINATE = re.compile(rf"{_NAME}\.{_NAME}")
@@ -356,15 +386,15 @@ def read_question(path: Path) -> LabelledQuestion:
     )
 
 
-def check_source(src: Path) -> list[Path]:
+def check_source(src: Path, wg: WgSchema) -> list[Path]:
     """The YAML files of a source folder, or a one-line error saying what is missing."""
-    layout = f"{SCHEMA_RELPATH} and {QUERIES_RELPATH / QUERY_GLOB}"
-    if not (src / SCHEMA_RELPATH).is_file():
-        raise ConversionError(f"{src} lacks {SCHEMA_RELPATH}: expected a folder with {layout}")
-    files = sorted((src / QUERIES_RELPATH).glob(QUERY_GLOB))
+    layout = f"{wg.schema_relpath} and {wg.queries_relpath / wg.query_glob}"
+    if not (src / wg.schema_relpath).is_file():
+        raise ConversionError(f"{src} lacks {wg.schema_relpath}: expected a folder with {layout}")
+    files = sorted((src / wg.queries_relpath).glob(wg.query_glob))
     if not files:
         raise ConversionError(
-            f"{src} has no {QUERIES_RELPATH / QUERY_GLOB} files: expected a folder with {layout}"
+            f"{src} has no {wg.queries_relpath / wg.query_glob} files: expected a folder with {layout}"
         )
     return files
 
@@ -384,13 +414,17 @@ def _write_atomically(target: Path, data: bytes) -> None:
 
 
 def convert(
-    src: Path, out_dir: Path, source_label: str, labels: str = "fields"
+    src: Path,
+    out_dir: Path,
+    source_label: str,
+    labels: str = "fields",
+    wg: WgSchema = WG_SCHEMAS["github"],
 ) -> ConversionSummary:
     """Write the schema and the TSV; `labels` is `fields` (default) or `full` (every entry)."""
-    files = check_source(src)
+    files = check_source(src, wg)
     questions = sorted((read_question(path) for path in files), key=lambda q: q.id)
     header = [
-        "# GraphQL AI Working Group schema-navigation benchmark, GitHub slice.",
+        f"# GraphQL AI Working Group schema-navigation benchmark, {wg.title} slice.",
         f"# Source: {source_label} (licence OWFa-1.0).",
         "# Produced by scripts/fetch-wg-benchmark.sh; do not edit by hand.",
     ]
@@ -408,11 +442,11 @@ def convert(
         lines = header + [f"{q.question}\t{','.join(q.targets)}" for q in questions]
     tsv = ("\n".join(lines) + "\n").encode("utf-8")
     try:
-        schema_bytes = (src / SCHEMA_RELPATH).read_bytes()
+        schema_bytes = (src / wg.schema_relpath).read_bytes()
     except OSError as err:
-        raise ConversionError(f"cannot read {src / SCHEMA_RELPATH}: {err.strerror}") from None
-    _write_atomically(out_dir / SCHEMA_OUT, schema_bytes)
-    _write_atomically(out_dir / (FULL_TSV_OUT if labels == "full" else TSV_OUT), tsv)
+        raise ConversionError(f"cannot read {src / wg.schema_relpath}: {err.strerror}") from None
+    _write_atomically(out_dir / wg.schema_out, schema_bytes)
+    _write_atomically(out_dir / wg.tsv_out(labels), tsv)
     chosen = (lambda q: q.all_coordinates) if labels == "full" else (lambda q: q.targets)
     return ConversionSummary(
         questions=len(questions),
@@ -431,17 +465,24 @@ def main(argv: list[str] | None = None) -> int:
         "--labels",
         choices=("fields", "full"),
         default="fields",
-        help="fields: Type.field only, to benchmarks/github-wg.tsv (default); "
-        "full: also Type.field(arg:) and Type, to benchmarks/github-wg-full.tsv",
+        help="fields: Type.field only, to benchmarks/NAME-wg.tsv (default); "
+        "full: also Type.field(arg:) and Type, to benchmarks/NAME-wg-full.tsv",
+    )
+    parser.add_argument(
+        "--schema",
+        choices=sorted(WG_SCHEMAS),
+        default="github",
+        help="which of the Working Group's schemas to convert (default github)",
     )
     args = parser.parse_args(argv)
+    wg = WG_SCHEMAS[args.schema]
     try:
-        summary = convert(args.src, args.out_dir, args.source_label, args.labels)
+        summary = convert(args.src, args.out_dir, args.source_label, args.labels, wg)
     except ConversionError as err:
         print(f"wg_to_tsv: {err}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out_dir / SCHEMA_OUT}")
-    tsv_out = FULL_TSV_OUT if args.labels == "full" else TSV_OUT
+    print(f"wrote {args.out_dir / wg.schema_out}")
+    tsv_out = wg.tsv_out(args.labels)
     counts = f"{summary.questions} questions, {summary.targets} targets"
     print(f"wrote {args.out_dir / tsv_out}: {counts}")
     if args.labels == "full":
