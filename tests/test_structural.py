@@ -551,3 +551,37 @@ def test_a_warm_search_loads_only_what_it_uses(tmp_path: Path) -> None:
         f"schemanav.retrieval.{name}" for name in ("bm25", "embedding", "hybrid", "slicing")
     }
     assert not unused & warm
+
+
+# --- 5 and 6. Short forms and one object or many --------------------------------------------
+
+LOOKUP_SDL = """
+type Query {
+  repository(name: String!): Repository
+  repositories: [Repository!]!
+}
+
+type Repository {
+  name: String
+}
+"""
+
+
+def test_a_literal_beside_a_type_named_once_lifts_its_lookup_by_a_quarter() -> None:
+    corpus = _corpus(LOOKUP_SDL)
+    alone = StructuralParams(sibling_evidence=0.0)  # no share of the lifted lookup's score
+    plain = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository"))
+    named = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository a/b"))
+    assert named["Query.repository"] == pytest.approx(1.25 * plain["Query.repository"])
+    assert named["Query.repositories"] == pytest.approx(plain["Query.repositories"])
+    off = StructuralParams(literal_lookups=0.0, sibling_evidence=0.0)
+    unlifted = _structural(corpus, off).search_scores("the repository a/b")
+    assert _by_coordinate(corpus, unlifted)["Query.repository"] == plain["Query.repository"]
+
+
+def test_a_clipped_word_the_schema_lacks_scores_as_the_type_name_it_clips() -> None:
+    corpus = _corpus(LOOKUP_SDL)
+    clipped = _structural(corpus).search_scores("repo")
+    literal = StructuralParams(short_forms=False)
+    assert list(clipped) == list(_structural(corpus, literal).search_scores("repo repository"))
+    assert not _structural(corpus, literal).search_scores("repo").any()

@@ -18,6 +18,13 @@ one schema's names:
    the fields that lead to it from the root (chosen per question: hops through relevant
    fields are cheaper). Those path fields are ranked hits with their own token cost, counted
    in every depth and budget metric.
+5. Short forms the schema implies: a question word the schema does not know is read as the
+   type name it abbreviates (`mrs` → "merge requests" where `MergeRequest` is a type, `repo`
+   → "repository"), and a negated word also as the word (`unresolved` → "resolved": a field
+   `resolved` answers it by its value). See `schemanav.retrieval.quantity.ShortForms`.
+6. One object or many: a question that names a type once, in the singular, beside a literal
+   identifier (a number, a quoted string, a path, a global ID) wants the lookup of one
+   object, so lookups reaching that type score more. See `schemanav.retrieval.quantity`.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import re
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
@@ -46,6 +52,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, CorpusEntry, Format
+    from schemanav.retrieval.quantity import ShortForms, TypeNames
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -74,7 +81,8 @@ class StructuralParams:
     path_relevance: float = 0.5
     sibling_evidence: float = 0.2
     expand_paths: bool = True
-    one_or_many: float = 0.0
+    literal_lookups: float = 0.25
+    short_forms: bool = True
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -174,35 +182,40 @@ _WALK_EVERYTHING_FROM = 200
 """From this many hits, a ranking's routes settle every type at once (in array rounds); a
 shorter one walks the queue only as far as its owner types."""
 
-_LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'")
-
-
-def _one_and_many_pairs(corpus: Corpus) -> list[tuple[int, int]]:
-    """Fields of one owner that reach the same type once (with a required argument that
-    identifies it) and as a list or connection: `pullRequest(number:)` and `pullRequests`."""
-    many: dict[tuple[str, str], int] = {}
-    for position, entry in enumerate(corpus.entries):
-        target = entry.named_return_type
-        if entry.return_type.lstrip("!").startswith("["):
-            many.setdefault((entry.owner, target), position)
+def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], list[int]]:
+    """The object types fields reach, and by entry: the type it reaches (a connection's node
+    type for a connection; -1 for none) and its shape: 1 a lookup (one object, chosen by a
+    required argument), 2 many (a list or a connection), 0 anything else. With each type, how
+    many fields reach it (a schema's central types are reached from everywhere)."""
+    entries = corpus.entries
+    edge_nodes = {e.owner: e.named_return_type for e in entries if e.field == "node"}
     nodes: dict[str, str] = {}
-    for entry in corpus.entries:
+    for entry in entries:
         if entry.field == "nodes":
             nodes[entry.owner] = entry.named_return_type
-    for position, entry in enumerate(corpus.entries):
-        if entry.named_return_type in nodes:
-            many.setdefault((entry.owner, nodes[entry.named_return_type]), position)
-    pairs = []
-    for position, entry in enumerate(corpus.entries):
-        single = not entry.return_type.lstrip("!").startswith("[")
-        identified = any(a.type.endswith("!") for a in entry.arguments)
-        partner = many.get((entry.owner, entry.named_return_type))
-        if single and identified and partner is not None and partner != position:
-            pairs.append((position, partner))
-    return pairs
+        elif entry.field == "edges" and entry.named_return_type in edge_nodes:
+            nodes.setdefault(entry.owner, edge_nodes[entry.named_return_type])
+    numbers: dict[str, int] = {}
+    target: list[int] = []
+    shape: list[int] = []
+    owners = corpus.owners
+    for entry in entries:
+        named = entry.named_return_type
+        listed = entry.return_type.lstrip("!").startswith("[")
+        if named in nodes:
+            named, listed = nodes[named], True
+        if named not in owners:
+            target.append(-1)
+            shape.append(0)
+            continue
+        target.append(numbers.setdefault(named, len(numbers)))
+        required = any(a.type.endswith("!") for a in entry.arguments)
+        shape.append(2 if listed else 1 if required else 0)
+    counts = Counter(t for t in target if t >= 0)
+    return list(numbers), target, shape, [counts[n] for n in range(len(numbers))]
 
 
-STRUCTURAL_INDEX_VERSION = 1
+STRUCTURAL_INDEX_VERSION = 2
 """Bump when what `StructuralIndex.build` computes changes (or the analyzer's words do)."""
 
 # How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.
@@ -226,7 +239,10 @@ class StructuralIndex:
     contributions: FloatArray  # what the term adds to each of those entries' BM25F score
     owner_of: IntArray  # each entry's owner type, numbered
     name_commonness: FloatArray  # log(1 + types sharing the field's name), scaled to 0…1
-    pairs: list[list[int]]  # (one, many) fields of a pair, when `one_or_many` is on
+    reached: list[str]  # the object types fields reach, numbered (see `_reached_types`)
+    reached_by: list[int]  # how many fields reach each of them
+    target: IntArray  # each entry's reached type by number, -1 for none
+    shape: IntArray  # each entry's shape: 1 a lookup, 2 a list or connection, 0 other
 
     @classmethod
     def build(cls, corpus: Corpus, params: StructuralParams, stem: Stemmer) -> StructuralIndex:
@@ -239,6 +255,7 @@ class StructuralIndex:
         )
         sharing = Counter(entry.field for entry in corpus.entries)
         most = math.log(1 + max(sharing.values(), default=1))
+        reached, target, shape, reached_by = _reached_types(corpus)
         return cls(
             size=len(corpus),
             terms=terms,
@@ -250,9 +267,10 @@ class StructuralIndex:
                 [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries],
                 dtype=np.float64,
             ),
-            pairs=[list(pair) for pair in _one_and_many_pairs(corpus)]
-            if params.one_or_many
-            else [],
+            reached=reached,
+            reached_by=reached_by,
+            target=np.array(target, dtype=np.int64),
+            shape=np.array(shape, dtype=np.int64),
         )
 
     def to_payload(self) -> bytes:
@@ -333,13 +351,23 @@ class StructuralIndex:
             return "an owner out of range"
         if not (np.isfinite(self.contributions).all() and np.isfinite(self.name_commonness).all()):
             return "non-finite numbers"
-        if not isinstance(self.pairs, list) or not all(
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(type(i) is int and 0 <= i < size for i in pair)
-            for pair in self.pairs
+        reached = self.reached
+        if not isinstance(reached, list) or not all(isinstance(t, str) for t in reached):
+            return "malformed reached types"
+        by = self.reached_by
+        if not isinstance(by, list) or len(by) != len(reached) or not all(
+            type(n) is int and n >= 0 for n in by
         ):
-            return "malformed pairs"
+            return "malformed reach counts"
+        if len(self.target) != size or len(self.shape) != size:
+            return "per-entry arrays of the wrong length"
+        if size and (
+            int(self.target.min()) < -1
+            or int(self.target.max()) >= len(reached)
+            or int(self.shape.min()) < 0
+            or int(self.shape.max()) > 2
+        ):
+            return "a reached type or shape out of range"
         return None
 
 
@@ -487,20 +515,46 @@ class StructuralSearcher:
                 scores[positions[start:end]] += contributions[start:end]
         return scores
 
+    @cached_property
+    def _short_forms(self) -> ShortForms:
+        from schemanav.retrieval.quantity import ShortForms
+
+        rows, stem = self._term_rows, self.stem
+        return ShortForms(
+            dict(zip(self.state.reached, self.state.reached_by, strict=True)),
+            lambda word: bool(stem(word)) and all(t in rows for t in stem(word)),
+        )
+
+    @cached_property
+    def _type_names(self) -> TypeNames:
+        from schemanav.retrieval.quantity import TypeNames
+
+        return TypeNames(self.state.reached)
+
+    def _literal_lookups(self, query: str, scores: FloatArray) -> FloatArray:
+        """A question that names a type once beside a literal identifier (`merge request 42`,
+        `project group/project`) wants the lookup of one object of it: lookups reaching it
+        score `literal_lookups` more (see `schemanav.retrieval.quantity`)."""
+        import numpy as np
+
+        one = self._type_names.mentions(query).one
+        if not one:
+            return scores
+        numbers = {name: n for n, name in enumerate(self.state.reached)}
+        ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
+        lookups = np.isin(self.state.target, ids) & (self.state.shape == 1)
+        result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
+        return result
+
     def search_scores(self, query: str) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
         import numpy as np
 
+        if self.params.short_forms:
+            query = self._short_forms.expand(query)
         scores = self.lexical_scores(query) * self.closeness
-        if self.params.one_or_many and self.state.pairs:
-            # Of a pair (`issue(number:)` and `issues`), the question decides which leads:
-            # one that names an object by a literal (a number, a quoted string) wants the
-            # single-object field, any other the list.
-            names_one = bool(_LITERAL.search(query))
-            for one, many in self.state.pairs:
-                top = max(scores[one], scores[many])
-                if top > 0.0:
-                    scores[one if names_one else many] = top * (1.0 + self.params.one_or_many)
+        if self.params.literal_lookups:
+            scores = self._literal_lookups(query, scores)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores

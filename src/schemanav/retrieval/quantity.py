@@ -1,0 +1,136 @@
+"""One object or many: what a question asks for, read from the schema's own type names.
+
+A GraphQL schema usually reaches an object type two ways: a lookup that returns one object
+and takes an identifying argument (`mergeRequest(id: ID!)`), and a list or connection that
+returns many (`mergeRequests(state:, first:)`). Which one a question needs follows from its
+grammar, not from any API's vocabulary: "which merge requests…" names the type in the plural
+(a set: the list), "merge request 42" names it in the singular beside a literal identifier
+(one object: the lookup). Type names are split at their camelCase humps (`MergeRequest` →
+"merge request"), and their English plural forms are matched as runs of the question's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[a-z0-9]+")
+_HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+# A literal that names one object: a number, a quoted string, a path (`group/project`) or a
+# global ID (`gid://…`).
+LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
+
+
+def type_words(name: str) -> str:
+    """`MergeRequest` → `merge request`; `CIJob` → `ci job`."""
+    return " ".join(_HUMP.findall(name)).lower()
+
+
+def plural_forms(words: str) -> set[str]:
+    """English plurals of a noun phrase (its last word inflected): `merge request` →
+    `merge requests`; `policy` → `policies`; `status` → `statuses`."""
+    forms = {words + "s", words + "es"}
+    if words.endswith("y"):
+        forms.add(words[:-1] + "ies")
+    return forms
+
+
+@dataclass
+class TypeMentions:
+    """The object types a question names, in the plural and in the singular."""
+
+    plural: frozenset[str]
+    singular: frozenset[str]
+    literal: bool
+
+    @property
+    def one(self) -> frozenset[str]:
+        """Types the question names in the singular beside a literal identifier, and never
+        in the plural: it asks for one object of those."""
+        return self.singular - self.plural if self.literal else frozenset()
+
+
+class TypeNames:
+    """Finds an object type's name in a question, as a run of words, singular or plural."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._forms: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
+        for name in names:
+            base = type_words(name)
+            if not base:
+                continue
+            self._forms[tuple(base.split(" "))].append((name, False))
+            for form in plural_forms(base):
+                self._forms[tuple(form.split(" "))].append((name, True))
+        self._longest = max(map(len, self._forms), default=0)
+
+    def mentions(self, question: str) -> TypeMentions:
+        words = _WORD.findall(question.lower())
+        plural: set[str] = set()
+        singular: set[str] = set()
+        longest = self._longest
+        for start in range(len(words)):
+            for end in range(start + 1, min(start + longest, len(words)) + 1):
+                for name, many in self._forms.get(tuple(words[start:end]), ()):
+                    (plural if many else singular).add(name)
+        return TypeMentions(frozenset(plural), frozenset(singular), bool(LITERAL.search(question)))
+
+
+class ShortForms:
+    """Short forms a schema implies by its own type names, for question words it lacks.
+
+    - an acronym of a name of two or more words (`mr`, `prs` → "merge request(s)");
+    - a clipped word (`repo` → "repository") that begins a word of a type name;
+    - a negated word (`unresolved` → "resolved"), when the schema has the word but not the
+      negation: a field `resolved` answers "unresolved" with its value.
+
+    Where several type names share an acronym or a clipping, the one the most fields return
+    wins (the schema's central type). Only words the schema does not know are expanded.
+    """
+
+    def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
+        self._known = known
+        acronyms: dict[str, tuple[int, str]] = {}
+        clipped: dict[str, tuple[int, str]] = {}
+        for name, count in returned.items():
+            words = type_words(name).split(" ")
+            if len(words) >= 2 and all(w.isalpha() for w in words):
+                initials = "".join(w[0] for w in words)
+                if count > acronyms.get(initials, (0, ""))[0]:
+                    acronyms[initials] = (count, " ".join(words))
+            for word in words:
+                if len(word) > 4 and count > clipped.get(word, (0, ""))[0]:
+                    clipped[word] = (count, word)
+        self._acronyms = {k: v for k, (_, v) in acronyms.items()}
+        self._words = sorted(clipped.items(), key=lambda item: -item[1][0])
+
+    def expand(self, question: str) -> str:
+        """The question with the expansions of its unknown words appended."""
+        extra: list[str] = []
+        for word in _WORD.findall(question.lower()):
+            if not word.isalpha():
+                continue
+            found = self._negated(word) or (None if self._known(word) else self._expansion(word))
+            if found:
+                extra.append(found)
+        return f"{question} {' '.join(extra)}" if extra else question
+
+    def _negated(self, word: str) -> str | None:
+        for negation in ("un", "non"):
+            rest = word[len(negation) :]
+            if word.startswith(negation) and len(rest) > 3 and self._known(rest):
+                return rest
+        return None
+
+    def _expansion(self, word: str) -> str | None:
+        singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
+        if singular in self._acronyms:
+            full = self._acronyms[singular]
+            return full + "s" if singular != word and not full.endswith("s") else full
+        if len(singular) >= 3:
+            for full, _ in self._words:
+                if full.startswith(singular) and full != singular:
+                    return full
+        return None
