@@ -110,11 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     params = parse_params(args.param)
     taken = {name: snapshot(name, params) for name in args.schemas.split(",")}
-    args.out.write_text(json.dumps(taken, sort_keys=True), encoding="utf-8")
+    text = json.dumps(taken, sort_keys=True)
+    args.out.write_text(text, encoding="utf-8")
     if args.compare is None:
         return 0
     before = json.loads(args.compare.read_text(encoding="utf-8"))
-    differences = compare({k: v for k, v in before.items() if k in taken}, taken)
+    after = json.loads(text)  # tuples read back as lists, as in `before`
+    differences = compare({k: v for k, v in before.items() if k in taken}, after)
     print(f"{differences} differences from {args.compare}", file=sys.stderr)
     return 1 if differences else 0
 
