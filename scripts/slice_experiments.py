@@ -131,103 +131,19 @@ def list_row(
 
 Variant = tuple[str, dict[str, Any]]
 
+# The knobs the slicer keeps (the others lost: see NOTES, "Knobs deleted").
 VARIANTS: list[Variant] = [
     ("**slice (chosen defaults)**", {}),
     ("…every argument shown (exact signatures)", {"arguments": "all"}),
     ("…required arguments only", {"arguments": "required"}),
-    ("…no page-size argument (`first`) on lists", {"page_size": False}),
-    ("…every input-object field", {"input_fields": "all"}),
-    ("…every value of output enums", {"enum_values": "all"}),
-    ("…1 leaf per new type", {"leaves": 1}),
-    ("…5 leaves per new type", {"leaves": 5}),
-    ("…mutation hits even when no write ranks in the top 3", {"other_roots_within": 10**9}),
-    ("…mutation hits only when a write ranks first", {"other_roots_within": 1}),
-    ("…a path for every hit, even on reached types", {"reuse_reached_types": False}),
-    ("…paths weighted by question relevance 0.5", {"path_relevance": 0.5}),
-    ("…connection extras (`totalCount`, `pageInfo`)", {"connection_extras": True}),
     ("…first sentence of field descriptions", {"descriptions": "first-sentence"}),
-    ("…no identifying leaves (`issue(number:)` → `Issue.number`)", {"identifiers": False}),
-    ("…no labels (shared `String!` leaves)", {"labels": 0}),
-    ("…1 label per new type", {"labels": 1}),
-    ("…3 labels per new type", {"labels": 3}),
-    ("…no fill with cheap hits past the first that does not fit", {"fill_depth": 0}),
-    ("…fill scans as many hits as fit (1×, not 12×)", {"fill_depth": 1}),
-    ("…fill scans 3× the hits that fit (not 12×)", {"fill_depth": 3}),
-    ("…fill hits add their line alone (no ways in or links)", {"bare_fill": True}),
-    ("…static cheapest ways in (not fewest new fields)", {"shared_routes": False}),
-    ("…no connection `nodes`", {"connection_nodes": "off"}),
-    ("…connection `nodes` only once the node type is in", {"connection_nodes": "known"}),
-    ("…no list way for types named in the plural", {"plural_ways": 0}),
-    ("…no fields into a union or interface that reach a hit's type", {"abstract_links": False}),
-    ("…no context roots (`viewer`) for types in the slice", {"context_roots": False}),
-    ("…no list way into the subject of 3 hits", {"subject_hits": 0}),
-    ("…list way into the subject of 5 hits", {"subject_hits": 5}),
-    ("…no fields between types with 3 hits each", {"hit_links": "off"}),
-    ("…fields between types with 1 hit each", {"link_hits": 1}),
-    ("…fields between types with 3 hits, lists too", {"hit_links": "all"}),
-    ("…a Relay edge shows `node` once the node type is in", {"edge_nodes": True}),
     ("…two-space indentation (as graphql-core prints)", {"indent": 2}),
-    ("…no arguments for lookups whose arguments are all optional", {"optional_lookups": False}),
-    ("…first hits' arguments only when selected", {"top_arguments": 0}),
-    ("…every argument of the first 5 hits", {"top_arguments": 5}),
-    ("…no connectives and no reserve", {"connectives": "off", "reserve": 0.0}),
     ("…no reserve (connectives in what the hits leave)", {"reserve": 0.0}),
     ("…reserve 10%", {"reserve": 0.1}),
     ("…reserve 30%", {"reserve": 0.3}),
-    ("…connectives: single objects only", {"connectives": "single"}),
-    ("…connectives: also those opening a new connection", {"connectives": "all"}),
-    (
-        "…connectives: also connections of a union or interface",
-        {"connectives": "all", "abstract_connectives": True},
-    ),
-    ("…connectives after the cheap-hit fill", {"connectives_first": False}),
-    ("…connectives only into types with 2 hits", {"connective_hits": 2}),
-    ("…2 shared non-`String!` leaves per new type (timestamps, states)", {"shared_leaves": 2}),
-    ("…filler leaves only from the first 1,000 hits", {"leaf_rank": 1000}),
-    ("…filler leaves only from the first 200 hits", {"leaf_rank": 200}),
-    ("…a cheap hit among the next 20 goes before a new type", {"pull_ahead": 20}),
-    (
-        "…a hit on a type in the slice among the next 20 goes before a new type",
-        {"pull_ahead": 20, "pull": "owner"},
-    ),
-    (
-        "…a second way in (≤2 new fields) for the first 3 hits",
-        {"routes": 2, "routed_hits": 3, "route_new_fields": 2},
-    ),
-    (
-        "…a second way in (≤2 new fields) for the first 10 hits",
-        {"routes": 2, "routed_hits": 10, "route_new_fields": 2},
-    ),
-]
-# Fifth round (measured against the fifth round's defaults).
-VARIANTS += [
-    ("…no small subject showing every leaf (`subject_leaves` 0)", {"subject_leaves": 0}),
-    ("…a small subject's leaves up to 8 (not 12)", {"subject_leaves": 8}),
-    ("…a small subject's leaves up to 20 (not 12)", {"subject_leaves": 20}),
-    ("…a small subject's leaves may cost 1% of the budget", {"subject_leaves_share": 0.01}),
-    ("…every value of long argument enums (no cap of 12)", {"argument_enum_cap": 0}),
-    ("…interfaces bring their 3 best leaves too", {"interface_leaves": -1}),
-    ("…no union members past the frontier", {"fill_members": "off"}),
-    ("…union members past the frontier: unions of up to 100 members", {"fill_member_cap": 100}),
-    ("…interface implementations past the frontier too", {"fill_members": "full"}),
-    ("…members past the frontier with the hit's field alone", {"fill_members": "bare"}),
-    ("…members past the frontier with the hit's field and best leaf", {"fill_members": "one"}),
-    ("…a member past the frontier may cost 1% of the budget", {"fill_member_share": 0.01}),
-    ("…a member past the frontier may cost 5% of the budget", {"fill_member_share": 0.05}),
-    ("…enum and scalar leaves past the frontier (type not yet in)", {"fill_leaf_types": True}),
-    ("…connections to a node type in the slice past the frontier", {"fill_connections": True}),
-    ("…the hit that did not fit retried before connectives", {"retry_failed": "before"}),
-    ("…the hit that did not fit retried after connectives", {"retry_failed": "after"}),
-    ("…connectives only from types with a hit", {"connective_sources": 1}),
-    ("…fill spread over types (each shown field of the owner: 2 places down)", {"fill_spread": 2}),
-    ("…fill by the owner's best rank (0.5 places per place)", {"fill_owner_rank": 0.5}),
-    ("…connections bring no filler leaves (only `nodes`)", {"connection_leaves": 0}),
-    ("…every optional argument of a lookup that returns a leaf", {"lookup_leaves": True}),
-    ("…no `ID` among a new type's best leaves", {"id_fillers": False}),
-    ("…`ID` hits past the frontier too", {"fill_ids": True}),
-    ("…no `ID` or `Boolean` hits past the frontier", {"fill_flags": False}),
-    ("…no Relay plumbing hits (`pageInfo` and its fields, `cursor`)", {"relay_plumbing": False}),
-    ("…no hits into an abstract type of over 100 possible types (`Node`)", {"wide_abstract": 100}),
+    ("…no fill with cheap hits past the first that does not fit", {"fill_depth": 0}),
+    ("…fill scans as many hits as fit (1×, not 12×)", {"fill_depth": 1}),
+    ("…fill scans 3× the hits that fit (not 12×)", {"fill_depth": 3}),
 ]
 QUICK = {"**slice (chosen defaults)**", "…every argument shown (exact signatures)"}
 
@@ -359,6 +275,248 @@ def main(argv: list[str] | None = None) -> int:
 
 
 NOTES: list[str] = [
+    "## Knobs deleted",
+    "",
+    (
+        'The slicer keeps five options: `arguments`, `descriptions` and `indent` (how the SDL '
+        'reads) and `reserve` and `fill_depth` (how the budget is split: the two numbers to re-'
+        'measure on a second development schema). Every other knob was deleted and its chosen '
+        'value built in (issue 23): a knob goes when each of its rows above is lower or equal '
+        "at some budget on full labels (the WG's perfect score) and gains nowhere beyond one "
+        "question, or when the schema's shape demands the default (a list must be pageable: "
+        '`page_size`, `relay_plumbing`; `closed_subtypes`, which had no row, keeps fragments '
+        "between types of a slice valid). Each deleted knob's rows as measured against the "
+        "sixth round's defaults (`python scripts/slice_experiments.py --jobs 2` before the "
+        'deletion):'
+    ),
+    "",
+    (
+        '| knob (value built in) | row that lost (GitHub fields ≤500 / ≤1,000 / ≤2,000 / ≤4,000'
+        ' / ≤8,000 / ≤16,000; full ≤2,000 / ≤4,000 / ≤16,000) | why |'
+    ),
+    '|---|---|---|',
+    (
+        '| (chosen defaults) | 0.490 / 0.685 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / '
+        '0.970 | |'
+    ),
+    (
+        '| `input_fields` (required ones and those named) | every input-object field: 0.490 / '
+        '0.670 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970 | tokens for nothing: '
+        'equal on full labels, lower at 1,000 |'
+    ),
+    (
+        '| `path_relevance` (0: static paths) | paths weighted by question relevance 0.5: 0.490'
+        ' / 0.685 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970 | no change at any '
+        'budget, a Dijkstra per question |'
+    ),
+    (
+        '| `page_size` (on) | no page-size argument (`first`) on lists: 0.495 / 0.695 / 0.815 /'
+        ' 0.930 / 0.955 / 0.975; 0.220 / 0.250 / 0.250 | a list without its page size cannot be'
+        ' read: full labels fall to 0.220 |'
+    ),
+    (
+        '| `connection_extras` (off) | connection extras (`totalCount`, `pageInfo`): 0.455 / '
+        '0.660 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970 | tokens for nothing |'
+    ),
+    (
+        '| `enum_values` (output enums: the values named) | every value of output enums: 0.465 '
+        '/ 0.670 / 0.815 / 0.920 / 0.940 / 0.970; 0.810 / 0.915 / 0.965 | lower at every budget'
+        ' |'
+    ),
+    (
+        '| `leaves` (3) | 1 leaf per new type: 0.500 / 0.655 / 0.810 / 0.905 / 0.950 / 0.975; '
+        '0.810 / 0.905 / 0.970<br>5 leaves per new type: 0.450 / 0.655 / 0.810 / 0.915 / 0.945 '
+        '/ 0.975; 0.805 / 0.910 / 0.970 | lower on full labels |'
+    ),
+    (
+        '| `other_roots_within` (3) | mutation hits even when no write ranks in the top 3: '
+        '0.490 / 0.660 / 0.805 / 0.920 / 0.935 / 0.970; 0.800 / 0.915 / 0.965<br>mutation hits '
+        'only when a write ranks first: 0.490 / 0.685 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / '
+        '0.925 / 0.970 | lower on GitHub; the Movie DB loses a write question at 1 |'
+    ),
+    (
+        '| `reuse_reached_types` (on) | a path for every hit, even on reached types: 0.335 / '
+        '0.550 / 0.710 / 0.825 / 0.930 / 0.955; 0.705 / 0.820 / 0.950 | lower at every budget |'
+    ),
+    (
+        '| `identifiers` (on) | no identifying leaves (`issue(number:)` → `Issue.number`): '
+        '0.455 / 0.655 / 0.805 / 0.925 / 0.945 / 0.975; 0.800 / 0.920 / 0.970 | lower at every '
+        'budget |'
+    ),
+    (
+        '| `labels` (2) | no labels (shared `String!` leaves): 0.405 / 0.620 / 0.750 / 0.895 / '
+        '0.930 / 0.960; 0.745 / 0.890 / 0.955<br>1 label per new type: 0.425 / 0.615 / 0.780 / '
+        '0.915 / 0.945 / 0.975; 0.775 / 0.910 / 0.970<br>3 labels per new type: 0.485 / 0.680 /'
+        ' 0.815 / 0.930 / 0.940 / 0.975; 0.810 / 0.925 / 0.970 | lower or equal at every budget'
+        ' |'
+    ),
+    (
+        '| `shared_routes` (on: fewest new fields) | static cheapest ways in (not fewest new '
+        'fields): 0.490 / 0.690 / 0.810 / 0.930 / 0.945 / 0.975; 0.805 / 0.925 / 0.970 | lower '
+        'on full labels |'
+    ),
+    (
+        '| `connection_nodes` (always) | no connection `nodes`: 0.455 / 0.665 / 0.785 / 0.905 /'
+        ' 0.950 / 0.970; 0.780 / 0.900 / 0.965<br>connection `nodes` only once the node type is'
+        ' in: 0.455 / 0.670 / 0.795 / 0.925 / 0.950 / 0.975; 0.790 / 0.920 / 0.970 | lower at '
+        '2,000 and 4,000 |'
+    ),
+    (
+        '| `plural_ways` (3) | no list way for types named in the plural: 0.420 / 0.615 / 0.800'
+        ' / 0.905 / 0.935 / 0.975; 0.795 / 0.900 / 0.970 | lower at every budget |'
+    ),
+    (
+        "| `abstract_links` (on) | no fields into a union or interface that reach a hit's type:"
+        ' 0.450 / 0.585 / 0.740 / 0.870 / 0.925 / 0.955; 0.735 / 0.865 / 0.950 | lower at every'
+        ' budget |'
+    ),
+    (
+        '| `context_roots` (on) | no context roots (`viewer`) for types in the slice: 0.490 / '
+        '0.680 / 0.810 / 0.930 / 0.940 / 0.975; 0.805 / 0.925 / 0.970 | lower at 1,000 and '
+        '2,000 |'
+    ),
+    (
+        '| `subject_hits` (3) | no list way into the subject of 3 hits: 0.480 / 0.670 / 0.805 /'
+        ' 0.900 / 0.930 / 0.975; 0.800 / 0.895 / 0.970<br>list way into the subject of 5 hits: '
+        '0.480 / 0.675 / 0.815 / 0.920 / 0.940 / 0.975; 0.810 / 0.915 / 0.970 | lower |'
+    ),
+    (
+        '| `hit_links`, `link_hits` (single objects, 3 hits) | no fields between types with 3 '
+        'hits each: 0.485 / 0.680 / 0.815 / 0.930 / 0.945 / 0.975; 0.810 / 0.925 / '
+        '0.970<br>fields between types with 1 hit each: 0.490 / 0.675 / 0.825 / 0.930 / 0.940 /'
+        ' 0.975; 0.820 / 0.925 / 0.970<br>fields between types with 3 hits, lists too: 0.470 / '
+        '0.655 / 0.820 / 0.920 / 0.940 / 0.975; 0.815 / 0.915 / 0.970 | lower on full labels or'
+        ' at 1,000 |'
+    ),
+    (
+        '| `edge_nodes` (off) | a Relay edge shows `node` once the node type is in: 0.490 / '
+        '0.680 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970 | no change at any budget'
+        ' |'
+    ),
+    (
+        '| `optional_lookups`, `lookup_leaves` (all arguments of a lookup returning an object) '
+        '| no arguments for lookups whose arguments are all optional: 0.485 / 0.685 / 0.820 / '
+        '0.930 / 0.945 / 0.975; 0.795 / 0.905 / 0.950<br>every optional argument of a lookup '
+        'that returns a leaf: 0.480 / 0.665 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / '
+        '0.970 | lower on full labels |'
+    ),
+    (
+        "| `top_arguments` (2) | first hits' arguments only when selected: 0.495 / 0.670 / "
+        '0.820 / 0.930 / 0.940 / 0.975; 0.810 / 0.920 / 0.965<br>every argument of the first 5 '
+        'hits: 0.455 / 0.650 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970 | lower on '
+        'full labels |'
+    ),
+    (
+        '| `connectives`, `connectives_first`, `connective_hits`, `connective_sources`, '
+        '`abstract_connectives` (one-line connectives into types with a hit, before the fill) |'
+        ' connectives: single objects only: 0.475 / 0.695 / 0.815 / 0.910 / 0.940 / 0.975; '
+        '0.810 / 0.905 / 0.970<br>connectives: also those opening a new connection: 0.460 / '
+        '0.635 / 0.795 / 0.900 / 0.945 / 0.975; 0.790 / 0.895 / 0.970<br>connectives: also '
+        'connections of a union or interface: 0.445 / 0.630 / 0.795 / 0.885 / 0.945 / 0.975; '
+        '0.790 / 0.880 / 0.970<br>connectives after the cheap-hit fill: 0.470 / 0.690 / 0.800 /'
+        ' 0.900 / 0.935 / 0.975; 0.795 / 0.895 / 0.970<br>connectives only into types with 2 '
+        'hits: 0.480 / 0.680 / 0.815 / 0.925 / 0.945 / 0.975; 0.810 / 0.920 / '
+        '0.970<br>connectives only from types with a hit: 0.480 / 0.695 / 0.825 / 0.925 / 0.940'
+        ' / 0.975; 0.820 / 0.920 / 0.970 | lower |'
+    ),
+    (
+        '| `shared_leaves` (0) | 2 shared non-`String!` leaves per new type (timestamps, '
+        'states): 0.450 / 0.645 / 0.815 / 0.920 / 0.940 / 0.975; 0.810 / 0.915 / 0.970 | lower '
+        '|'
+    ),
+    (
+        '| `leaf_rank` (0: every hit) | filler leaves only from the first 1,000 hits: 0.490 / '
+        '0.675 / 0.810 / 0.925 / 0.945 / 0.975; 0.805 / 0.920 / 0.970<br>filler leaves only '
+        'from the first 200 hits: 0.500 / 0.660 / 0.815 / 0.905 / 0.950 / 0.975; 0.815 / 0.905 '
+        '/ 0.970 | lower on full labels |'
+    ),
+    (
+        '| `pull_ahead`, `pull` (off) | a cheap hit among the next 20 goes before a new type: '
+        '0.490 / 0.665 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970<br>a hit on a '
+        'type in the slice among the next 20 goes before a new type: 0.490 / 0.695 / 0.815 / '
+        '0.930 / 0.940 / 0.975; 0.810 / 0.925 / 0.970 | no gain; the Movie DB loses a question '
+        '|'
+    ),
+    (
+        '| `routes`, `routed_hits`, `route_new_fields` (one way in) | a second way in (≤2 new '
+        'fields) for the first 3 hits: 0.435 / 0.660 / 0.800 / 0.915 / 0.935 / 0.970; 0.795 / '
+        '0.910 / 0.965<br>a second way in (≤2 new fields) for the first 10 hits: 0.370 / 0.590 '
+        '/ 0.800 / 0.905 / 0.935 / 0.970; 0.795 / 0.900 / 0.965 | lower on GitHub |'
+    ),
+    (
+        '| `bare_fill` (off) | fill hits add their line alone (no ways in or links): 0.470 / '
+        '0.680 / 0.815 / 0.925 / 0.940 / 0.975; 0.810 / 0.920 / 0.970 | lower |'
+    ),
+    (
+        '| `subject_leaves`, `subject_leaves_share` (12, 2%) | no small subject showing every '
+        'leaf (`subject_leaves` 0): 0.490 / 0.680 / 0.825 / 0.925 / 0.945 / 0.975; 0.820 / '
+        "0.920 / 0.970<br>a small subject's leaves up to 8 (not 12): 0.490 / 0.685 / 0.815 / "
+        "0.925 / 0.945 / 0.975; 0.810 / 0.920 / 0.970<br>a small subject's leaves up to 20 (not"
+        ' 12): 0.490 / 0.685 / 0.820 / 0.930 / 0.940 / 0.975; 0.815 / 0.925 / 0.970<br>a small '
+        "subject's leaves may cost 1% of the budget: 0.490 / 0.680 / 0.815 / 0.925 / 0.940 / "
+        '0.975; 0.810 / 0.920 / 0.970 | lower at 4,000 or equal |'
+    ),
+    (
+        '| `argument_enum_cap` (12) | every value of long argument enums (no cap of 12): 0.490 '
+        '/ 0.680 / 0.825 / 0.925 / 0.940 / 0.975; 0.820 / 0.920 / 0.970 | lower at 4,000 |'
+    ),
+    (
+        '| `interface_leaves`, `connection_leaves` (0, as any type) | interfaces bring their 3 '
+        'best leaves too: 0.455 / 0.670 / 0.805 / 0.925 / 0.940 / 0.975; 0.800 / 0.920 / '
+        '0.970<br>connections bring no filler leaves (only `nodes`): 0.495 / 0.670 / 0.805 / '
+        '0.925 / 0.945 / 0.975; 0.800 / 0.920 / 0.970 | lower |'
+    ),
+    (
+        '| `fill_members`, `fill_member_cap`, `fill_member_share`, `fill_leaf_types`, '
+        '`fill_connections`, `fill_leaf_share` (union members of at most 16 types within 2%) | '
+        'no union members past the frontier: 0.490 / 0.685 / 0.825 / 0.925 / 0.945 / 0.975; '
+        '0.820 / 0.920 / 0.970<br>union members past the frontier: unions of up to 100 members:'
+        ' 0.490 / 0.685 / 0.820 / 0.925 / 0.940 / 0.975; 0.815 / 0.920 / 0.970<br>interface '
+        'implementations past the frontier too: 0.490 / 0.685 / 0.820 / 0.925 / 0.940 / 0.975; '
+        "0.815 / 0.920 / 0.970<br>members past the frontier with the hit's field alone: 0.490 /"
+        ' 0.690 / 0.820 / 0.925 / 0.940 / 0.975; 0.815 / 0.920 / 0.970<br>members past the '
+        "frontier with the hit's field and best leaf: 0.490 / 0.690 / 0.820 / 0.920 / 0.940 / "
+        '0.975; 0.815 / 0.915 / 0.970<br>a member past the frontier may cost 1% of the budget: '
+        '0.490 / 0.685 / 0.825 / 0.925 / 0.940 / 0.975; 0.820 / 0.920 / 0.970<br>a member past '
+        'the frontier may cost 5% of the budget: 0.490 / 0.690 / 0.820 / 0.930 / 0.940 / 0.975;'
+        ' 0.815 / 0.925 / 0.970<br>enum and scalar leaves past the frontier (type not yet in): '
+        '0.485 / 0.670 / 0.815 / 0.930 / 0.945 / 0.975; 0.810 / 0.925 / 0.970<br>connections to'
+        ' a node type in the slice past the frontier: 0.495 / 0.680 / 0.810 / 0.930 / 0.940 / '
+        '0.975; 0.805 / 0.925 / 0.970 | lower at 4,000 or equal (5%: one question at 1,000) |'
+    ),
+    (
+        '| `retry_failed`, `retry_share` (off) | the hit that did not fit retried before '
+        'connectives: 0.480 / 0.665 / 0.805 / 0.930 / 0.945 / 0.975; 0.800 / 0.925 / '
+        '0.970<br>the hit that did not fit retried after connectives: 0.470 / 0.670 / 0.805 / '
+        '0.930 / 0.945 / 0.975; 0.800 / 0.925 / 0.970 | lower |'
+    ),
+    (
+        '| `fill_spread`, `fill_owner_rank` (0) | fill spread over types (each shown field of '
+        'the owner: 2 places down): 0.490 / 0.685 / 0.810 / 0.930 / 0.945 / 0.975; 0.805 / '
+        "0.925 / 0.970<br>fill by the owner's best rank (0.5 places per place): 0.480 / 0.685 /"
+        ' 0.825 / 0.930 / 0.940 / 0.975; 0.820 / 0.925 / 0.970 | lower on full labels or at 500'
+        ' |'
+    ),
+    (
+        '| `id_fillers`, `fill_ids`, `fill_flags` (`ID` a filler, no `ID` hits in the fill) | '
+        "no `ID` among a new type's best leaves: 0.485 / 0.680 / 0.815 / 0.930 / 0.940 / 0.975;"
+        ' 0.810 / 0.925 / 0.970<br>`ID` hits past the frontier too: 0.485 / 0.680 / 0.815 / '
+        '0.930 / 0.940 / 0.975; 0.810 / 0.925 / 0.970<br>no `ID` or `Boolean` hits past the '
+        'frontier: 0.480 / 0.680 / 0.820 / 0.920 / 0.945 / 0.975; 0.815 / 0.915 / 0.970 | lower'
+        ' |'
+    ),
+    (
+        '| `relay_plumbing` (on) | no Relay plumbing hits (`pageInfo` and its fields, '
+        '`cursor`): 0.495 / 0.685 / 0.820 / 0.930 / 0.950 / 0.975; 0.815 / 0.925 / 0.970 | +1 '
+        'question at 500 and +2 at 8,000 on fields, equal on full labels, but a slice without '
+        '`pageInfo` cannot be paged |'
+    ),
+    (
+        '| `wide_abstract` (0) | no hits into an abstract type of over 100 possible types '
+        '(`Node`): 0.490 / 0.685 / 0.820 / 0.930 / 0.945 / 0.975; 0.815 / 0.925 / 0.970 | no '
+        'change at any budget |'
+    ),
+    "",
     "## What holds (sixth round)",
     "",
     (

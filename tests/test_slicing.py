@@ -37,6 +37,7 @@ from graphql.type import validate_schema
 
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
+from schemanav.retrieval.slicing.growth import GrowingState
 
 # The named types that have fields.
 FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
@@ -158,10 +159,10 @@ def test_a_hit_brings_its_path_from_the_root_and_required_arguments(tiny: Any) -
 
 
 def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
-    schema, tiny_slicer = tiny
-    params = SliceParams(top_arguments=0)
-    slicer = Slicer.of(schema, tiny_slicer.corpus, params=params, words=words)
-    piece = slicer.from_ranked(["Query.orders"], 1000, "open orders by total")
+    _, slicer = tiny
+    # Third: the first two hits show every argument.
+    ranked = ["Query.shop", "Shop.name", "Query.orders"]
+    piece = slicer.from_ranked(ranked, 1000, "open orders by total")
     # `first` pages a connection; `status` is named by the question through its enum value
     # OPEN; `sort` through its input field names? no: `sort` has `field`, `descending`,
     # `note` — none named — and `after` is not named either.
@@ -189,33 +190,37 @@ def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
     assert list(schema.type_map["OrderStatus"].values) == ["CANCELLED"]  # type: ignore[attr-defined]
 
 
+def scored(slicer: Slicer, scores: dict[str, float]) -> list[float]:
+    """One score per corpus entry: those given, 0 for the others."""
+    values = [0.0] * len(slicer.corpus)
+    for coordinate, score in scores.items():
+        values[slicer.corpus.coordinates.index(coordinate)] = score
+    return values
+
+
 def test_a_new_object_type_brings_its_best_leaves(tiny: Any) -> None:
-    schema, _ = tiny
-    corpus = build_corpus(schema)
-    one = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=0))
-    piece = one.from_ranked(["Query.shop"], 1000)
-    assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id"]
-    two = Slicer.of(schema, corpus, params=SliceParams(leaves=2, labels=0))
-    piece = two.from_ranked(["Query.shop"], 1000)
-    assert [f for f in piece.fields if f.startswith("Shop.")] == ["Shop.id", "Shop.name"]
+    _, slicer = tiny
+    # Three leaves, in definition order when none scores (`id` is an identifier too).
+    piece = slicer.from_ranked(["Query.order"], 1000)
+    order = ["Order.id", "Order.number", "Order.status"]
+    assert [f for f in piece.fields if f.startswith("Order.")] == order
+    # A leaf scoring below 0 is no best leaf.
+    scores = scored(slicer, {"Query.order": 1.0, "Order.number": -1.0, "Order.status": -1.0})
+    piece = slicer.from_scores(scores, 1000)
+    assert [f for f in piece.fields if f.startswith("Order.")] == ["Order.id", "Order.total"]
 
 
-def test_connections_get_a_page_size_and_optionally_their_extras(tiny: Any) -> None:
-    schema, slicer = tiny
+def test_connections_get_a_page_size(tiny: Any) -> None:
+    _, slicer = tiny
     piece = slicer.from_ranked(["Query.orders", "Query.order"], 1000)
     assert "Query.orders(first:)" in piece.arguments  # returns a connection
     assert "Query.order(id:)" in piece.arguments and "Query.order(first:)" not in piece.arguments
     assert "OrderConnection.pageInfo" not in piece.fields
-    extras = Slicer.of(schema, slicer.corpus, params=SliceParams(connection_extras=True))
-    piece = extras.from_ranked(["Query.orders"], 1000)
-    valid(piece.sdl)
-    assert {"OrderConnection.totalCount", "OrderConnection.pageInfo"} <= piece.coordinates
-    assert "PageInfo" in piece.types
 
 
 def test_interfaces_are_declared_only_when_a_path_passes_through_them(tiny: Any) -> None:
     schema, _ = tiny
-    plain = Slicer.of(schema, build_corpus(schema), params=SliceParams(leaves=1))
+    plain = Slicer.of(schema, build_corpus(schema))
     piece = plain.from_ranked(["Query.shop", "Shop.name"], 1000)
     assert "implements" not in piece.sdl and "Node" not in piece.types
     # Refund is reached only through node(id:) → Node: it implements Node and carries id.
@@ -473,30 +478,28 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
     assert kept.stat().st_size > 0
 
 
-
 def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> None:
-    schema, _ = tiny
-    corpus = build_corpus(schema)
-    # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers.
-    named = Slicer.of(schema, corpus, params=SliceParams(leaves=1))
-    assert {"Order.total", "Order.id"} <= named.from_ranked(["Order.total"], 1000).coordinates
-    plain = Slicer.of(schema, corpus, params=SliceParams(leaves=1, identifiers=False))
-    order = [f for f in plain.from_ranked(["Order.total"], 1000).fields if f.startswith("Order.")]
-    assert order == ["Order.total"]
+    _, slicer = tiny
+    # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers,
+    # though it scores below every other leaf.
+    scores = scored(slicer, {"Order.total": 1.0, "Order.id": -1.0})
+    assert {"Order.total", "Order.id"} <= slicer.from_scores(scores, 1000).coordinates
 
 
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    params = SliceParams(leaves=1, identifiers=False, fill_depth=2, reserve=0, connectives="off")
+    params = SliceParams(fill_depth=4, reserve=0)
     filled = Slicer.of(schema, corpus, params=params)
-    budget = filled.from_ranked(["Query.order", "Order.total", "Order.number"], 1000).tokens
-    # Query.search brings a union and its members: it does not fit; Order.number (one line
-    # on a type already in) still does, and is two hits further down.
-    ranked = ["Query.order", "Query.search", "Order.total", "Order.number"]
+    leaves = ["Order.total", "Order.id", "Order.status", "Order.number"]
+    budget = filled.from_ranked(["Query.order", *leaves], 1000).tokens
+    # Query.orders brings a connection: it does not fit; Order.number (one line on a type
+    # already in: the three leaves ranked before it came with Order) still does, and is four
+    # hits further down.
+    ranked = ["Query.order", "Query.orders", *leaves]
     piece = filled.from_ranked(ranked, budget)
     assert piece.tokens <= budget and "Order.number" in piece.fields
-    assert "Query.search" not in piece.fields
+    assert "Query.orders" not in piece.fields
     strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
     assert "Order.number" not in strict.from_ranked(ranked, budget).fields
 
@@ -504,31 +507,19 @@ def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> N
 def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    shared = Slicer.of(schema, corpus, params=SliceParams(leaves=1))
+    shared = Slicer.of(schema, corpus)
     # Customer is two hops from the root either way (the schema's cheapest way goes through
     # Query.order); Shop is in already, so the way through Shop.owner adds one field.
     piece = shared.from_ranked(["Query.shop", "Customer.email"], 1000)
     assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
-    static = Slicer.of(schema, corpus, params=SliceParams(leaves=1, shared_routes=False))
-    assert "Query.order" in static.from_ranked(["Query.shop", "Customer.email"], 1000).fields
 
 
-def test_a_connection_shows_its_nodes_once_the_node_type_is_in(tiny: Any) -> None:
-    schema, tiny_slicer = tiny
-    slicer = Slicer.of(schema, tiny_slicer.corpus, params=SliceParams(connection_nodes="known"))
-    alone = slicer.from_ranked(["Query.orders"], 1000)
-    assert "OrderConnection.nodes" not in alone.fields and "Order" not in alone.types
-    for ranked in (["Query.orders", "Query.order"], ["Query.order", "Query.orders"]):
-        piece = slicer.from_ranked(ranked, 1000)
-        valid(piece.sdl)
-        assert "OrderConnection.nodes" in piece.fields
-    # The default shows `nodes` (and so the node type) with the connection.
-    always = tiny_slicer.from_ranked(["Query.orders"], 1000)
+def test_a_connection_shows_its_nodes(tiny: Any) -> None:
+    _, slicer = tiny
+    # `nodes` (and so the node type) comes with the connection.
+    always = slicer.from_ranked(["Query.orders"], 1000)
+    valid(always.sdl)
     assert "OrderConnection.nodes" in always.fields and "Order" in always.types
-    off = Slicer.of(schema, slicer.corpus, params=SliceParams(connection_nodes="off"))
-    assert (
-        "OrderConnection.nodes" not in off.from_ranked(["Query.orders", "Query.order"], 1000).fields
-    )
 
 
 def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> None:
@@ -541,26 +532,26 @@ def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> No
         type Note { title: String! name: String }
         """
     )
-    corpus = build_corpus(schema)
-    # Non-null String leaves: `title` on three types, `name` on two, `slug` on one.
-    one = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=1))
-    team = one.from_ranked(["Team.id"], 1000)
-    assert [f for f in team.fields if f.startswith("Team.")] == ["Team.id", "Team.name"]
-    project = one.from_ranked(["Project.id"], 1000)
-    assert "Project.title" in project.fields and "Project.name" not in project.fields
-    two = Slicer.of(schema, corpus, params=SliceParams(leaves=1, labels=2))
-    assert {"Project.title", "Project.name"} <= set(two.from_ranked(["Project.id"], 1000).fields)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    # Non-null String leaves: `title` on three types, `name` on two, `slug` on one; each type
+    # shows its two most shared ones, though they score below every other leaf.
+    unscored = {"Team.slug": -1.0, "Team.name": -1.0, "Team.bio": -1.0}
+    team = slicer.from_scores(scored(slicer, {"Team.id": 1.0, **unscored}), 1000)
+    order = ["Team.id", "Team.name", "Team.slug"]
+    assert [f for f in team.fields if f.startswith("Team.")] == order
+    unscored = {"Project.name": -1.0, "Project.title": -1.0}
+    project = slicer.from_scores(scored(slicer, {"Project.id": 1.0, **unscored}), 1000)
+    order = ["Project.id", "Project.title", "Project.name"]
+    assert [f for f in project.fields if f.startswith("Project.")] == order
 
 
 def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
-    schema, slicer = tiny
+    _, slicer = tiny
     one = slicer.from_ranked(["Order.total"], 1000, "the total of order 7")
     assert "Query.order" in one.fields and "Query.orders" not in one.fields
     many = slicer.from_ranked(["Order.total"], 1000, "totals of all orders")
     valid(many.sdl)
     assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
-    off = Slicer.of(schema, slicer.corpus, params=SliceParams(plural_ways=0), words=words)
-    assert "Query.orders" not in off.from_ranked(["Order.total"], 1000, "all orders").fields
 
 
 GIT_SDL = """
@@ -583,8 +574,6 @@ def test_a_hit_type_reached_through_an_interface_shows_every_way_through_it() ->
     # Ref and Repo are in the slice, Commit has a hit: both fields into GitObject are shown.
     assert {"Ref.target", "Repo.object", "Commit.message", "GitObject"} <= linked.coordinates
     assert "Tree" not in linked.types
-    plain = Slicer.of(schema, corpus, params=SliceParams(abstract_links=False))
-    assert len({"Ref.target", "Repo.object"} & plain.from_ranked(ranked, 1000).coordinates) == 1
 
 
 def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
@@ -595,21 +584,17 @@ def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
     valid(piece.sdl)
     # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
     assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
-    # (User has a hit, so a connective would show `viewer` as well: both off.)
-    off = Slicer.of(schema, corpus, params=SliceParams(context_roots=False, connectives="off"))
-    assert "Query.viewer" not in off.from_ranked(ranked, 1000).fields
 
 
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
-    schema, tiny_slicer = tiny
-    slicer = Slicer.of(schema, tiny_slicer.corpus, params=SliceParams(subject_hits=3), words=words)
+    _, slicer = tiny
     ranked = ["Order.total", "Order.number", "Order.status"]
     # No plural in the question; three hits on Order make it the question's subject.
     piece = slicer.from_ranked(ranked, 1000, "the total of order 7")
     valid(piece.sdl)
     assert {"Query.order", "Query.orders", "OrderConnection.nodes"} <= piece.coordinates
-    few = Slicer.of(schema, slicer.corpus, params=SliceParams(subject_hits=4), words=words)
-    assert "Query.orders" not in few.from_ranked(ranked, 1000, "the total of order 7").fields
+    # Two hits are not enough.
+    assert "Query.orders" not in slicer.from_ranked(ranked[:2], 1000, "the total of order 7").fields
 
 
 def test_fields_between_two_types_with_several_hits_are_shown() -> None:
@@ -621,38 +606,22 @@ def test_fields_between_two_types_with_several_hits_are_shown() -> None:
         type Person { id: ID! }
         """
     )
-    corpus = build_corpus(schema)
+    slicer = Slicer.of(schema, build_corpus(schema))
     team = ["Query.team", "Team.name", "Team.size", "Team.id"]
     project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
-    # Connectives would show both ways in any case, a subject way the list `Team.projects`.
-    alone = SliceParams(connectives="off", subject_hits=0)
-    linked = Slicer.of(schema, corpus, params=alone).from_ranked(team + project, 1000)
-    valid(linked.sdl)
-    # One object each way: Project.team is shown, the list Team.projects is not (`single`).
-    assert "Project.team" in linked.fields and "Team.projects" not in linked.fields
-    every = Slicer.of(schema, corpus, params=dataclasses.replace(alone, hit_links="all"))
-    assert "Team.projects" in every.from_ranked(team + project, 1000).fields
-    # Two hits on Project are not enough (`link_hits` = 3), nor is the link switched off.
-    fewer = Slicer.of(schema, corpus, params=alone).from_ranked(team + project[:3], 1000)
-    assert "Project.team" not in fewer.fields
-    off = Slicer.of(schema, corpus, params=dataclasses.replace(alone, hit_links="off"))
-    assert "Project.team" not in off.from_ranked(team + project, 1000).fields
 
+    def grown(ranked: list[str]) -> GrowingState:
+        """The hits alone, before connectives (which would show both ways in any case)."""
+        state = GrowingState(slicer, [0.0] * len(slicer.corpus), slicer.graph.static, frozenset())
+        for coordinate in ranked:
+            state.add_hit(slicer.corpus.coordinates.index(coordinate))
+        return state
 
-def test_an_edge_shows_its_node_once_the_node_type_is_in(tiny: Any) -> None:
-    schema, slicer = tiny
-    params = SliceParams(edge_nodes=True, connection_nodes="known")
-    edges = Slicer.of(schema, slicer.corpus, params=params)
-    alone = edges.from_ranked(["Query.orders", "OrderConnection.edges"], 1000)
-    assert "OrderEdge.node" not in alone.fields
-    for ranked in (
-        ["Query.orders", "OrderConnection.edges", "Query.order"],
-        ["Query.order", "Query.orders", "OrderConnection.edges"],
-    ):
-        piece = edges.from_ranked(ranked, 1000)
-        valid(piece.sdl)
-        assert "OrderEdge.node" in piece.fields
-    assert "OrderEdge.node" not in slicer.from_ranked(ranked, 1000).fields
+    # One object: Project.team is shown once both types have three hits; Team.lead is not.
+    assert "team" in grown(team + project).fields["Project"]
+    assert "lead" not in grown(team + project).fields["Team"]
+    # Two hits on Project are not enough.
+    assert "team" not in grown(team + project[:3]).fields["Project"]
 
 
 def test_fields_are_indented_by_one_space_which_costs_fewer_tokens(tiny: Any) -> None:
@@ -676,22 +645,18 @@ def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> 
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object", "Repo.blobs"]
-    params = SliceParams(top_arguments=0)
-    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, 1000)
+    piece = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
     valid(piece.sdl)
     # `object` returns one Blob and takes no required argument: its arguments choose which.
     assert {"Repo.object(expression:)", "Repo.object(oid:)"} <= piece.coordinates
     # `blobs` is a list: its optional `path` filter stays hidden (only the page size shows).
     assert "Repo.blobs(first:)" in piece.arguments and "Repo.blobs(path:)" not in piece.arguments
-    off = Slicer.of(schema, corpus, params=dataclasses.replace(params, optional_lookups=False))
-    assert not any(a.startswith("Repo.object(") for a in off.from_ranked(ranked, 1000).arguments)
 
 
 def test_the_first_hits_show_every_argument() -> None:
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
-    params = SliceParams(optional_lookups=False, top_arguments=2)
-    slicer = Slicer.of(schema, corpus, params=params)
+    slicer = Slicer.of(schema, corpus)
     # The second hit: `path` shows although the question does not name it.
     assert "Repo.blobs(path:)" in slicer.from_ranked(["Query.repo", "Repo.blobs"], 1000).arguments
     # The third hit: only the page size.
@@ -712,21 +677,24 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     corpus = build_corpus(schema)
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
               "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
-    params = SliceParams(leaves=1, labels=0, identifiers=False, fill_depth=0, hit_links="off")
-    plain_params = dataclasses.replace(params, connectives="off", reserve=0)
-    plain = Slicer.of(schema, corpus, params=plain_params)
-    budget = plain.from_ranked(ranked[:7], 1000).tokens
-    assert "Shop.phone" in plain.from_ranked(ranked, budget).fields  # hits fill the budget
-    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, budget)
+    params = SliceParams(fill_depth=0)
+    reserved = Slicer.of(schema, corpus, params=params)
+    plain = Slicer.of(schema, corpus, params=dataclasses.replace(params, reserve=0))
+    connectives = {"Shop.flagship", "Shop.orders"}
+    # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
+    # each a line: Shop.flagship and Shop.orders (the list too, its type being in), ranked
+    # last, come before the hit ranked 7th; Shop.owner leads to a type not in.
+    budget = next(
+        b
+        for b in range(30, 200)
+        if connectives <= reserved.from_ranked(ranked, b).coordinates
+    )
+    piece = reserved.from_ranked(ranked, budget)
     valid(piece.sdl)
     assert piece.tokens <= budget
-    # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
-    # each a line: Shop.flagship and Shop.orders (`lines`: the list too, its type being in),
-    # ranked last, come before the hits ranked 5th to 7th; Shop.owner leads to a type not in.
-    assert {"Shop.flagship", "Shop.orders"} <= piece.coordinates
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
-    single = Slicer.of(schema, corpus, params=dataclasses.replace(params, connectives="single"))
-    assert "Shop.orders" not in single.from_ranked(ranked, budget).fields
+    # Without the reserve, the hits take the budget first.
+    assert "Shop.phone" in plain.from_ranked(ranked, budget).fields
 
 
 LONG_ENUM_SDL = """
@@ -740,8 +708,10 @@ enum EventKind { OPENED CLOSED MERGED LABELED UNLABELED ASSIGNED UNASSIGNED PINN
 def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> None:
     schema = build_schema(LONG_ENUM_SDL)
     corpus = build_corpus(schema)
-    slicer = Slicer.of(schema, corpus, params=SliceParams(top_arguments=0), words=words)
-    piece = slicer.from_ranked(["Query.events", "Event.at"], 1000, "events reopened or locked")
+    slicer = Slicer.of(schema, corpus, words=words)
+    # Third (the first two hits show every argument); `Query.events` is on their way in.
+    ranked = ["Event.at", "Event.kind", "Query.events"]
+    piece = slicer.from_ranked(ranked, 1000, "events reopened or locked")
     sliced = valid(piece.sdl)
     assert "Query.events(kinds:)" in piece.arguments  # named through its values
     assert list(sliced.type_map["EventKind"].values) == ["LOCKED", "REOPENED"]  # type: ignore[attr-defined]
@@ -752,11 +722,6 @@ def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> 
     defaulted = slicer.from_ranked(["Query.tags", "Tag.name"], 1000, "tags by kind")
     assert "Query.tags(by:)" in defaulted.arguments
     assert len(valid(defaulted.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
-    # …and so does every argument enum without a cap.
-    uncapped = Slicer.of(schema, corpus, params=SliceParams(top_arguments=0, argument_enum_cap=0),
-                      words=words)  # fmt: skip
-    whole = uncapped.from_ranked(["Query.events", "Event.at"], 1000, "events reopened")
-    assert len(valid(whole.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
 
 
 ACTOR_SDL = """
@@ -776,42 +741,32 @@ def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them
     # The interface shows its identifier (`actor(login:)`) and nothing else: User, in the
     # slice, implements it and would repeat every field it shows.
     assert [f for f in lean.fields if f.startswith("Actor.")] == ["Actor.login"]
-    full_slicer = Slicer.of(schema, corpus, params=SliceParams(interface_leaves=-1))
-    full = full_slicer.from_ranked(ranked, 1000)
-    valid(full.sdl)
-    assert {"Actor.avatar", "User.avatar"} <= full.coordinates
-    assert lean.tokens < full.tokens
 
 
 def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tiny: Any) -> None:
-    schema, _ = tiny
-    corpus = build_corpus(schema)
-    params = SliceParams(leaves=1, identifiers=False, labels=0, reserve=0, connectives="off",
-                         fill_depth=3, fill_member_share=1.0)  # fmt: skip
-    slicer = Slicer.of(schema, corpus, params=params)
-    budget = slicer.from_ranked(["Query.search", "Shop.name"], 1000).tokens + 20
-    # Query.orders does not fit; Customer.email, ranked after it, is on a member of the
-    # union Query.search returns: Customer enters the union and the slice.
-    ranked = ["Query.search", "Shop.name", "Query.orders", "Customer.email"]
-    piece = slicer.from_ranked(ranked, budget)
-    sliced = valid(piece.sdl)
-    assert "Query.orders" not in piece.fields and "Customer.email" in piece.fields
-    assert {t.name for t in sliced.type_map["SearchResult"].types} == {"Shop", "Customer"}  # type: ignore[attr-defined]
-    # Off, or when a member may cost only 1% of the budget, only lines go in past it.
-    for changes in ({"fill_members": "off"}, {"fill_member_share": 0.01}):
-        other = Slicer.of(schema, corpus, params=dataclasses.replace(params, **changes))
-        assert "Customer.email" not in other.from_ranked(ranked, budget).fields
+    _, slicer = tiny
+    state = GrowingState(slicer, [0.0] * len(slicer.corpus), slicer.graph.static, frozenset())
+    position = slicer.corpus.coordinates.index
+    for coordinate in ("Query.search", "Shop.name"):
+        state.add_hit(position(coordinate))
+    # Customer is not in; it is a member of SearchResult, which is: one step beyond a line.
+    assert "Customer" not in state.fields
+    assert state.near(position("Customer.email")) == "SearchResult"
+    assert state.near(position("Refund.amount")) is None  # a member of no union
+    assert state.near(position("Customer.orders")) is None  # returns a type not in
+    state.add_member_hit(position("Customer.email"), "SearchResult")
+    assert "email" in state.fields["Customer"] and "Customer" in state.unions["SearchResult"]
 
 
 def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
-    schema, _ = tiny
-    corpus = build_corpus(schema)
-    params = SliceParams(leaves=1, labels=0, identifiers=False, subject_leaves_share=1.0)
-    ranked = ["Query.order", "Order.total", "Order.number", "Order.customer"]
-    piece = Slicer.of(schema, corpus, params=params).from_ranked(ranked, 1000)
+    _, slicer = tiny
+    ranked = {"Query.order": 4.0, "Order.total": 3.0, "Order.number": 2.0, "Order.customer": 1.0}
+    unscored = {"Order.status": -1.0, "Order.id": -1.0}
+    piece = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
     valid(piece.sdl)
-    # Order's third hit makes it the question's subject; with 4 leaves it is small: all show.
+    # Order's third hit makes it the question's subject; with 4 leaves it is small: all show,
+    # `status` too though it scores below every other leaf.
     assert "Order.status" in piece.fields and "Order.id" in piece.fields
-    for changes in ({"subject_leaves": 0}, {"subject_leaves": 3}, {"subject_leaves_share": 0.001}):
-        other = Slicer.of(schema, corpus, params=dataclasses.replace(params, **changes))
-        assert "Order.status" not in other.from_ranked(ranked, 1000).fields
+    ranked.pop("Order.customer")  # two hits: no subject
+    fewer = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
+    assert "Order.status" not in fewer.fields

@@ -1,0 +1,236 @@
+"""The growth of one slice within a token budget: ranked hits while they fit the main budget,
+then connectives, then the fill past the frontier, then trimmed until the SDL fits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from schemanav.retrieval.slicing.growth import GrowingState
+from schemanav.retrieval.slicing.params import (
+    EMPTY_SLICE,
+    FILL_MEMBER_SHARE,
+    SNAPSHOT_FROM,
+    SchemaSlice,
+    SliceParams,
+)
+from schemanav.retrieval.slicing.render import slice_of
+from schemanav.retrieval.slicing.state import Step
+from schemanav.retrieval.slicing.tables import SchemaTables
+
+if TYPE_CHECKING:
+    from graphql import GraphQLSchema
+
+    from schemanav.corpus import Corpus
+    from schemanav.graph import SchemaGraph
+
+
+class Slicer(SchemaTables):
+    """Builds slices of one schema; build once, slice many questions (caches line costs)."""
+
+    @classmethod
+    def of(
+        cls,
+        schema: GraphQLSchema,
+        corpus: Corpus,
+        graph: SchemaGraph | None = None,
+        params: SliceParams | None = None,
+        words: Callable[[str], list[str]] | None = None,
+    ) -> Slicer:
+        """A slicer of a parsed schema and its corpus (`build_corpus(schema)`)."""
+        from schemanav.corpus.facts import SliceFacts
+
+        return cls(SliceFacts.of(schema), corpus, graph, params, words)
+
+    def from_scores(
+        self, scores: Sequence[float] | Any, budget: int, question: str | None = None
+    ) -> SchemaSlice:
+        """A slice from one score per corpus entry (higher is better; ≤ 0 is never added)."""
+        import numpy as np
+
+        array = np.asarray(scores, dtype=float)
+        if array.shape != (len(self.corpus),):
+            raise ValueError(f"{array.size} scores for {len(self.corpus)} corpus entries")
+        ranked = np.argsort(-array, kind="stable")
+        order = ranked[: int((array > 0.0).sum())].tolist()
+        values = array.tolist()
+        return self._build(order, values, budget, question)
+
+    def from_ranked(
+        self, coordinates: Sequence[str], budget: int, question: str | None = None
+    ) -> SchemaSlice:
+        """A slice from any backend's ranked coordinates (unknown ones are skipped).
+
+        Rank r (1-based) stands in for a score of 1/r: a type entering the slice shows the
+        leaves ranked best.
+        """
+        positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
+        positions.pop(None, None)
+        order: list[int] = list(positions)  # type: ignore[arg-type]
+        values = [0.0] * len(self.corpus)
+        for rank, position in enumerate(order, start=1):
+            values[position] = 1.0 / rank
+        return self._build(order, values, budget, question)
+
+    def _build(
+        self, order: list[int], values: list[float], budget: int, question: str | None
+    ) -> SchemaSlice:
+        if budget <= 0 or not order:
+            return EMPTY_SLICE
+        growth = _Growth(self, values, budget, question)
+        state, fitted, failed = growth.add_main_hits(order)
+        if growth.steps:
+            state = growth.add_connectives(state or growth.replayed())
+        if fitted and self.params.fill_depth > 0 and failed != -1:
+            state = growth.fill(state or growth.replayed(), order, fitted, failed)
+        return growth.trimmed(state)
+
+
+class _Growth:
+    """One slice as the steps that grew it; replaying them into a fresh state rebuilds it
+    exactly, so a slice over its budget is cut back by dropping steps from the end."""
+
+    def __init__(
+        self, slicer: Slicer, values: list[float], budget: int, question: str | None
+    ) -> None:
+        self.s = slicer
+        self.values = values
+        self.budget = budget
+        self.routes = slicer.graph.static
+        self.words = frozenset(slicer.words(question)) if question else frozenset()
+        self.many = slicer.many_named(question) if question else frozenset()
+        self.steps: list[Step] = []
+        # A copy of the state as it was after the first n steps, kept where the fill
+        # begins: a slice trimmed to fit replays only the steps after it.
+        self.kept_at: tuple[int, GrowingState] | None = None
+
+    def replayed(self, upto: int | None = None) -> GrowingState:
+        """A slice state holding the first `upto` steps (all by default)."""
+        upto = len(self.steps) if upto is None else upto
+        if self.kept_at is not None and self.kept_at[0] <= upto:
+            start, fresh = self.kept_at[0], self.kept_at[1].copy()
+        else:
+            start = 0
+            fresh = GrowingState(
+                self.s, self.values, self.routes, self.words, self.many, self.budget
+            )
+        for step in self.steps[start:upto]:
+            fresh.apply(step)
+        return fresh
+
+    def add_main_hits(self, order: list[int]) -> tuple[GrowingState | None, int, int]:
+        """Ranked hits, each with its way in, while the running estimate fits the main
+        budget (`reserve` keeps a share for connectives and the fill): the state (None when
+        the hit that did not fit came before any copy was kept), how many hits of `order`
+        fitted, and the corpus position of the first that did not (-1 if all fitted).
+
+        The estimate sums each line's tokens, as exact as the final count of the rendered
+        SDL, which `trimmed` checks."""
+        state: GrowingState | None = self.replayed()
+        assert state is not None
+        fitted, failed = 0, -1
+        main_budget = self.budget * (1.0 - self.s.params.reserve)
+        for number, position in enumerate(order):
+            # Near the budget, keep a copy to fall back on if this hit does not fit.
+            near = state.total >= main_budget * SNAPSHOT_FROM
+            snapshot = state.copy() if near else None
+            state.add_hit(position)
+            if state.total > main_budget:
+                return snapshot, fitted, position
+            self.steps.append(("hit", position))
+            fitted = number + 1
+        return state, fitted, failed
+
+    def add_connectives(self, state: GrowingState) -> GrowingState:
+        """Fields between types with hits that cost only their line, while they fit (see
+        `GrowingState.connectives`): spent from the reserve, before the fill, as the way
+        between two types the question names is worth more than a further leaf."""
+        for owner, name in state.connectives():
+            if not state.costs_line(owner, name):
+                continue
+            if state.total + state.line_cost_of(owner, name) <= self.budget:
+                state.add_field(owner, name)
+                self.steps.append(("link", owner, name))
+        return state
+
+    def fill(
+        self, state: GrowingState, order: list[int], fitted: int, failed: int
+    ) -> GrowingState:
+        """Score per token: past the first hit that did not fit, hits that cost only their
+        own line (a field of a type already in, whose return type is in too) still go in, as
+        far down the ranking as `fill_depth` times the hits that fitted; so does a hit on a
+        member of a small union in the slice, with its member, when it costs little."""
+        self.kept_at = (len(self.steps), state.copy())
+        taken = {step[1] for step in self.steps if step[0] == "hit"} | {failed}
+        depth = int(fitted * self.s.params.fill_depth)
+        entries, facts = self.s.corpus.entries, self.s.facts
+        # `ID` is opaque by the spec: past the frontier, a hit on one is a line that answers
+        # nothing (identifiers and hits that fit still show it).
+        rest = [
+            p
+            for p in islice((p for p in order if p not in taken), depth)
+            if facts[entries[p].owner][entries[p].field].named != "ID"
+        ]
+        # No step adds less than its hit's line, and no line costs less than its field
+        # without arguments: once the slice is nearly full, most hits stop here.
+        budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs
+        for position in rest:
+            if state.total + cheapest > budget:
+                break  # not even the cheapest line of the schema fits any more
+            owner, name = self.s.names[position]
+            fields = state.fields.get(owner)
+            if fields is None:
+                if not self.s.member_of.get(owner):
+                    continue  # neither cheap nor a union member (see `GrowingState.near`)
+            elif name in fields:
+                continue  # in already
+            if state.total + bare_costs[position] > budget:
+                continue
+            if state.cheap(position):
+                if state.total + state.line_cost(position) <= budget:
+                    state.add_hit(position)
+                    self.steps.append(("hit", position))
+            elif fields is None:
+                state = self._add_member(state, position)
+        return state
+
+    def _add_member(self, state: GrowingState, position: int) -> GrowingState:
+        """A hit on a member of a union in the slice goes in with its member when that costs
+        at most `FILL_MEMBER_SHARE` of the budget; undone otherwise."""
+        abstract = state.near(position)
+        if abstract is None:
+            return state
+        owner = self.s.names[position][0]
+        # At least the member's header and the hit's line: skip the copy when even those
+        # cannot fit.
+        least = self.s.cost(f"type {owner} {{\n}}\n\n") + state.line_cost(position)
+        limit = self.budget * FILL_MEMBER_SHARE
+        if state.total + least > self.budget or least > limit:
+            return state
+        snapshot = state.copy()
+        before = state.total
+        step: Step = ("member", position, abstract)
+        state.apply(step)
+        if state.total > self.budget or state.total - before > limit:
+            return snapshot
+        self.steps.append(step)
+        return state
+
+    def trimmed(self, state: GrowingState | None) -> SchemaSlice:
+        """The slice of every step if its SDL fits the budget, else of fewer steps: each
+        try drops a share of the steps as large as the share of tokens over."""
+        steps, budget = self.steps, self.budget
+        kept = len(steps)
+        while kept:
+            if state is None:
+                state = self.replayed(kept)
+            query_root = self.s.corpus.query_root
+            if query_root and query_root not in state.fields:
+                state.ensure_output(query_root)  # a schema needs its query type
+            result = slice_of(state, sum(1 for step in steps[:kept] if step[0] != "link"))
+            if result.tokens <= budget:
+                return result
+            excess, state = result.tokens - budget, None
+            kept -= max(1, kept * excess // max(result.tokens, 1))
+        return EMPTY_SLICE

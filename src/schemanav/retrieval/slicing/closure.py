@@ -1,0 +1,298 @@
+"""Fields and types entering a slice, with all that keeps the slice a valid piece of the schema.
+
+A slice is a subset of the schema in the sense that matters to an agent: it parses with
+graphql-core, and every operation valid against it is valid against the full schema. That
+holds because fields keep their exact return types, required arguments are always shown (an
+optional argument may be hidden: an operation then cannot use it), input objects keep their
+required fields, an object type declares an interface only when a path passes through that
+interface (and then carries all the interface's fields in the slice), and unions keep only
+the members that are in the slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from schemanav.retrieval.slicing.params import (
+    ARGUMENT_ENUM_CAP,
+    BUILTIN_SCALARS,
+    FILLER_LEAVES,
+    PAGE_SIZE_ARGUMENT,
+)
+from schemanav.retrieval.slicing.render import description
+from schemanav.retrieval.slicing.state import SliceState
+
+if TYPE_CHECKING:
+    from schemanav.retrieval.slicing.tables import FieldFacts
+
+
+class ClosedState(SliceState):
+    """A slice that stays closed: every type a field or argument needs is in it."""
+
+    # --- fields ---------------------------------------------------------------------------
+
+    def shown_arguments(self, owner: str, name: str, facts: FieldFacts) -> list[str]:
+        """Required arguments always; a list's page size; the ones the question names; all
+        of a field returning one object whose arguments are all optional (they choose it)."""
+        mode = self.s.params.arguments
+        if mode == "all":
+            return list(facts.arguments)
+        shown = list(facts.required)
+        if mode == "required" or len(shown) == len(facts.arguments):
+            return shown
+        if not facts.many and not facts.required and not facts.leaf:
+            # A field returning one object whose arguments are all optional: they choose the
+            # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
+            # value (`avatarUrl(size:)`): they follow the question's words like a list's.
+            return list(facts.arguments)
+        for argument in facts.arguments:
+            if argument in shown:
+                continue
+            # Relay's page size: a list or connection cannot be read without it.
+            page_size = facts.many and argument == PAGE_SIZE_ARGUMENT
+            named = bool(self.words) and not self.words.isdisjoint(
+                self.s.argument_words(owner, name, argument)
+            )
+            if page_size or named:
+                shown.append(argument)
+        return shown
+
+    def add_field(self, owner: str, name: str, extra: Sequence[str] = ()) -> None:
+        """Show a field (with `extra` arguments besides those `shown_arguments` picks), its
+        owner, its return type and its arguments' types; implementations of its owner in the
+        slice repeat it."""
+        fields = self.fields.get(owner)
+        if fields is None:
+            fields = self.fields[owner] = {}
+            self._header(owner)
+            self._entered(owner)
+        facts = self.s.facts[owner][name]
+        shown = fields.get(name)
+        new = shown is None
+        if shown is None:
+            arguments = self.shown_arguments(owner, name, facts)
+            arguments += [a for a in extra if a not in arguments]
+            text = facts.description and description(
+                facts.description, self.s.params.descriptions
+            )
+            if text:
+                self._set_line(("d", owner, name), f'{self.s.indent}"{text}"\n')
+        else:
+            arguments = [a for a in extra if a not in shown]
+            if not arguments:
+                return
+            arguments += shown
+        order = facts.arguments
+        fields[name] = sorted(arguments, key=order.index)
+        if not new:
+            arguments = [a for a in arguments if a not in shown]  # type: ignore[operator]
+        self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
+        for argument in arguments:
+            number = order.index(argument)
+            self.ensure_input(
+                facts.argument_types[number], every=facts.defaults[number], capped=True
+            )
+        if new:
+            self.ensure_output(facts.named)
+            self._connection_nodes(facts.named)
+        for implementor in list(self.implemented_by.get(owner, ())):
+            self._copy_field(owner, implementor, name)
+
+    def _connection_nodes(self, type_name: str) -> None:
+        """A Relay connection shows `nodes`: with its node type in, the next hits on that
+        type cost only their lines."""
+        if self.s.is_connection(type_name) and "nodes" in self.s.facts[type_name]:
+            self.add_field(type_name, "nodes")
+
+    def _copy_field(self, interface: str, implementor: str, name: str) -> None:
+        """An implementor carries the interface's field with at least its arguments."""
+        self.add_field(implementor, name, self.fields[interface][name])
+        wanted = self.s.facts[interface][name].named
+        actual = self.s.facts[implementor][name].named
+        if wanted != actual:
+            self.link(wanted, actual)  # a covariant return type must stay a subtype
+
+    # --- subtyping ------------------------------------------------------------------------
+
+    def link(self, abstract: str, concrete: str) -> None:
+        """`concrete` is reached through `abstract` (an inline fragment): make that valid."""
+        kind = self.s.kinds[abstract]
+        if kind == "union":
+            self.ensure_output(abstract)
+            if concrete not in self.unions[abstract]:
+                self.unions[abstract].append(concrete)
+                self._union_line(abstract)
+                self.ensure_output(concrete)
+        elif kind == "interface":
+            self.add_implements(concrete, abstract)
+
+    def _entered(self, type_name: str) -> None:
+        """A type entering the slice shows its fields into a union or interface through which
+        a ranked hit's type is reached, and the caller's context root that returns it; the
+        slice stays closed under subtyping: a type in the slice with a union or interface it
+        belongs to is declared so, so any fragment valid in the full schema between two types
+        of the slice is valid in the slice too."""
+        if self.hit_types:
+            self._abstract_ways_out(type_name)
+        if type_name in self.s.context_roots:
+            # The caller's own entry point to a type in the slice (`viewer: User!`) costs a
+            # line and is how a question without an identifier reaches it.
+            query_root = self.s.corpus.query_root
+            for name in self.s.context_roots[type_name]:
+                if query_root and name not in self.fields.get(query_root, {}):
+                    self.add_field(query_root, name)
+        for union in self.s.member_of.get(type_name, ()):
+            if union in self.unions and type_name not in self.unions[union]:
+                self.unions[union].append(type_name)
+                self._union_line(union)
+        for interface in self.s.interfaces_of.get(type_name, ()):
+            if self.fields.get(interface):
+                self.add_implements(type_name, interface)
+        for implementor in self.s.implementors.get(type_name, ()):
+            if implementor in self.fields and self.fields[type_name]:
+                self.add_implements(implementor, type_name)
+
+    def _abstract_ways_out(self, type_name: str) -> None:
+        """A type entering the slice shows its fields into a union or interface through
+        which a ranked hit's type in the slice is reached (`Ref.target: GitObject` once
+        `Commit` has a hit): the way an operation takes is among them whatever the ranking."""
+        for name, abstract in self.s.abstract_out.get(type_name, ()):
+            possible = self.s.possible.get(abstract, frozenset())
+            members = [m for m in self.hit_types if m in possible]
+            if members and name not in self.fields[type_name]:
+                self.add_field(type_name, name)
+                for member in members:
+                    self.link(abstract, member)
+
+    def add_implements(self, type_name: str, interface: str) -> None:
+        if interface in self.implements[type_name]:
+            return
+        self.ensure_output(interface)
+        self.ensure_output(type_name)
+        if interface in self.implements[type_name]:
+            return
+        self.implements[type_name].append(interface)
+        self.implemented_by[interface].append(type_name)
+        self._header(type_name)
+        for name in list(self.fields[interface]):
+            self._copy_field(interface, type_name, name)
+        for inherited in list(self.implements.get(interface, ())):
+            self.add_implements(type_name, inherited)
+        for implementor in list(self.implemented_by.get(type_name, ())):
+            self.add_implements(implementor, interface)
+
+    # --- types ----------------------------------------------------------------------------
+
+    def ensure_output(self, type_name: str) -> None:
+        """An output type in the slice: an object or interface with its filler leaves, a
+        union with its best-scoring member and every member already in, a leaf type."""
+        kind = self.s.kinds.get(type_name, "other")
+        if kind in ("object", "interface"):
+            if type_name not in self.fields:
+                self.fields[type_name] = {}
+                self._header(type_name)
+                for name in self._fillers(type_name):
+                    self.add_field(type_name, name)
+                self._entered(type_name)
+        elif kind == "union":
+            if type_name not in self.unions:
+                self._enter_union(type_name)
+        else:
+            self._leaf(type_name, kind)
+
+    def _enter_union(self, union: str) -> None:
+        """A union needs one member to be valid: the one whose best field scores highest."""
+        self.unions[union] = []
+        members = self.s.union_members(union)
+        values = self.values
+        member = max(
+            members, key=lambda item: max(map(values.__getitem__, item[1]), default=0.0)
+        )[0]
+        self.unions[union].append(member)
+        self._union_line(union)
+        self.ensure_output(member)
+        for other in [name for name, _ in members if name in self.fields]:
+            if other not in self.unions[union]:
+                self.unions[union].append(other)
+        self._union_line(union)
+
+    def _fillers(self, type_name: str) -> list[str]:
+        """The fields a type shows when it enters the slice (at least one): its best leaves
+        by the question's scores (an interface none: every implementation in the slice
+        repeats its fields), its identifiers and its labels, which reference operations
+        select to name a result though the question does not."""
+        values = self.values
+        facts = self.s.facts[type_name]
+        leaves = self.s.free_leaves(type_name)
+        if leaves:
+            ranked = sorted(leaves, key=lambda item: -values[item[1]])
+            scored = [name for name, position in ranked if values[position] >= 0.0]
+            wanted = 0 if self.s.kinds[type_name] == "interface" else FILLER_LEAVES
+            chosen = scored[:wanted]
+            chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
+            chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
+            if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
+                # A connection's `nodes` is its field (`_connection_nodes` adds it).
+                return []
+            return chosen or [ranked[0][0]]
+        free = [name for name, f in facts.items() if f.free]
+        return free[:1] or list(facts)[:1]
+
+    def _leaf(self, type_name: str, kind: str, argument: bool = False) -> None:
+        if type_name in BUILTIN_SCALARS:
+            return
+        if kind == "scalar" and type_name not in self.scalars:
+            self.scalars.append(type_name)
+            self._set_line(("s", type_name), f"scalar {type_name}\n\n")
+        elif kind == "enum" and (type_name not in self.enums or argument):
+            if type_name not in self.enums:
+                self.enums.append(type_name)
+            values = list(self.s.enum_values[type_name])
+            if not argument:
+                # An output enum needs one value to be valid; show those the question names.
+                # Arguments take every value (operations and default values use them).
+                named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
+                values = named or values[:1]
+            body = "".join(f"{self.s.indent}{v}\n" for v in values)
+            self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
+
+    def ensure_input(self, type_name: str, every: bool = False, capped: bool = False) -> None:
+        """An argument's type; input objects keep their required fields and those the
+        question names, or `every` field when a default value may name any of them. An enum
+        that a field's argument without a default takes directly (`capped`) and that has
+        more than `ARGUMENT_ENUM_CAP` values shows those the question names (or one), as an
+        output enum does: an operation can use only those, each a value of the full enum."""
+        kind = self.s.kinds.get(type_name, "other")
+        if kind != "input":
+            if type_name not in self.full_enums:
+                if (
+                    capped
+                    and not every
+                    and kind == "enum"
+                    and len(self.s.enum_values[type_name]) > ARGUMENT_ENUM_CAP
+                ):
+                    self._leaf(type_name, kind)
+                    return
+                if kind == "enum":
+                    self.full_enums.add(type_name)
+                self._leaf(type_name, kind, argument=True)
+            return
+        fields = self.s.input_fields(type_name)
+        had = self.inputs.get(type_name)
+        if had is not None and (not every or len(had) == len(fields)):
+            return
+        chosen = [
+            name
+            for name, value in fields.items()
+            if every
+            or value.required
+            or not self.words.isdisjoint(self.s.value_words(name))
+            or (had is not None and name in had)
+        ] or list(fields)[:1]
+        self.inputs[type_name] = chosen
+        body = "".join(f"{self.s.indent}{fields[n].text}\n" for n in chosen)
+        self._set_line(("i", type_name), f"input {type_name} {{\n{body}}}\n\n")
+        for name in chosen:
+            if had is None or name not in had:
+                self.ensure_input(fields[name].named_type, every=fields[name].has_default)

@@ -1,0 +1,284 @@
+"""Ranked hits entering a slice, each with a way in from the root and what the schema's shape
+says comes with it: a list way into a type the question is about, fields between the types
+the question names, the ways through a union or interface to a hit's type."""
+
+from __future__ import annotations
+
+from schemanav.retrieval.slicing.closure import ClosedState
+from schemanav.retrieval.slicing.params import (
+    BUILTIN_SCALARS,
+    FILL_MEMBER_CAP,
+    PLURAL_WAY_FIELDS,
+    SUBJECT_HITS,
+    SUBJECT_LEAVES,
+    SUBJECT_LEAVES_SHARE,
+    TOP_ARGUMENTS,
+    WRITE_GATE,
+)
+from schemanav.retrieval.slicing.state import Step
+
+
+class GrowingState(ClosedState):
+    """A slice that grows by steps (see `build.py`): a ranked hit with its way in, a union
+    member's hit past the frontier, a connective field."""
+
+    def apply(self, step: Step) -> None:
+        """Replay one step of a slice's growth."""
+        if step[0] == "hit":
+            self.add_hit(step[1])
+        elif step[0] == "member":
+            self.add_member_hit(step[1], step[2])
+        else:
+            self.add_field(step[1], step[2])
+
+    # --- ranked hits ----------------------------------------------------------------------
+
+    def add_hit(self, position: int) -> bool:
+        """Add a ranked field with its way in from the root; False when no path reaches it."""
+        entries = self.s.corpus.entries
+        owner = entries[position].owner
+        if not self.routes.reaches(owner):
+            return False
+        roots = self.s.graph.roots
+        self.hits += 1
+        self.hit_counts[owner] += 1
+        subject = self.hit_counts[owner] == SUBJECT_HITS and owner not in roots
+        if (owner in self.many or subject) and owner not in self.listed:
+            # Named in the plural (or the subject of several hits): the question may want
+            # many of them, so the slice also gets the best way in through a list or
+            # connection (not only a lookup by identifier).
+            self.listed.add(owner)
+            way = self.list_way_in(owner)
+            if way is not None:
+                self.add_path([*way, position])
+        if owner not in self.fields:  # a type the slice reaches needs no way of its own
+            if owner in roots:
+                chain: list[int] = []
+            else:
+                best = self.best_way_in(owner)
+                chain = best if best is not None else self.s.graph.chain_to(owner, self.routes)
+            if not self.add_path([*chain, position]):
+                return False
+        else:
+            self.add_field(owner, entries[position].field)
+        self._hit_type(owner)
+        if self.hits <= TOP_ARGUMENTS:
+            # One of the first hits: every argument it takes (filters, ordering) may matter.
+            field = entries[position].field
+            self.add_field(owner, field, self.s.facts[owner][field].arguments)
+        return True
+
+    def _hit_type(self, owner: str) -> None:
+        """What a ranked hit's type brings: for the subject of several hits, its leaves and
+        its fields to the other subjects; for a new hit type, the fields of types in the
+        slice into a union or interface through which it is reached."""
+        if self.hit_counts[owner] == SUBJECT_HITS and owner not in self.s.graph.roots:
+            self._subject_leaves(owner)
+            self._links_between_subjects(owner)
+        if owner in self.hit_types:
+            return
+        self.hit_types[owner] = None
+        self._abstract_ways_in(owner)
+
+    def _subject_leaves(self, owner: str) -> None:
+        """A small type that is the subject of several hits shows every leaf, within a small
+        share of the budget: the question is about it, and a small type's leaves are few."""
+        shown = self.fields[owner]
+        leaves = [n for n, f in self.s.facts[owner].items() if f.free and f.leaf]
+        if len(leaves) <= SUBJECT_LEAVES:
+            new = [n for n in leaves if n not in shown]
+            cost = sum(self.s.cost(self.s.field_line(owner, n, ())) for n in new)
+            if cost <= self.budget * SUBJECT_LEAVES_SHARE:
+                for name in new:
+                    self.add_field(owner, name)
+
+    def _links_between_subjects(self, owner: str) -> None:
+        """Single-object fields between two subjects of several hits (`Deployment.ref` once
+        Deployment and Ref both have them) show how the question's types relate."""
+        self.linked[owner] = None
+        pairs: list[tuple[str, str]] = []
+        between = self.s.leading_between.get(owner, {})
+        for other in list(self.linked):
+            if other == owner:  # into it, from a linked type (itself included)
+                pairs += [
+                    (source, name)
+                    for source, name, many in self.s.leading_to.get(owner, ())
+                    if not many and source in self.linked
+                ]
+            else:  # out of it, into another linked type
+                pairs += [(owner, name) for name, many in between.get(other, ()) if not many]
+        for source, name in pairs:
+            if name not in self.fields[source]:
+                self.add_field(source, name)
+
+    def _abstract_ways_in(self, owner: str) -> None:
+        """A hit's type may be reached through a union or interface from a type already in
+        the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
+            if owner not in self.s.possible.get(abstract, ()):
+                continue
+            for source, name in self.s.abstract_fields.get(abstract, ()):
+                if source in self.fields and name not in self.fields[source]:
+                    self.add_field(source, name)
+                    self.link(abstract, owner)
+
+    # --- ways in --------------------------------------------------------------------------
+
+    def missing(self, steps: list[tuple[str, str]]) -> int:
+        """How many of a way's (owner, field) steps the slice does not show yet."""
+        fields = self.fields
+        new = 0
+        for step_owner, step_field in steps:
+            shown = fields.get(step_owner)
+            if shown is None or step_field not in shown:
+                new += 1
+        return new
+
+    def best_way_in(self, owner: str) -> list[int] | None:
+        """The way from the query root into `owner` that adds the fewest fields not yet in
+        the slice (a hop into a union or interface member counts as the graph's abstract
+        penalty more; the schema's cheapest way breaks ties), None if all are in. Ways are
+        tried by penalty, and one that could not beat the best so far even adding a single
+        field is skipped (a type can have hundreds of ways in)."""
+        best: tuple[float, int] | None = None
+        found = None
+        for penalty, number, way, steps, _ in self.s.ways_by_penalty(owner):
+            if best is not None:
+                if 1 + penalty > best[0]:
+                    break  # every way after this one has at least this penalty
+                if (1 + penalty, number) > best:
+                    continue
+            new = self.missing(steps)
+            if new and (best is None or (new + penalty, number) < best):
+                best, found = (new + penalty, number), way
+        return found
+
+    def list_way_in(self, owner: str) -> list[int] | None:
+        """The best way in (as `best_way_in`) through a list or connection, unless one adding
+        more than `PLURAL_WAY_FIELDS` fields comes first (then None)."""
+        limit = PLURAL_WAY_FIELDS
+        best: tuple[float, int] | None = None
+        found: tuple[list[int], bool] | None = None
+        for penalty, number, way, steps, many in self.s.ways_by_penalty(owner):
+            if not many and len(steps) <= limit:
+                continue  # it neither goes through a list nor could add too many fields
+            if best is not None:
+                if 1 + penalty > best[0]:
+                    break
+                if (1 + penalty, number) > best:
+                    continue
+            new = self.missing(steps)
+            if new and (many or new > limit) and (best is None or (new + penalty, number) < best):
+                best, found = (new + penalty, number), (way, new > limit)
+        return None if found is None or found[1] else found[0]
+
+    def add_path(self, steps: list[int]) -> bool:
+        """Show every field of a way (corpus positions), linking each hop into a union or
+        interface member; False for a way from another root than the query's once the write
+        gate has closed."""
+        entries = self.s.corpus.entries
+        if entries[steps[0]].owner != self.s.corpus.query_root:
+            # Questions read unless a write ranks among the first hits: a mutation's input
+            # objects and payloads are costly and useless to a reader.
+            if self.other_roots is None:
+                self.other_roots = self.hits <= WRITE_GATE
+            if not self.other_roots:
+                return False
+        for number, step in enumerate(steps):
+            entry = entries[step]
+            self.add_field(entry.owner, entry.field)
+            if number + 1 < len(steps):
+                arrival = entries[steps[number + 1]].owner
+                if arrival != entry.named_return_type:
+                    self.link(entry.named_return_type, arrival)
+        return True
+
+    # --- connectives ----------------------------------------------------------------------
+
+    def connectives(self) -> list[tuple[str, str]]:
+        """Fields not yet shown, without required arguments, from a type in the slice to a
+        non-root object type with a ranked hit (directly or through a connection's nodes):
+        how the question's types relate, best score first."""
+        roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
+        wanted = [t for t, n in self.hit_counts.items() if n >= 1 and t not in roots]
+        found: dict[tuple[str, str], None] = {}
+        for target in wanted:
+            for source, name, _ in self.s.leading_to.get(target, ()):
+                shown = self.fields.get(source)
+                if shown is not None and name not in shown:
+                    found.setdefault((source, name))
+        values = self.values
+        position = self.s.position
+        return sorted(found, key=lambda item: (-values[position[item]], position[item]))
+
+    def costs_line(self, owner: str, name: str) -> bool:
+        """Whether adding the field costs only its line: its return type is in the slice and
+        nothing implements its owner in the slice (which would copy it)."""
+        named = self.s.facts[owner][name].named
+        return named in self.fields and not self.implemented_by.get(owner)
+
+    # --- the fill past the frontier -----------------------------------------------------
+
+    def line_cost_of(self, owner: str, name: str) -> int:
+        facts = self.s.facts[owner][name]
+        shown = sorted(self.shown_arguments(owner, name, facts), key=facts.arguments.index)
+        return self.s.cost(self.s.field_line(owner, name, tuple(shown)))
+
+    def line_cost(self, position: int) -> int:
+        """What a cheap hit's own field line costs (the same all through one slice: the
+        arguments it shows depend on the question's words only)."""
+        cost = self.line_costs.get(position)
+        if cost is None:
+            owner, name = self.s.names[position]
+            if self.s.facts[owner][name].arguments:
+                cost = self.line_costs[position] = self.line_cost_of(owner, name)
+            else:  # the same line in every slice, counted once for the schema
+                cost = self.s.bare_line_costs[position]
+        return cost
+
+    def cheap(self, position: int) -> bool:
+        """Whether the hit would add only its own field line: its owner and return type
+        are in the slice and it shows no argument of a type not yet in."""
+        owner, name, named, required = self.s.line_needs[position]
+        fields = self.fields.get(owner)
+        if fields is None or name in fields:
+            return False
+        if not (
+            named in BUILTIN_SCALARS
+            or named in self.fields
+            or named in self.scalars
+            or named in self.enums
+            or named in self.unions
+        ):
+            return False
+        return all(t in self.inputs or t in self.enums or t in self.scalars for t in required)
+
+    def near(self, position: int) -> str | None:
+        """For a hit on a union member not yet in the slice whose union is (of at most
+        `FILL_MEMBER_CAP` possible types), when the hit takes no required argument and
+        returns a leaf or a type in the slice: that union (the member is one step beyond a
+        line); None otherwise."""
+        entry = self.s.corpus.entries[position]
+        owner = entry.owner
+        unions = self.s.member_of.get(owner, ())
+        if owner in self.fields or not unions:
+            return None
+        facts = self.s.facts[owner][entry.field]
+        if facts.required:
+            return None
+        named = facts.named
+        if not (facts.leaf or named in self.fields or named in self.unions):
+            return None
+        for union in unions:
+            if union in self.unions and len(self.s.possible[union]) <= FILL_MEMBER_CAP:
+                return union
+        return None
+
+    def add_member_hit(self, position: int, abstract: str) -> None:
+        """A hit on a member of `abstract`, a union already in the slice."""
+        entry = self.s.corpus.entries[position]
+        self.hits += 1
+        self.hit_counts[entry.owner] += 1
+        self.link(abstract, entry.owner)
+        self.add_field(entry.owner, entry.field)
+        self._hit_type(entry.owner)

@@ -1,0 +1,87 @@
+"""What a slice takes (`SliceParams`) and what it gives (`SchemaSlice`), with the fixed sizes of
+the mechanisms whose other values lost in benchmarks/slice-experiments.md ("Knobs deleted")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
+DEFAULT_ROOT_NAMES = ("Query", "Mutation", "Subscription")
+# The Relay cursor-connections specification names the page-size argument `first`.
+PAGE_SIZE_ARGUMENT = "first"
+CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
+# How many of a type's cheapest ways in a slice weighs: bounds the work for a type that
+# thousands of fields lead into (every implementation of a wide interface); the widest
+# type of the bundled schemas has a few hundred.
+MAX_WAYS_IN = 512
+# Past this share of the budget, a slice keeps a copy of itself before each hit, so a hit
+# that does not fit is undone without replaying the others.
+SNAPSHOT_FROM = 0.9
+
+# The sizes below were each tried at other values on GitHub (slice-experiments.md); none won.
+# A new object type shows this many of its leaves by the question's scores.
+FILLER_LEAVES = 3
+# …and this many labels (the `String!` leaves most types share: `name`, `title`).
+LABELS = 2
+# Mutation hits enter only while no more hits than this are in: a write ranks near the top
+# of a question that writes, and a mutation's inputs and payload cost much.
+WRITE_GATE = 3
+# A type with this many hits is the question's subject: it gets a way in through a list,
+# fields to the other subjects and, when small, every leaf.
+SUBJECT_HITS = 3
+# A list way into a type named in the plural (or a subject) may add at most this many fields.
+PLURAL_WAY_FIELDS = 3
+# The first hits show every argument they take (their filters and orderings).
+TOP_ARGUMENTS = 2
+# An enum an argument takes directly with more values than this shows the ones named.
+ARGUMENT_ENUM_CAP = 12
+# A small subject (at most this many leaves) shows them all within this share of the budget.
+SUBJECT_LEAVES = 12
+SUBJECT_LEAVES_SHARE = 0.02
+# In the fill, a union member enters for a hit when its union has at most this many possible
+# types and the member costs at most this share of the budget.
+FILL_MEMBER_CAP = 16
+FILL_MEMBER_SHARE = 0.02
+
+
+@dataclass(frozen=True)
+class SliceParams:
+    """The options a slice still takes; every other knob tried lost and its value is built in.
+
+    `arguments` (every argument: exact signatures; only the required ones), `descriptions`
+    (the fields' descriptions, whole or their first sentence) and `indent` (graphql-core's
+    two spaces) choose how the SDL reads, at a cost in tokens. `reserve` (the share of the
+    budget kept from ranked hits for connectives and the fill) and `fill_depth` (how far down
+    the ranking the fill looks, in multiples of the hits that fit; 0: no fill) split the
+    budget: the two numbers a second development schema may move.
+    """
+
+    arguments: Literal["all", "selected", "required"] = "selected"
+    descriptions: Literal["none", "first-sentence", "full"] = "none"
+    indent: int = 1
+    reserve: float = 0.2
+    fill_depth: float = 12.0
+
+
+@dataclass(frozen=True)
+class SchemaSlice:
+    """A slice: its SDL, what it costs (o200k_base) and every coordinate it shows.
+
+    `fields` are `Type.field`, `arguments` are `Type.field(arg:)`, `types` are the names it
+    defines (built-in scalars excluded); `hits` is how many ranked hits went in.
+    """
+
+    sdl: str
+    tokens: int
+    fields: tuple[str, ...]
+    arguments: tuple[str, ...]
+    types: tuple[str, ...]
+    hits: int
+
+    @property
+    def coordinates(self) -> frozenset[str]:
+        return frozenset((*self.fields, *self.arguments, *self.types))
+
+
+EMPTY_SLICE = SchemaSlice("", 0, (), (), (), 0)

@@ -1,0 +1,455 @@
+"""What a slicer knows of one schema before any question: computed once, read by every slice.
+
+`SliceFacts` (`schemanav.corpus.facts`) carries what the corpus does not (type kinds,
+interfaces, arguments and input fields as SDL); `SchemaTables` turns it and the corpus into
+the tables a slice grows by: each field's facts, the leaves that identify or label a type,
+the caller's context roots, the fields leading from type to type, and line costs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from schemanav.retrieval.slicing.params import (
+    BUILTIN_SCALARS,
+    CONNECTION_FIELDS,
+    LABELS,
+    MAX_WAYS_IN,
+    SliceParams,
+)
+
+if TYPE_CHECKING:
+    from schemanav.corpus import Corpus, CorpusEntry
+    from schemanav.corpus.facts import InputValue, SliceFacts
+    from schemanav.graph import SchemaGraph
+
+# A way into a type: (penalty, number, corpus entries, (owner, field) steps, through a list).
+Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
+# A way from the query root: (corpus entries, (owner, field) steps, penalty).
+StaticWay = tuple[list[int], list[tuple[str, str]], float]
+
+
+@dataclass(frozen=True)
+class FieldFacts:
+    """What slicing needs of one output field, computed once per schema."""
+
+    position: int
+    arguments: tuple[str, ...]
+    required: tuple[str, ...]
+    argument_types: tuple[str, ...]
+    argument_texts: tuple[str, ...]
+    defaults: tuple[bool, ...]
+    return_type: str
+    named: str
+    many: bool
+    free: bool
+    leaf: bool
+    description: str | None
+
+
+class SchemaTables:
+    """One schema's tables for slicing; the caches fill as questions need them."""
+
+    def __init__(
+        self,
+        schema_facts: SliceFacts,
+        corpus: Corpus,
+        graph: SchemaGraph | None = None,
+        params: SliceParams | None = None,
+        words: Callable[[str], list[str]] | None = None,
+    ) -> None:
+        """The tables of the schema that `corpus` and `schema_facts` (`SliceFacts.of(schema)`,
+        or the cached facts of a schema file) describe: no `GraphQLSchema` is needed."""
+        from schemanav.graph import SchemaGraph
+        from schemanav.retrieval.analyzer import Stemmer
+
+        self.schema_facts = schema_facts
+        self.corpus = corpus
+        self.graph = graph or SchemaGraph(corpus)
+        self.params = params or SliceParams()
+        self.indent = " " * self.params.indent
+        # The question's words pick optional arguments and enum values: the same analyzer as
+        # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
+        self.words = words if words is not None else Stemmer()
+        self.names = [(e.owner, e.field) for e in corpus.entries]  # by corpus position
+        self.position = {name: i for i, name in enumerate(self.names)}
+        self.index = {c: i for i, c in enumerate(corpus.coordinates)}
+        self.kinds = schema_facts.kinds
+        self.enum_values = corpus.enum_values
+        self.possible = {n: frozenset(t) for n, t in corpus.possible_types.items()}
+        self._costs: dict[str, int] = {}
+        self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        self._plurals: dict[tuple[str, ...], list[str]] | None = None
+        self._longest_plural = 0
+        self._static_ways: dict[str, list[StaticWay]] = {}
+        self._ways_by_penalty: dict[str, list[Way]] = {}
+        self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._value_words: dict[str, frozenset[str]] = {}
+        self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
+        self._free_leaves: dict[str, list[tuple[str, int]]] = {}
+        self._field_order: dict[str, dict[str, int]] = {}
+        self._input_fields: dict[str, dict[str, InputValue]] = {}
+        # Each owner's fields in definition order (the corpus keeps the schema's order).
+        self.fields_of: dict[str, list[str]] = {}
+        for owner, name in self.names:
+            self.fields_of.setdefault(owner, []).append(name)
+        # Output types shaped like a Relay connection (`is_connection`).
+        self.connections = frozenset(
+            name
+            for name, fields in self.fields_of.items()
+            if self.kinds.get(name) in ("object", "interface")
+            and not CONNECTION_FIELDS.isdisjoint(fields)
+        )
+        self._subtyping()
+        self.facts = self._all_field_facts()
+        self.identifiers = self._identifiers()
+        self.labels = self._labels()
+        self.context_roots = self._context_roots()
+        self.leading_to = self._leading_to()
+        self.leading_between = self._leading_between()
+        self.abstract_fields, self.abstract_out = self._abstract_fields()
+
+    # --- the tables ---------------------------------------------------------------------
+
+    def _subtyping(self) -> None:
+        """Unions by member (`member_of`), interfaces by type and types by interface."""
+        self.member_of: dict[str, list[str]] = defaultdict(list)
+        self.interfaces_of: dict[str, list[str]] = {}
+        self.implementors: dict[str, list[str]] = defaultdict(list)
+        for name, kind in self.kinds.items():
+            if kind == "union":
+                # A union's possible types are its members, in declaration order.
+                for member in self.corpus.possible_types.get(name, ()):
+                    self.member_of[member].append(name)
+            elif kind in ("object", "interface"):
+                interfaces = list(self.schema_facts.interfaces.get(name, ()))
+                self.interfaces_of[name] = interfaces
+                for interface in interfaces:
+                    self.implementors[interface].append(name)
+
+    def _all_field_facts(self) -> dict[str, dict[str, FieldFacts]]:
+        """Every output field's facts, by owner then name; refuses facts of another corpus."""
+        facts: dict[str, dict[str, FieldFacts]] = {}
+        arguments = self.schema_facts.arguments
+        coordinates = self.corpus.coordinates
+        for position, entry in enumerate(self.corpus.entries):
+            given = arguments.get(coordinates[position], ())
+            if len(given) != len(entry.arguments):
+                raise ValueError(
+                    f"the slice facts do not match the corpus: {coordinates[position]} has "
+                    f"{len(entry.arguments)} arguments, the facts {len(given)}"
+                )
+            facts.setdefault(entry.owner, {})[entry.field] = self._field_facts(
+                position, entry, given
+            )
+        return facts
+
+    def _field_facts(
+        self, position: int, entry: CorpusEntry, arguments: tuple[InputValue, ...]
+    ) -> FieldFacts:
+        return_type = entry.return_type
+        named = return_type.strip("[]!")
+        names: tuple[str, ...] = ()
+        required: tuple[str, ...] = ()
+        types: tuple[str, ...] = ()
+        texts: tuple[str, ...] = ()
+        defaults: tuple[bool, ...] = ()
+        if arguments:  # most fields have none
+            names = tuple(a.name for a in arguments)
+            required = tuple(a.name for a in arguments if a.required)
+            types = tuple(a.named_type for a in arguments)
+            texts = tuple(a.text for a in arguments)
+            defaults = tuple(a.has_default for a in arguments)
+        # Constructed, not `filled`: slicing reads these records' attributes hundreds of
+        # thousands of times, faster from the instance layout `__init__` gives.
+        return FieldFacts(
+            position=position,
+            arguments=names,
+            required=required,
+            argument_types=types,
+            argument_texts=texts,
+            defaults=defaults,
+            return_type=return_type,
+            named=named,
+            many=return_type.lstrip("!").startswith("[") or named in self.connections,
+            free=not required,
+            leaf=self.kinds.get(named) in ("scalar", "enum"),
+            description=entry.description,
+        )
+
+    def _identifiers(self) -> dict[str, list[str]]:
+        """Per type, the leaf fields that identify one of its objects: those named like a
+        required argument of a single-object field returning the type (`issue(number:)`
+        makes `Issue.number` an identifier), the values an agent reads to name a result."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for fields in self.facts.values():
+            for field in fields.values():
+                if field.many or not field.required:
+                    continue
+                own = self.facts.get(field.named, {})
+                for argument in field.required:
+                    facts = own.get(argument)
+                    if facts and facts.leaf and facts.free and argument not in found[field.named]:
+                        found[field.named].append(argument)
+        return dict(found)
+
+    def _labels(self) -> dict[str, list[str]]:
+        """Per type, its labels: of its non-null `String!` leaves without arguments, the
+        `LABELS` whose names the most object types share (a name, a title): reference
+        operations select them to name a result though the question does not."""
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        for owner, fields in self.facts.items():
+            names = [n for n, f in fields.items() if f.return_type == "String!" and f.free]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: sorted(names, key=lambda n: -shared[n])[:LABELS]
+            for owner, names in candidates.items()
+            if names
+        }
+
+    def _context_roots(self) -> dict[str, list[str]]:
+        """Query root fields without required arguments that return one object (not a list,
+        not the root itself), by the type returned: the caller's own context (`viewer`), how
+        a question without an identifier reaches that type."""
+        roots: dict[str, list[str]] = defaultdict(list)
+        query_root = self.corpus.query_root
+        for name, facts in self.facts.get(query_root or "", {}).items():
+            if (
+                facts.free
+                and not facts.many
+                and self.kinds.get(facts.named) == "object"
+                and facts.named != query_root
+            ):
+                roots[facts.named].append(name)
+        return roots
+
+    def _leading_to(self) -> dict[str, list[tuple[str, str, bool]]]:
+        """Fields without required arguments by the object type they lead to (directly, or
+        through a list or a connection's nodes), with whether they lead to many."""
+        leading: dict[str, list[tuple[str, str, bool]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if not facts.free or facts.leaf:
+                    continue
+                target = facts.named
+                nodes = self.facts.get(target, {}).get("nodes")
+                if nodes is not None and self.is_connection(target):
+                    target = nodes.named
+                leading[target].append((owner, name, facts.many))
+        return leading
+
+    def _leading_between(self) -> dict[str, dict[str, list[tuple[str, bool]]]]:
+        """`leading_to` by owner, then the type led to: (field, many), in its order."""
+        between: dict[str, dict[str, list[tuple[str, bool]]]] = {}
+        for target, leading in self.leading_to.items():
+            for owner, name, many in leading:
+                between.setdefault(owner, {}).setdefault(target, []).append((name, many))
+        return between
+
+    def _abstract_fields(
+        self,
+    ) -> tuple[dict[str, list[tuple[str, str]]], dict[str, list[tuple[str, str]]]]:
+        """Fields without required arguments that return a union or an interface: by that
+        abstract type as (owner, field), and by their owner as (field, abstract type)."""
+        into: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for owner, fields in self.facts.items():
+            for name, facts in fields.items():
+                if facts.free and self.kinds.get(facts.named) in ("union", "interface"):
+                    into[facts.named].append((owner, name))
+                    out[owner].append((name, facts.named))
+        return into, out
+
+    def is_connection(self, type_name: str) -> bool:
+        """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
+        return type_name in self.connections
+
+    # --- lines and their costs ----------------------------------------------------------
+
+    def cost(self, text: str) -> int:
+        cached = self._costs.get(text)
+        if cached is None:
+            from schemanav.tokens import count_tokens
+
+            cached = self._costs[text] = count_tokens(text)
+        return cached
+
+    def field_line(self, owner: str, name: str, shown: tuple[str, ...]) -> str:
+        """A field's SDL line showing the arguments `shown` (in the field's order)."""
+        key = (owner, name, shown)
+        line = self._lines.get(key)
+        if line is None:
+            facts = self.facts[owner][name]
+            if shown:
+                texts = ", ".join(facts.argument_texts[facts.arguments.index(a)] for a in shown)
+                line = f"{self.indent}{name}({texts}): {facts.return_type}\n"
+            else:
+                line = f"{self.indent}{name}: {facts.return_type}\n"
+            self._lines[key] = line
+        return line
+
+    @cached_property
+    def bare_line_costs(self) -> list[int]:
+        """By corpus position: what the field's line costs without arguments, the least any
+        line of it costs (arguments only add text: a test checks this on both bundled schemas)."""
+        from schemanav.tokens import count_many
+
+        return count_many([self.field_line(owner, name, ()) for owner, name in self.names])
+
+    @cached_property
+    def cheapest_line(self) -> int:
+        """The fewest tokens any field line of the schema costs."""
+        return min(self.bare_line_costs, default=0)
+
+    @cached_property
+    def line_needs(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """By corpus position: the field's owner, name, named return type and the named
+        types of its required arguments other than built-in scalars (what a slice's `cheap`
+        asks of it, read for every hit the fill passes)."""
+        needs = []
+        for owner, name in self.names:
+            facts = self.facts[owner][name]
+            required = tuple(
+                t
+                for a, t in zip(facts.arguments, facts.argument_types, strict=True)
+                if a in facts.required and t not in BUILTIN_SCALARS
+            )
+            needs.append((owner, name, facts.named, required))
+        return needs
+
+    # --- per type, computed when a slice first needs it --------------------------------
+
+    def static_ways(self, owner: str) -> list[StaticWay]:
+        """The schema's ways from the query root into `owner` (at most `MAX_WAYS_IN`), each
+        with its steps as (owner, field) and its penalty for hops into a union or interface
+        member (the graph's abstract penalty, growing with the number of possible types)."""
+        cached = self._static_ways.get(owner)
+        if cached is None:
+            entries = self.corpus.entries
+            query_root = self.corpus.query_root
+            cached = []
+            for way in self.graph.ways_into(owner, MAX_WAYS_IN):
+                if not way or entries[way[0]].owner != query_root:
+                    continue
+                penalty = 0.0
+                for step, arrival in zip(
+                    way, [*(entries[i].owner for i in way[1:]), owner], strict=True
+                ):
+                    target = entries[step].named_return_type
+                    if target != arrival:
+                        possible = self.corpus.possible_types.get(target, ())
+                        penalty += self.graph.abstract_penalty * math.log2(1 + len(possible))
+                steps = [(entries[i].owner, entries[i].field) for i in way]
+                cached.append((way, steps, penalty))
+            self._static_ways[owner] = cached
+        return cached
+
+    def ways_by_penalty(self, owner: str) -> list[Way]:
+        """`static_ways(owner)` as (penalty, number, way, steps, through a list or
+        connection), lowest penalty first."""
+        cached = self._ways_by_penalty.get(owner)
+        if cached is None:
+            facts = self.facts
+            cached = self._ways_by_penalty[owner] = sorted(
+                (penalty, number, way, steps, any(facts[o][f].many for o, f in steps))
+                for number, (way, steps, penalty) in enumerate(self.static_ways(owner))
+            )
+        return cached
+
+    def free_leaves(self, type_name: str) -> list[tuple[str, int]]:
+        """A type's leaf fields without required arguments, with their corpus positions."""
+        cached = self._free_leaves.get(type_name)
+        if cached is None:
+            cached = self._free_leaves[type_name] = [
+                (name, f.position) for name, f in self.facts[type_name].items() if f.free and f.leaf
+            ]
+        return cached
+
+    def field_order(self, type_name: str) -> dict[str, int]:
+        """A type's field names by their place in its definition (slices print in that order)."""
+        cached = self._field_order.get(type_name)
+        if cached is None:
+            fields = self.fields_of.get(type_name, ())
+            cached = self._field_order[type_name] = {name: n for n, name in enumerate(fields)}
+        return cached
+
+    def union_members(self, union: str) -> list[tuple[str, list[int]]]:
+        """A union's members in declaration order, each with its fields' corpus positions
+        (a union entering a slice shows the member whose best field scores highest)."""
+        cached = self._union_members.get(union)
+        if cached is None:
+            position = self.position
+            cached = self._union_members[union] = [
+                (member, [position[(member, name)] for name in self.fields_of.get(member, ())])
+                for member in self.corpus.possible_types.get(union, ())
+            ]
+        return cached
+
+    def input_fields(self, type_name: str) -> dict[str, InputValue]:
+        """An input object type's fields by name, in order."""
+        cached = self._input_fields.get(type_name)
+        if cached is None:
+            values = self.schema_facts.inputs[type_name]
+            cached = self._input_fields[type_name] = {value.name: value for value in values}
+        return cached
+
+    # --- words ---------------------------------------------------------------------------
+
+    def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
+        """Words an argument answers to: its name, its input fields, its enum values."""
+        key = (owner, field, argument)
+        cached = self._argument_words.get(key)
+        if cached is None:
+            facts = self.facts[owner][field]
+            named = facts.argument_types[facts.arguments.index(argument)]
+            parts = [argument]
+            kind = self.kinds.get(named)
+            if kind == "input":
+                parts.extend(self.input_fields(named))
+            if kind == "enum":
+                parts.extend(value.replace("_", " ").lower() for value in self.enum_values[named])
+            cached = frozenset(self.words(" ".join(parts)))
+            self._argument_words[key] = cached
+        return cached
+
+    def value_words(self, value: str) -> frozenset[str]:
+        """The words of an enum value or an input field name (`SQUASH_MERGE`, `createdAt`)."""
+        cached = self._value_words.get(value)
+        if cached is None:
+            text = value.replace("_", " ").lower() if value.isupper() else value
+            words = self.words(text)
+            cached = self._value_words[value] = frozenset(words)
+        return cached
+
+    def many_named(self, question: str) -> frozenset[str]:
+        """Object types the question names in the plural (`pull requests` for PullRequest):
+        it asks about many of them, so a way in through a list or connection fits better
+        than a lookup by identifier."""
+        words = re.findall(r"[a-z0-9]+", question.lower())
+        if self._plurals is None:
+            # Each type's plural forms as word sequences (`pull requests` → PullRequest),
+            # looked up by the question's runs of words.
+            self._plurals = defaultdict(list)
+            for name in self.facts:
+                base = " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)).lower()
+                forms = {base + "s", base + "es"}
+                if base.endswith("y"):
+                    forms.add(base[:-1] + "ies")
+                for form in forms:
+                    self._plurals[tuple(form.split(" "))].append(name)
+            self._longest_plural = max(map(len, self._plurals), default=0)
+        longest = self._longest_plural
+        found: set[str] = set()
+        for start in range(len(words)):
+            for end in range(start + 1, min(start + longest, len(words)) + 1):
+                found.update(self._plurals.get(tuple(words[start:end]), ()))
+        return frozenset(found)
