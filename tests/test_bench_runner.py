@@ -394,6 +394,48 @@ def test_an_output_axis_scores_lists_and_slices_side_by_side(
     assert payload["rows"][1]["mrr"] is None
 
 
+def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
+    tmp_path: Path, scripted: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[tuple[str, int]] = []
+
+    def slice_output(navigator: Navigator, fmt: Format) -> SliceOutput:
+        slicer = ScriptedSlice(navigator.corpus)
+
+        def build(question: str, ranked: Sequence[str], budget: int) -> View:
+            built.append((question, budget))
+            return slicer(question, ranked, budget)
+
+        return SliceOutput(build)
+
+    monkeypatch.setitem(OUTPUTS, "slice", slice_output)
+    questions = "title of a movie\tQuery.movie(id:),Movie.title\nyear and id\tMovie.year\n"
+    settings = _settings(tmp_path, questions, ks="1,5", budgets="10,20,100")
+    report = run_bench(settings, ["scripted"], [Format.RAW, Format.SDL], outputs=["slice"])
+    # The scripted backend ranks alike in both formats: 2 questions × 3 budgets, once.
+    asked = ("title of a movie", "year and id")
+    assert sorted(built) == sorted((q, b) for q in asked for b in (10, 20, 100))
+    raw, sdl = report.rows
+    assert (raw.format, sdl.format) == ("RAW", "SDL")
+    assert raw.summary == sdl.summary
+    assert raw.summary.values["budget_complete"] == pytest.approx({10: 0.0, 20: 0.5, 100: 1.0})
+
+
+def test_a_slice_output_rebuilds_for_another_ranking_of_the_same_question() -> None:
+    built: list[tuple[str, ...]] = []
+
+    def build(question: str, ranked: Sequence[str], budget: int) -> View:
+        built.append(tuple(ranked))
+        return View(frozenset(ranked[:1]), budget)
+
+    output = SliceOutput(build)
+    first = output.observe("q", ["Movie.id", "Movie.title"], ["Movie.title"], [10])
+    assert output.observe("q", ["Movie.id", "Movie.title"], ["Movie.title"], [10]) == first
+    other = output.observe("q", ["Movie.title", "Movie.id"], ["Movie.title"], [10, 20])
+    assert built == [("Movie.id", "Movie.title")] + [("Movie.title", "Movie.id")] * 2
+    assert other != first
+
+
 def test_outputs_are_parsed() -> None:
     assert parse_outputs(" list, LIST,slice") == ["list", "slice"]
     with pytest.raises(InputError, match="unknown output 'tree': choose one of list, slice"):

@@ -59,7 +59,8 @@ SETTING_HELP: dict[str, str] = {
     "budgets": "Token budgets [default: " + ",".join(map(str, DEFAULT_BUDGETS)) + "]",
     "strict": "Refuse expected coordinates the schema does not have.",
     "output": "What an agent is handed, comma-separated: list (the ranked hits), "
-    "slice (a schema slice per budget) [default: list]",
+    "slice (a schema slice per budget, built once per question and shared by every --format "
+    "that ranks it alike) [default: list]",
     "quiet": "Print no warnings, notes or progress on stderr (errors still).",
     "model": f"Ollama chat model [default: {DEFAULT_CHAT_MODEL}]",
     "ollama_host": f"Ollama URL of the chat model [default: $OLLAMA_HOST or {DEFAULT_OLLAMA_HOST}]",

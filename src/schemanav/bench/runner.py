@@ -183,10 +183,16 @@ contains (fields, `Type.field(arg:)`, types) and its tokens."""
 
 class SliceOutput:
     """A schema slice rebuilt for each budget from the same ranked hits; within a budget it
-    holds the coordinates it contains, so budget_complete = complete(contained(slice at B))."""
+    holds the coordinates it contains, so budget_complete = complete(contained(slice at B)).
+
+    A slice depends on the question, its ranked hits and the budget, not on the list format:
+    one output serves every format of a run, and a question ranked the same in another format
+    (the structural backend ranks alike in all) reuses the slices already built."""
 
     def __init__(self, build: SliceBuilder) -> None:
         self._build = build
+        # Per question: the ranking its slices were built from, and the slice per budget.
+        self._built: dict[str, tuple[tuple[str, ...], dict[int, View]]] = {}
 
     def observe(
         self,
@@ -195,8 +201,15 @@ class SliceOutput:
         expected: Sequence[str],
         budgets: Sequence[int],
     ) -> Observation:
-        views = {budget: self._build(question, ranked, budget) for budget in budgets}
-        return Observation.of_views(views, expected)
+        ranking = tuple(ranked)
+        built = self._built.get(question)
+        if built is None or built[0] != ranking:
+            built = self._built[question] = (ranking, {})
+        views = built[1]
+        for budget in budgets:
+            if budget not in views:
+                views[budget] = self._build(question, ranking, budget)
+        return Observation.of_views({budget: views[budget] for budget in budgets}, expected)
 
 
 def _slice_output(navigator: Navigator, fmt: Format) -> Output:
@@ -216,6 +229,9 @@ OUTPUTS: dict[str, Callable[[Navigator, Format], Output]] = {
     "slice": _slice_output,
 }
 """Every output bench can score, by the name `--output` takes."""
+
+FORMAT_FREE_OUTPUTS = frozenset({"slice"})
+"""Outputs that do not read the list format: made once per run and shared by every format."""
 
 
 def split_list(value: str) -> list[str]:
@@ -363,6 +379,7 @@ def run_bench(
     _warn_unknown(unknown, settings.strict, events)
 
     rows: list[BenchRow] = []
+    made: dict[tuple[str, Format | None], Output] = {}
     combinations = [(name, fmt) for name in backend_list for fmt in format_list]
     # Hundreds of thousands of hits and views, and no garbage cycles: collections would walk
     # the corpus, the graph and every hit so far, again and again, and find nothing.
@@ -382,7 +399,10 @@ def run_bench(
             searched = time.perf_counter() - started
             for output_name in output_list:
                 started = time.perf_counter()
-                output = OUTPUTS[output_name](navigator, fmt)
+                key = (output_name, None if output_name in FORMAT_FREE_OUTPUTS else fmt)
+                if key not in made:
+                    made[key] = OUTPUTS[output_name](navigator, fmt)
+                output = made[key]
                 runs = [
                     QuestionRun(
                         evaluate_observation(
