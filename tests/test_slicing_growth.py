@@ -1,0 +1,315 @@
+"""Schema slices: each mechanism that follows from GraphQL's schema shape, worked by hand
+(the growth of `schemanav.retrieval.slicing`: ways in, subjects, connectives, the fill)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from graphql import GraphQLSchema, build_schema, parse, validate
+
+from schemanav.corpus import build_corpus
+from schemanav.retrieval.slicing import SliceParams, Slicer
+from schemanav.retrieval.slicing.growth import GrowingState
+from slicing_support import TINY_SDL, scored, valid, words
+
+
+@pytest.fixture(scope="module")
+def tiny() -> tuple[GraphQLSchema, Slicer]:
+    schema = build_schema(TINY_SDL)
+    return schema, Slicer.of(schema, build_corpus(schema), words=words)
+
+
+def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> None:
+    _, slicer = tiny
+    # `order(id: ID!)` selects one Order by `id`, so `Order.id` names an order in answers,
+    # though it scores below every other leaf.
+    scores = scored(slicer, {"Order.total": 1.0, "Order.id": -1.0})
+    assert {"Order.total", "Order.id"} <= slicer.from_scores(scores, 1000).coordinates
+
+
+def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    params = SliceParams(fill_depth=4, reserve=0)
+    filled = Slicer.of(schema, corpus, params=params)
+    leaves = ["Order.total", "Order.id", "Order.status", "Order.number"]
+    budget = filled.from_ranked(["Query.order", *leaves], 1000).tokens
+    # Query.orders brings a connection: it does not fit; Order.number (one line on a type
+    # already in: the three leaves ranked before it came with Order) still does, and is four
+    # hits further down.
+    ranked = ["Query.order", "Query.orders", *leaves]
+    piece = filled.from_ranked(ranked, budget)
+    assert piece.tokens <= budget and "Order.number" in piece.fields
+    assert "Query.orders" not in piece.fields
+    strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
+    assert "Order.number" not in strict.from_ranked(ranked, budget).fields
+
+
+def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
+    schema, _ = tiny
+    corpus = build_corpus(schema)
+    shared = Slicer.of(schema, corpus)
+    # Customer is two hops from the root either way (the schema's cheapest way goes through
+    # Query.order); Shop is in already, so the way through Shop.owner adds one field.
+    piece = shared.from_ranked(["Query.shop", "Customer.email"], 1000)
+    assert "Shop.owner" in piece.fields and "Query.order" not in piece.fields
+
+
+def test_a_connection_shows_its_nodes(tiny: Any) -> None:
+    _, slicer = tiny
+    # `nodes` (and so the node type) comes with the connection.
+    always = slicer.from_ranked(["Query.orders"], 1000)
+    valid(always.sdl)
+    assert "OrderConnection.nodes" in always.fields and "Order" in always.types
+
+
+def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID! slug: String! name: String! bio: String }
+        type Project { id: ID! name: String! title: String! }
+        type Task { id: ID! title: String! }
+        type Note { title: String! name: String }
+        """
+    )
+    slicer = Slicer.of(schema, build_corpus(schema))
+    # Non-null String leaves: `title` on three types, `name` on two, `slug` on one; each type
+    # shows its two most shared ones, though they score below every other leaf.
+    unscored = {"Team.slug": -1.0, "Team.name": -1.0, "Team.bio": -1.0}
+    team = slicer.from_scores(scored(slicer, {"Team.id": 1.0, **unscored}), 1000)
+    order = ["Team.id", "Team.name", "Team.slug"]
+    assert [f for f in team.fields if f.startswith("Team.")] == order
+    unscored = {"Project.name": -1.0, "Project.title": -1.0}
+    project = slicer.from_scores(scored(slicer, {"Project.id": 1.0, **unscored}), 1000)
+    order = ["Project.id", "Project.title", "Project.name"]
+    assert [f for f in project.fields if f.startswith("Project.")] == order
+
+
+def test_a_type_named_in_the_plural_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    _, slicer = tiny
+    one = slicer.from_ranked(["Order.total"], 1000, "the total of order 7")
+    assert "Query.order" in one.fields and "Query.orders" not in one.fields
+    many = slicer.from_ranked(["Order.total"], 1000, "totals of all orders")
+    valid(many.sdl)
+    assert {"Query.orders", "OrderConnection.nodes", "Order.total"} <= many.coordinates
+
+
+GIT_SDL = """
+type Query { repo(name: String!): Repo  viewer: User!  relay: Query!  user(login: String!): User }
+type User { login: String!  repos: [Repo!]! }
+type Repo { name: String!  head: Ref  object(expression: String): GitObject }
+type Ref { name: String!  target: GitObject }
+interface GitObject { oid: ID! }
+type Commit implements GitObject { oid: ID!  message: String! }
+type Tree implements GitObject { oid: ID!  entries: [String!] }
+"""
+
+
+def test_a_hit_type_reached_through_an_interface_shows_every_way_through_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.repo", "Repo.head", "Commit.message"]
+    linked = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    valid(linked.sdl)
+    # Ref and Repo are in the slice, Commit has a hit: both fields into GitObject are shown.
+    assert {"Ref.target", "Repo.object", "Commit.message", "GitObject"} <= linked.coordinates
+    assert "Tree" not in linked.types
+
+
+def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
+    schema = build_schema(GIT_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.user", "User.repos"]
+    piece = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # `viewer: User!` needs no argument and returns one object; `relay` returns the root.
+    assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
+
+
+def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
+    _, slicer = tiny
+    ranked = ["Order.total", "Order.number", "Order.status"]
+    # No plural in the question; three hits on Order make it the question's subject.
+    piece = slicer.from_ranked(ranked, 1000, "the total of order 7")
+    valid(piece.sdl)
+    assert {"Query.order", "Query.orders", "OrderConnection.nodes"} <= piece.coordinates
+    # Two hits are not enough.
+    assert "Query.orders" not in slicer.from_ranked(ranked[:2], 1000, "the total of order 7").fields
+
+
+def test_fields_between_two_types_with_several_hits_are_shown() -> None:
+    schema = build_schema(
+        """
+        type Query { team(id: ID!): Team  project(id: ID!): Project }
+        type Team { id: ID!  name: String!  size: Int  lead: Person  projects: [Project!]! }
+        type Project { id: ID!  title: String!  budget: Int  team: Team }
+        type Person { id: ID! }
+        """
+    )
+    slicer = Slicer.of(schema, build_corpus(schema))
+    team = ["Query.team", "Team.name", "Team.size", "Team.id"]
+    project = ["Query.project", "Project.title", "Project.budget", "Project.id"]
+
+    def grown(ranked: list[str]) -> GrowingState:
+        """The hits alone, before connectives (which would show both ways in any case)."""
+        state = GrowingState(slicer, [0.0] * len(slicer.corpus), slicer.graph.static, frozenset())
+        for coordinate in ranked:
+            state.add_hit(slicer.corpus.coordinates.index(coordinate))
+        return state
+
+    # One object: Project.team is shown once both types have three hits; Team.lead is not.
+    assert "team" in grown(team + project).fields["Project"]
+    assert "lead" not in grown(team + project).fields["Team"]
+    # Two hits on Project are not enough.
+    assert "team" not in grown(team + project[:3]).fields["Project"]
+
+
+def test_fields_are_indented_by_one_space_which_costs_fewer_tokens(tiny: Any) -> None:
+    schema, slicer = tiny
+    ranked = ["Query.orders", "Order.total", "Customer.email"]
+    one = slicer.from_ranked(ranked, 1000)
+    two = Slicer.of(schema, slicer.corpus, params=SliceParams(indent=2)).from_ranked(ranked, 1000)
+    valid(one.sdl)
+    assert "\n total: Float\n" in one.sdl and "\n  total: Float\n" in two.sdl
+    assert one.coordinates == two.coordinates and one.tokens < two.tokens
+
+
+LOOKUP_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  object(expression: String, oid: ID): Blob  blobs(first: Int, path: String): [Blob!]! }
+type Blob { oid: ID!  text: String }
+"""  # noqa: E501
+
+
+def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> None:
+    schema = build_schema(LOOKUP_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object", "Repo.blobs"]
+    piece = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    valid(piece.sdl)
+    # `object` returns one Blob and takes no required argument: its arguments choose which.
+    assert {"Repo.object(expression:)", "Repo.object(oid:)"} <= piece.coordinates
+    # `blobs` is a list: its optional `path` filter stays hidden (only the page size shows).
+    assert "Repo.blobs(first:)" in piece.arguments and "Repo.blobs(path:)" not in piece.arguments
+
+
+def test_the_first_hits_show_every_argument() -> None:
+    schema = build_schema(LOOKUP_SDL)
+    corpus = build_corpus(schema)
+    slicer = Slicer.of(schema, corpus)
+    # The second hit: `path` shows although the question does not name it.
+    assert "Repo.blobs(path:)" in slicer.from_ranked(["Query.repo", "Repo.blobs"], 1000).arguments
+    # The third hit: only the page size.
+    late = slicer.from_ranked(["Query.repo", "Repo.name", "Repo.blobs"], 1000)
+    assert "Repo.blobs(first:)" in late.arguments and "Repo.blobs(path:)" not in late.arguments
+
+
+CONNECTIVE_SDL = """
+type Query { shop(id: ID!): Shop  order(id: ID!): Order }
+type Shop { name: String!  flagship: Order  orders: [Order!]!  owner: Person  rating: Int  city: String  zip: String  phone: String }
+type Order { number: Int!  total: Float  shop: Shop }
+type Person { name: String! }
+"""  # noqa: E501
+
+
+def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
+    schema = build_schema(CONNECTIVE_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
+              "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
+    params = SliceParams(fill_depth=0)
+    reserved = Slicer.of(schema, corpus, params=params)
+    plain = Slicer.of(schema, corpus, params=dataclasses.replace(params, reserve=0))
+    connectives = {"Shop.flagship", "Shop.orders"}
+    # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
+    # each a line: Shop.flagship and Shop.orders (the list too, its type being in), ranked
+    # last, come before the hit ranked 7th; Shop.owner leads to a type not in.
+    budget = next(
+        b
+        for b in range(30, 200)
+        if connectives <= reserved.from_ranked(ranked, b).coordinates
+    )
+    piece = reserved.from_ranked(ranked, budget)
+    valid(piece.sdl)
+    assert piece.tokens <= budget
+    assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
+    # Without the reserve, the hits take the budget first.
+    assert "Shop.phone" in plain.from_ranked(ranked, budget).fields
+
+
+LONG_ENUM_SDL = """
+type Query { events(first: Int, kinds: [EventKind!]): [Event!]!  tags(by: EventKind = OPENED): [Tag!]! }
+type Event { kind: EventKind!  at: String }
+type Tag { name: String! }
+enum EventKind { OPENED CLOSED MERGED LABELED UNLABELED ASSIGNED UNASSIGNED PINNED UNPINNED LOCKED UNLOCKED RENAMED REOPENED }
+"""  # noqa: E501
+
+
+def test_a_long_enum_an_argument_takes_shows_the_values_the_question_names() -> None:
+    schema = build_schema(LONG_ENUM_SDL)
+    corpus = build_corpus(schema)
+    slicer = Slicer.of(schema, corpus, words=words)
+    # Third (the first two hits show every argument); `Query.events` is on their way in.
+    ranked = ["Event.at", "Event.kind", "Query.events"]
+    piece = slicer.from_ranked(ranked, 1000, "events reopened or locked")
+    sliced = valid(piece.sdl)
+    assert "Query.events(kinds:)" in piece.arguments  # named through its values
+    assert list(sliced.type_map["EventKind"].values) == ["LOCKED", "REOPENED"]  # type: ignore[attr-defined]
+    # An operation valid against the slice stays valid against the schema.
+    operation = parse("{ events(first: 2, kinds: [REOPENED]) { at } }")
+    assert validate(sliced, operation) == [] and validate(schema, operation) == []
+    # An argument with a default shows every value (the default may name any of them)…
+    defaulted = slicer.from_ranked(["Query.tags", "Tag.name"], 1000, "tags by kind")
+    assert "Query.tags(by:)" in defaulted.arguments
+    assert len(valid(defaulted.sdl).type_map["EventKind"].values) == 13  # type: ignore[attr-defined]
+
+
+ACTOR_SDL = """
+type Query { actor(login: String!): Actor  viewer: User }
+interface Actor { login: String!  avatar: String  url: String  bio: String }
+type User implements Actor { login: String!  avatar: String  url: String  bio: String  email: String }
+type Bot implements Actor { login: String!  avatar: String  url: String  bio: String }
+"""  # noqa: E501
+
+
+def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them() -> None:
+    schema = build_schema(ACTOR_SDL)
+    corpus = build_corpus(schema)
+    ranked = ["Query.viewer", "User.email", "Query.actor"]
+    lean = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    valid(lean.sdl)
+    # The interface shows its identifier (`actor(login:)`) and nothing else: User, in the
+    # slice, implements it and would repeat every field it shows.
+    assert [f for f in lean.fields if f.startswith("Actor.")] == ["Actor.login"]
+
+
+def test_a_hit_on_a_member_of_a_union_in_the_slice_goes_in_past_the_frontier(tiny: Any) -> None:
+    _, slicer = tiny
+    state = GrowingState(slicer, [0.0] * len(slicer.corpus), slicer.graph.static, frozenset())
+    position = slicer.corpus.coordinates.index
+    for coordinate in ("Query.search", "Shop.name"):
+        state.add_hit(position(coordinate))
+    # Customer is not in; it is a member of SearchResult, which is: one step beyond a line.
+    assert "Customer" not in state.fields
+    assert state.near(position("Customer.email")) == "SearchResult"
+    assert state.near(position("Refund.amount")) is None  # a member of no union
+    assert state.near(position("Customer.orders")) is None  # returns a type not in
+    state.add_member_hit(position("Customer.email"), "SearchResult")
+    assert "email" in state.fields["Customer"] and "Customer" in state.unions["SearchResult"]
+
+
+def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
+    _, slicer = tiny
+    ranked = {"Query.order": 4.0, "Order.total": 3.0, "Order.number": 2.0, "Order.customer": 1.0}
+    unscored = {"Order.status": -1.0, "Order.id": -1.0}
+    piece = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
+    valid(piece.sdl)
+    # Order's third hit makes it the question's subject; with 4 leaves it is small: all show,
+    # `status` too though it scores below every other leaf.
+    assert "Order.status" in piece.fields and "Order.id" in piece.fields
+    ranked.pop("Order.customer")  # two hits: no subject
+    fewer = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
+    assert "Order.status" not in fewer.fields
