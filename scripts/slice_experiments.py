@@ -1,11 +1,12 @@
 """Complete slices (issue 10): every list and slice configuration we tried, on both schemas.
 
 For each schema (the GitHub slice and the bundled Movie DB) and each output — the structural
-backend's ranked list, and schema slices built from its scores with each mechanism switched
-off or each knob moved in turn — prints and writes benchmarks/slice-experiments.md: the share
-of questions complete within each token budget (every expected coordinate shown), for field
-labels and for full labels (fields, arguments, types), the median tokens at which a question
-first becomes complete, and the wall time of 200 slices. Run after
+backend's ranked list, and schema slices built from its scores with each option the slicer
+keeps moved in turn (the knobs deleted keep their record in NOTES) — prints and writes
+benchmarks/slice-experiments.md: the share of questions complete within each token budget
+(every expected coordinate shown), for field labels and for full labels (fields, arguments,
+types), the median tokens at which a question first becomes complete, and the wall time of
+200 slices. Run after
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg` and
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --labels full`:
 
@@ -281,7 +282,7 @@ NOTES: list[str] = [
         'The slicer keeps five options: `arguments`, `descriptions` and `indent` (how the SDL '
         'reads) and `reserve` and `fill_depth` (how the budget is split: the two numbers to re-'
         'measure on a second development schema). Every other knob was deleted and its chosen '
-        'value built in (issue 23): a knob goes when each of its rows above is lower or equal '
+        'value built in (issue 23): a knob goes when each of its rows is lower or equal '
         "at some budget on full labels (the WG's perfect score) and gains nowhere beyond one "
         "question, or when the schema's shape demands the default (a list must be pageable: "
         '`page_size`, `relay_plumbing`; `closed_subtypes`, which had no row, keeps fragments '
