@@ -62,16 +62,28 @@ def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
     _, slicer = tiny
     # Third: the first two hits show every argument.
     ranked = ["Query.shop", "Shop.name", "Query.orders"]
-    piece = slicer.from_ranked(ranked, 1000, "open orders by total")
+    piece = slicer.from_ranked(ranked, 1000, "the open order with the largest total")
     # `first` pages a connection; `status` is named by the question through its enum value
     # OPEN; `sort` through its input field names? no: `sort` has `field`, `descending`,
     # `note` — none named — and `after` is not named either.
     assert "Query.orders(first:)" in piece.arguments
     assert "Query.orders(status:)" in piece.arguments
     assert "Query.orders(after:)" not in piece.arguments
+    assert "OrderConnection.pageInfo" not in piece.fields
     assert "Query.orders(sort:)" not in piece.arguments
     everything = Slicer(slicer.schema_facts, slicer.corpus, params=SliceParams(arguments="all"))
     assert "Query.orders(after:)" in everything.from_ranked(["Query.orders"], 1000).arguments
+
+
+def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None:
+    _, slicer = tiny
+    # "orders" names Order in the plural: the next page starts `after` pageInfo's endCursor.
+    piece = slicer.from_ranked(["Query.orders"], 1000, "open orders")
+    assert {"Query.orders(first:)", "Query.orders(after:)"} <= set(piece.arguments)
+    assert {"OrderConnection.pageInfo", "PageInfo.hasNextPage", "PageInfo.endCursor"} <= set(
+        piece.fields
+    )
+    valid(piece.sdl)
 
 
 def test_argument_types_come_with_required_input_fields_and_all_enum_values(tiny: Any) -> None:
@@ -368,3 +380,17 @@ def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) 
     )
     assert again.exit_code == 0 and again.stdout == result.stdout
     assert kept.stat().st_size > 0
+
+
+def test_a_cut_enum_or_union_says_how_much_it_leaves_out(tiny: Any) -> None:
+    _, slicer = tiny
+    # An output enum shows the values the question names, a union the members in the slice:
+    # each says how many more there are and that `define` returns them all.
+    piece = slicer.from_ranked(["Query.order", "Order.status"], 1000, "is the order open")
+    assert '"2 more: define OrderStatus"\nenum OrderStatus {\n OPEN\n}' in piece.sdl
+    found = slicer.from_ranked(["Query.search"], 1000, "search shops")
+    members = [line for line in found.sdl.splitlines() if line.startswith("union SearchResult")]
+    shown = members[0].split("=")[1].count("|") + 1
+    assert f'"{3 - shown} more: define SearchResult"\n{members[0]}' in found.sdl
+    union = valid(found.sdl).get_type("SearchResult")
+    assert union is not None and union.description == f"{3 - shown} more: define SearchResult"

@@ -18,10 +18,12 @@ from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
     BUILTIN_SCALARS,
     FILLER_LEAVES,
+    PAGE_CURSOR_ARGUMENT,
+    PAGE_INFO_FIELDS,
     PAGE_SIZE_ARGUMENT,
 )
 from schemanav.retrieval.slicing.render import description
-from schemanav.retrieval.slicing.state import SliceState
+from schemanav.retrieval.slicing.state import SliceState, cut_mark
 
 if TYPE_CHECKING:
     from schemanav.retrieval.slicing.tables import FieldFacts
@@ -49,8 +51,16 @@ class ClosedState(SliceState):
         for argument in facts.arguments:
             if argument in shown:
                 continue
-            # Relay's page size: a list or connection cannot be read without it.
-            page_size = facts.many and argument == PAGE_SIZE_ARGUMENT
+            # Relay's page size: a list or connection cannot be read without it; and its
+            # cursor, where the question asks for a set of the connection's nodes.
+            page_size = facts.many and (
+                argument == PAGE_SIZE_ARGUMENT
+                or (
+                    argument == PAGE_CURSOR_ARGUMENT
+                    and PAGE_SIZE_ARGUMENT in facts.arguments
+                    and self._pages(facts.named)
+                )
+            )
             named = bool(self.words) and not self.words.isdisjoint(
                 self.s.argument_words(owner, name, argument)
             )
@@ -101,9 +111,28 @@ class ClosedState(SliceState):
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows `nodes`: with its node type in, the next hits on that
-        type cost only their lines."""
-        if self.s.is_connection(type_name) and "nodes" in self.s.facts[type_name]:
+        type cost only their lines. One the question pages through (`_pages`) also shows
+        `pageInfo { hasNextPage endCursor }`: the next page starts `after` the end cursor."""
+        if not self.s.is_connection(type_name):
+            return
+        fields = self.s.facts[type_name]
+        if "nodes" in fields:
             self.add_field(type_name, "nodes")
+        page_info = fields.get("pageInfo")
+        if page_info is not None and self._pages(type_name):
+            self.add_field(type_name, "pageInfo")
+            own = self.s.facts.get(page_info.named, {})
+            for name in PAGE_INFO_FIELDS:
+                if name in own:
+                    self.add_field(page_info.named, name)
+
+    def _pages(self, connection: str) -> bool:
+        """Whether the question asks for a set of a connection's nodes (it names their type
+        in the plural): then it may need more than one page of them."""
+        if not self.s.is_connection(connection):
+            return False
+        nodes = self.s.facts[connection].get("nodes")
+        return nodes is not None and nodes.named in self.many
 
     def _copy_field(self, interface: str, implementor: str, name: str) -> None:
         """An implementor carries the interface's field with at least its arguments."""
@@ -255,7 +284,8 @@ class ClosedState(SliceState):
                 named = [v for v in values if not self.words.isdisjoint(self.s.value_words(v))]
                 values = named or values[:1]
             body = "".join(f"{self.s.indent}{v}\n" for v in values)
-            self._set_line(("e", type_name), f"enum {type_name} {{\n{body}}}\n\n")
+            mark = cut_mark(type_name, len(self.s.enum_values[type_name]) - len(values))
+            self._set_line(("e", type_name), f"{mark}enum {type_name} {{\n{body}}}\n\n")
 
     def ensure_input(self, type_name: str, every: bool = False, capped: bool = False) -> None:
         """An argument's type; input objects keep their required fields and those the

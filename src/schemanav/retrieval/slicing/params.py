@@ -10,6 +10,9 @@ BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
 DEFAULT_ROOT_NAMES = ("Query", "Mutation", "Subscription")
 # The Relay cursor-connections specification names the page-size argument `first`.
 PAGE_SIZE_ARGUMENT = "first"
+# …the cursor a page starts after, and what `pageInfo` tells of the next page.
+PAGE_CURSOR_ARGUMENT = "after"
+PAGE_INFO_FIELDS = ("hasNextPage", "endCursor")
 CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
 # How many of a type's cheapest ways in a slice weighs: bounds the work for a type that
 # thousands of fields lead into (every implementation of a wide interface); the widest

@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 Step = tuple[Any, ...]
 
 
+def cut_mark(type_name: str, left_out: int) -> str:
+    """The description a cut enum or union carries, so that an agent reading the slice never
+    takes it for the whole definition: how many values or members it leaves out and how to
+    get them all (`define`, the RFC's `__definitions`). Empty when nothing is cut."""
+    return f'"{left_out} more: define {type_name}"\n' if left_out > 0 else ""
+
+
 class SliceState:
     """One slice's record: its types and fields, and each line of SDL with its cost."""
 
@@ -95,4 +102,6 @@ class SliceState:
         self._set_line(("h", type_name), f"{keyword} {type_name}{implements} {{\n}}\n\n")
 
     def _union_line(self, union: str) -> None:
-        self._set_line(("u", union), f"union {union} = {' | '.join(self.unions[union])}\n\n")
+        members = self.unions[union]
+        mark = cut_mark(union, len(self.s.possible.get(union, ())) - len(members))
+        self._set_line(("u", union), f"{mark}union {union} = {' | '.join(members)}\n\n")

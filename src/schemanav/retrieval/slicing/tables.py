@@ -9,7 +9,6 @@ the caller's context roots, the fields leading from type to type, and line costs
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from schemanav.corpus import Corpus, CorpusEntry
     from schemanav.corpus.facts import InputValue, SliceFacts
     from schemanav.graph import SchemaGraph
+    from schemanav.retrieval.quantity import TypeNames
 
 # A way into a type: (penalty, number, corpus entries, (owner, field) steps, through a list).
 Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
@@ -85,8 +85,6 @@ class SchemaTables:
         self.possible = {n: frozenset(t) for n, t in corpus.possible_types.items()}
         self._costs: dict[str, int] = {}
         self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
-        self._plurals: dict[tuple[str, ...], list[str]] | None = None
-        self._longest_plural = 0
         self._static_ways: dict[str, list[StaticWay]] = {}
         self._ways_by_penalty: dict[str, list[Way]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
@@ -184,16 +182,24 @@ class SchemaTables:
         )
 
     def _identifiers(self) -> dict[str, list[str]]:
-        """Per type, the leaf fields that identify one of its objects: those named like a
-        required argument of a single-object field returning the type (`issue(number:)`
-        makes `Issue.number` an identifier), the values an agent reads to name a result."""
+        """Per type, the leaf fields that identify one of its objects: those named like an
+        argument of a single-object field returning the type, the values an agent reads to
+        name a result. The arguments are the required ones (`issue(number:)` makes
+        `Issue.number` an identifier), or, for a lookup whose arguments are all optional
+        (`user(id:, username:)`: any one of them chooses the object), those that are not `ID`
+        (opaque by the spec: no answer reads it)."""
         found: dict[str, list[str]] = defaultdict(list)
         for fields in self.facts.values():
             for field in fields.values():
-                if field.many or not field.required:
+                if field.many or not field.arguments:
                     continue
                 own = self.facts.get(field.named, {})
-                for argument in field.required:
+                chosen = field.required or tuple(
+                    argument
+                    for argument, named in zip(field.arguments, field.argument_types, strict=True)
+                    if named != "ID"
+                )
+                for argument in chosen:
                     facts = own.get(argument)
                     if facts and facts.leaf and facts.free and argument not in found[field.named]:
                         found[field.named].append(argument)
@@ -433,23 +439,11 @@ class SchemaTables:
     def many_named(self, question: str) -> frozenset[str]:
         """Object types the question names in the plural (`pull requests` for PullRequest):
         it asks about many of them, so a way in through a list or connection fits better
-        than a lookup by identifier."""
-        words = re.findall(r"[a-z0-9]+", question.lower())
-        if self._plurals is None:
-            # Each type's plural forms as word sequences (`pull requests` → PullRequest),
-            # looked up by the question's runs of words.
-            self._plurals = defaultdict(list)
-            for name in self.facts:
-                base = " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)).lower()
-                forms = {base + "s", base + "es"}
-                if base.endswith("y"):
-                    forms.add(base[:-1] + "ies")
-                for form in forms:
-                    self._plurals[tuple(form.split(" "))].append(name)
-            self._longest_plural = max(map(len, self._plurals), default=0)
-        longest = self._longest_plural
-        found: set[str] = set()
-        for start in range(len(words)):
-            for end in range(start + 1, min(start + longest, len(words)) + 1):
-                found.update(self._plurals.get(tuple(words[start:end]), ()))
-        return frozenset(found)
+        than a lookup by identifier (`schemanav.retrieval.quantity`)."""
+        return self._type_names.mentions(question).plural
+
+    @cached_property
+    def _type_names(self) -> TypeNames:
+        from schemanav.retrieval.quantity import TypeNames
+
+        return TypeNames(self.facts)
