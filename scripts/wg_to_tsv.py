@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-
 @dataclass(frozen=True)
 class WgSchema:
     """Where one of the Working Group's schemas lives upstream and where its files are written."""
@@ -394,7 +393,8 @@ def check_source(src: Path, wg: WgSchema) -> list[Path]:
     files = sorted((src / wg.queries_relpath).glob(wg.query_glob))
     if not files:
         raise ConversionError(
-            f"{src} has no {wg.queries_relpath / wg.query_glob} files: expected a folder with {layout}"
+            f"{src} has no {wg.queries_relpath / wg.query_glob} files: "
+            f"expected a folder with {layout}"
         )
     return files
 

@@ -82,6 +82,7 @@ class Slicer(SchemaTables):
         state, fitted, failed = growth.add_main_hits(order)
         if growth.steps:
             state = growth.add_connectives(state or growth.replayed())
+            state = growth.add_set_ways(state)
         if fitted and self.params.fill_depth > 0 and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
         return growth.trimmed(state)
@@ -152,6 +153,32 @@ class _Growth:
             if state.total + state.line_cost_of(owner, name) <= self.budget:
                 state.add_field(owner, name)
                 self.steps.append(("link", owner, name))
+        return state
+
+    def add_set_ways(self, state: GrowingState) -> GrowingState:
+        """A type the question names in the plural asks for a set of its objects: when the
+        slice shows it but no list or connection into it, the best such field from a type
+        in the slice goes in (with its connection's `nodes` and paging), if it fits; a
+        lookup alone cannot answer "which …"."""
+        position, values = self.s.position, self.values
+        for target in sorted(state.many & state.fields.keys()):
+            leading = self.s.leading_to.get(target, ())
+            if any(many and name in state.fields.get(source, {}) for source, name, many in leading):
+                continue  # a way to the set is in already
+            ways = [
+                (source, name)
+                for source, name, many in leading
+                if many and source in state.fields
+            ]
+            if not ways:
+                continue
+            source, name = min(ways, key=lambda way: (-values[position[way]], position[way]))
+            snapshot = state.copy()
+            state.add_field(source, name)
+            if state.total > self.budget:
+                state = snapshot
+            else:
+                self.steps.append(("link", source, name))
         return state
 
     def fill(
