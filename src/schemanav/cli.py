@@ -603,10 +603,14 @@ def agent(
     with _user_errors():
         from schemanav.agent import run_agent
         from schemanav.errors import SchemanavError
+        from schemanav.outputs import check_output_path
         from schemanav.render import render_receipt
 
         settings = _settings(ctx)
         _one_backend(settings, "agent")
+        for path in (transcript, receipt_json):
+            if path is not None:
+                check_output_path(path)  # before the run, not after it
         run = run_agent(task, settings, inline=inline, events=_Reporter(quiet=settings.quiet))
         if transcript is not None:
             _write_json(transcript, run.transcript)
@@ -776,8 +780,12 @@ def agent_bench(
         from schemanav.agentbench.report import report_markdown, summarise, tables
         from schemanav.agentbench.runner import parse_modes, run_agent_bench
         from schemanav.bench.report import to_rich, write_output_file
+        from schemanav.outputs import check_output_path
 
         modes = parse_modes(mode)
+        for path in (results, markdown):
+            if path is not None:
+                check_output_path(path)  # before the runs, not after them
         reporter = _Reporter()
         run = run_agent_bench(
             _settings(ctx), tasks, modes, results, seed=seed, limit=limit, events=reporter
