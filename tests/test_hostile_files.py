@@ -66,8 +66,8 @@ def test_a_cache_file_that_is_not_a_plausible_file_is_replaced(tmp_path: Path, t
         PLANTS[(number + turn) % len(PLANTS)](path)
     warnings: list[str] = []
     commands: list[tuple[str, ...]] = [("search", "movie rating", "--json"), ("define", "Movie")]
-    for args in commands:
-        run = cli(tmp_path, *args, timeout=60)
+    for command in commands:
+        run = cli(tmp_path, *command, timeout=60)
         assert run.returncode == 0, run.stderr[-2000:]
         assert "Traceback" not in run.stderr
         warnings += [line for line in run.stderr.splitlines() if line.startswith("warning:")]
