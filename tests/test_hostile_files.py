@@ -163,3 +163,60 @@ def test_define_redacts_a_description_that_echoes_a_header(tmp_path: Path) -> No
     assert json.loads(as_json.stdout)[0]["definition"]["description"] == "Served to [redacted]"
     for text in (run.stdout, run.stderr, as_json.stdout):
         no_secret(text)
+
+
+# --- low: what reaches the terminal, when paths are checked, redirects ----------------------
+
+
+def test_define_and_build_name_the_problem_in_one_clean_line(tmp_path: Path) -> None:
+    run = inline(tmp_path, "define", "Query.__typename")
+    assert run.returncode == 2 and "meta-field" in run.stderr, run.stderr
+    assert "StopIteration" not in run.stderr
+    run = inline(tmp_path, "define", "Mo\x1b]0;owned\x07vie\x1b[31m.title")
+    assert run.returncode == 2 and "\x1b" not in run.stderr and "owned" not in run.stderr
+    line = refused(inline(tmp_path, "build", "Query." + "a" * 100_000), 2)
+    assert len(line) < 1_000 and "more characters" in line
+
+
+def _redirect(handler: Handler, _body: bytes) -> None:
+    payload = json.dumps(introspection()).encode()
+    handler.send_response(302)
+    handler.send_header("Location", "http://127.0.0.1:9/elsewhere")
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(payload)))
+    handler.end_headers()
+    handler.wfile.write(payload)
+
+
+def test_a_redirect_is_not_loaded_as_the_schema(tmp_path: Path) -> None:
+    with serving({"/moved": _redirect}) as server:
+        run = inline(tmp_path, "corpus", "--schema", f"{server.url}/moved")
+    refused(run, 2, "HTTP 302", "redirect to http://127.0.0.1:9/elsewhere")
+
+
+def test_security_notices_print_under_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serving({"/echo": _echo_basic}) as server:
+        url = f"{server.url}/echo"
+        (tmp_path / "schemanav.toml").write_text(f'schema = "{url}"\n')
+        monkeypatch.chdir(tmp_path)
+        run = inline(tmp_path, "corpus", "-q", "--header", f"Authorization: Bearer {SECRET}")
+    assert f"your headers go to {url}" in run.stderr, run.stderr
+
+
+def test_the_agent_checks_its_output_paths_before_the_run(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    for flag in ("--transcript", "--receipt-json"):
+        run = inline(
+            tmp_path,
+            "agent",
+            "what is a movie's rating?",
+            "--model",
+            "fake",
+            "--ollama-host",
+            "http://127.0.0.1:9",
+            flag,
+            str(tmp_path / "folder"),
+        )
+        refused(run, 2, "directory")

@@ -394,6 +394,13 @@ class _Reporter:
     def note(self, message: str) -> None:
         self._once(message)
 
+    def security(self, message: str) -> None:
+        """Where a secret goes: printed even under -q."""
+        line = f"warning: {message}"
+        if line not in self._printed:
+            self._printed.add(line)
+            self._console.print(strip_control(line), markup=False)
+
     def _once(self, line: str) -> None:
         """Print `line` unless quiet or already printed: a bench run indexes the same model for
         several backends and formats (`embedding-local`, and again inside `hybrid-local`), and
@@ -661,7 +668,7 @@ def define(
             render_definitions(_stdout(), definitions)
         errors = unknown_definition_errors(definitions)
         for line in errors:
-            _stderr().print(line, markup=False)
+            _stderr().print(strip_control(line), markup=False)
         if errors:
             raise typer.Exit(2)
 

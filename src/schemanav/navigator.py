@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
 from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
 from schemanav.errors import InputError
-from schemanav.events import Events, SilentEvents, phase
+from schemanav.events import Events, SilentEvents, phase, security_notice
 from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
@@ -154,9 +154,10 @@ class Navigator:
         a file that came with a checked-out repository must not send them elsewhere unseen."""
         url = getattr(self.settings, key)
         if url and is_url(url) and self.settings.header and key in self.settings.from_file:
-            self.events.warning(
+            security_notice(
+                self.events,
                 f"your headers go to {public_url(url)}, which {CONFIG_FILE} set ({key}), "
-                f"not a flag or the environment: pass --{key} to choose it yourself"
+                f"not a flag or the environment: pass --{key} to choose it yourself",
             )
 
     def _warn_violations(self, violations: tuple[str, ...]) -> None:
