@@ -288,3 +288,47 @@ def test_concurrent_clients_meet_the_latency_bound(served: Served) -> None:
         only_error(costly.result(), "tokens")
     latencies.sort()
     assert latencies[int(len(latencies) * 0.95) - 1] < 1, latencies[-10:]
+
+
+# --- MCP over stdio --------------------------------------------------------------------------
+
+
+def test_mcp_answers_a_message_nested_too_deeply_with_a_json_rpc_error(tmp_path: Path) -> None:
+    import select
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHEMANAV_")}
+    env |= {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", LAUNCHER, "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def ask(line: str) -> dict[str, Any] | None:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        return json.loads(process.stdout.readline()) if ready else None
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}}
+        hello["clientInfo"] = {"name": "test", "version": "1"}
+        start = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}
+        assert ask(json.dumps(start)) is not None
+        process.stdin.write('{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        nested = "[" * 900 + "]" * 900
+        call = '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": '
+        call += '{"name": "search_schema", "arguments": {"query": ' + nested + "}}}"
+        answer = ask(call)
+        assert answer is not None, "no answer at all"
+        assert answer["error"]["code"] == -32700 and "nested too deeply" in str(answer)
+        listed = ask('{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}')
+        assert listed is not None and listed["id"] == 3  # the session goes on
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
