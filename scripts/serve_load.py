@@ -33,9 +33,13 @@ SMALL = [
 
 
 def costly_document(aliases: int = 5_000) -> str:
-    hit = "coordinate score pathsToRoot definition { ... on __Field { name type { name } } }"
+    hit = (
+        "coordinate score pathsToRoot "
+        "definition { ... on __Field { name description type { name } } }"
+    )
     calls = (
-        f'a{i}: __search(query: "movies with a high rating {i}", first: 150) {{ {hit} }}'
+        f'a{i}: __search(query: "movies with a high rating and many reviews {i}", '
+        f"first: 150) {{ {hit} }}"
         for i in range(aliases)
     )
     return "{ " + " ".join(calls) + " }"
