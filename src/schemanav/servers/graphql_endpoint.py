@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 from schemanav.errors import InputError
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
-from schemanav.schema import headers_from
+from schemanav.redaction import Redactor
+from schemanav.schema import headers_from, schema_source
 from schemanav.servers.request_limits import (
     MAX_DOCUMENT_TOKENS,
     BudgetSpent,
@@ -144,8 +145,10 @@ class SemanticEndpoint:
         self.navigator = navigator
         self.upstream = upstream
         self.timeout = timeout or navigator.settings.timeout
-        self.redact = navigator.operations.redact
         self._headers = headers_from(navigator.settings)
+        # The header values and the credentials of every URL this endpoint knows.
+        urls = (upstream, schema_source(navigator.settings), navigator.settings.endpoint)
+        self.redact = Redactor(self._headers, urls=[url for url in urls if url])
         self.schema = semantic_schema(navigator.loaded.schema)
         query_type = self.schema.query_type
         assert query_type is not None
