@@ -221,3 +221,21 @@ def test_the_agent_checks_its_output_paths_before_the_run(tmp_path: Path) -> Non
             str(tmp_path / "folder"),
         )
         refused(run, 2, "directory")
+
+
+def test_every_form_of_a_header_value_is_redacted() -> None:
+    from schemanav.redaction import Redactor
+
+    basic = base64.b64encode(BASIC_PAIR.encode()).decode()
+    redact = Redactor(
+        {"Authorization": f"Bearer {SECRET}", "Proxy-Authorization": f"Basic {basic}"}
+    )
+    whole = "".join(f"\\u{ord(char):04x}" for char in SECRET)
+    every_other = "".join(f"\\u{ord(char):04X}" if n % 2 else char for n, char in enumerate(SECRET))
+    inside_json = json.dumps({"message": f"token {whole}"})
+    for text in (whole, every_other, inside_json, BASIC_PAIR, "alice", "w0nderl4nd-pass"):
+        cleaned = redact(f"echo {text} end")
+        assert "[redacted]" in cleaned, text
+        no_secret(json.loads(json.dumps(cleaned)))
+        assert "w0nderl4nd" not in cleaned
+    assert redact.json({"k": [json.loads(f'"{whole}"')]}) == {"k": ["[redacted]"]}
