@@ -20,12 +20,9 @@ import subprocess
 import sys
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +41,17 @@ from schemanav.limits import (
 from schemanav.navigator import Navigator
 from schemanav.outputs import write_output_file
 from schemanav.text import strip_control
+from servers.hostile import (
+    HostileServer,
+    Route,
+    drip,
+    echo_authorization,
+    endless,
+    gzip_bomb,
+    reply,
+    send,
+    serving,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MOVIEDB = REPO_ROOT / "src" / "schemanav" / "data" / "moviedb.graphqls"
@@ -52,107 +60,6 @@ CPU_SECONDS = 60
 SECRET = 'sk-Zq9"Xw\\' + "Hf3Kp7Lm2Nb8Vc4Xz6Qw1Er5Ty0Ui9Op3As7Df2Gh6Jk4Lz8Xc1Vb5Nm0Qa2Ws"
 URL_PASSWORD = "s3cr3t-pass-4u"
 SMALL_SDL = '"The root."\ntype Query { movie: Movie }\ntype Movie { title: String rating: Float }\n'
-
-
-# --- real servers -------------------------------------------------------------------------
-
-Route = Callable[["_Handler", bytes], None]
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, routes: dict[str, Route | list[Route]]) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.routes = routes
-        self.lock = threading.Lock()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients hang up on purpose (caps, deadlines)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        self._route(b"")
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        self._route(self.rfile.read(length))
-
-    def _route(self, body: bytes) -> None:
-        with self.server.lock:
-            route = self.server.routes.get(self.path)
-            if isinstance(route, list):
-                route = route.pop(0) if route else None
-        if route is None:
-            send(self, {"error": f"no route for {self.path}"}, status=404)
-            return
-        route(self, body)
-
-
-def send(handler: _Handler, payload: Any, *, status: int = 200, gzipped: bool = False) -> None:
-    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    if gzipped:
-        handler.send_header("Content-Encoding", "gzip")
-    handler.send_header("Content-Length", str(len(data)))
-    handler.end_headers()
-    handler.wfile.write(data)
-
-
-def reply(payload: Any, **options: Any) -> Route:
-    return lambda handler, _body: send(handler, payload, **options)
-
-
-def endless(handler: _Handler, _body: bytes) -> None:
-    handler.send_response(200)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Transfer-Encoding", "chunked")
-    handler.end_headers()
-    chunk = b"[" * 65536
-    frame = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"
-    for _ in range(100_000):  # 6 GB, unless the client hangs up first (it must)
-        handler.wfile.write(frame)
-
-
-def drip(handler: _Handler, _body: bytes) -> None:
-    handler.send_response(200)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", "100000")
-    handler.end_headers()
-    for _ in range(100_000):
-        handler.wfile.write(b" ")
-        handler.wfile.flush()
-        time.sleep(0.2)
-
-
-def echo_authorization(template: str) -> Route:
-    def route(handler: _Handler, _body: bytes) -> None:
-        credential = handler.headers.get("Authorization", "")
-        send(handler, {"errors": [{"message": template.format(credential)}]})
-
-    return route
-
-
-def gzip_bomb(decompressed_mib: int) -> bytes:
-    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
-    block = b" " * (1024 * 1024)
-    parts = [compressor.compress(b'{"data": ')]
-    parts += [compressor.compress(block) for _ in range(decompressed_mib)]
-    parts.append(compressor.flush())
-    return b"".join(parts)
 
 
 def introspection() -> dict[str, Any]:
@@ -313,18 +220,8 @@ def _write(path: Path, data: str | bytes) -> str:
     return str(path)
 
 
-@contextmanager
-def serving(routes: dict[str, Route | list[Route]]) -> Iterator[_Server]:
-    server = _Server(routes)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-
-
 @pytest.fixture(scope="module")
-def servers() -> Iterator[dict[str, _Server]]:
+def servers() -> Iterator[dict[str, HostileServer]]:
     """The live schema server: a gzip bomb, an endless body, a drip, credential echoes."""
     with serving(
         {
@@ -355,7 +252,7 @@ def servers() -> Iterator[dict[str, _Server]]:
         yield {"schema": schema_server}
 
 
-def agent_args(server: _Server, workdir: Path, *args: str) -> list[str]:
+def agent_args(server: HostileServer, workdir: Path, *args: str) -> list[str]:
     return [
         "agent",
         "what is the rating of a movie?",
@@ -371,14 +268,16 @@ def agent_args(server: _Server, workdir: Path, *args: str) -> list[str]:
     ]
 
 
-def model_server(replies: list[Route]) -> _Server:
-    server = _Server({"/api/show": model_show(), "/api/chat": replies})
+def model_server(replies: list[Route]) -> HostileServer:
+    server = HostileServer({"/api/show": model_show(), "/api/chat": replies})
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
 
 @pytest.fixture(scope="module")
-def cases(tmp_path_factory: pytest.TempPathFactory, servers: dict[str, _Server]) -> Iterator[Cases]:
+def cases(
+    tmp_path_factory: pytest.TempPathFactory, servers: dict[str, HostileServer]
+) -> Iterator[Cases]:
     """The cases whose memory or time is the point, each in a limited subprocess, at once."""
     root = tmp_path_factory.mktemp("hostile")
     inputs = root / "inputs"
@@ -525,7 +424,7 @@ def test_schemanav_toml_cannot_allow_mutations(
 
 
 def test_headers_bound_for_a_url_that_schemanav_toml_chose_are_announced(
-    servers: dict[str, _Server], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    servers: dict[str, HostileServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = servers["schema"].url + "/echo"
     _write(tmp_path / "schemanav.toml", f'schema = "{url}"\nendpoint = "{url}"\n')
@@ -561,7 +460,7 @@ def test_an_endless_body_stops_at_the_cap(cases: Cases) -> None:
     refused(cases["endless_body"], 2, "/endless answered", "more than 1 MiB")
 
 
-def test_a_slow_drip_meets_one_total_deadline(servers: dict[str, _Server]) -> None:
+def test_a_slow_drip_meets_one_total_deadline(servers: dict[str, HostileServer]) -> None:
     from schemanav.schema import load_schema
 
     started = time.monotonic()
@@ -571,7 +470,7 @@ def test_a_slow_drip_meets_one_total_deadline(servers: dict[str, _Server]) -> No
 
 
 def test_secrets_echoed_by_the_schema_server_are_redacted(
-    servers: dict[str, _Server], tmp_path: Path
+    servers: dict[str, HostileServer], tmp_path: Path
 ) -> None:
     url, auth = servers["schema"].url, f"Authorization: Bearer {SECRET}"
     run = inline(tmp_path, "corpus", "--schema", f"{url}/echo", "--header", auth)
@@ -580,7 +479,7 @@ def test_secrets_echoed_by_the_schema_server_are_redacted(
     no_secret(refused(run, 2, "not a usable introspection result", "[redacted]"))
 
 
-def test_url_credentials_never_appear(servers: dict[str, _Server], tmp_path: Path) -> None:
+def test_url_credentials_never_appear(servers: dict[str, HostileServer], tmp_path: Path) -> None:
     port = servers["schema"].server_address[1]
     url = f"http://alice:{URL_PASSWORD}@127.0.0.1:{port}/echo"
     line = refused(inline(tmp_path, "corpus", "--schema", url), 2, "refused the introspection")

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from schemanav.errors import InputError
+from schemanav.text import clipped
 
 if TYPE_CHECKING:
     from graphql import (
@@ -267,7 +268,7 @@ class _Builder:
             match = _COORDINATE.fullmatch(item)
             if match is None:
                 problems.append(
-                    f"{item!r} is not a field coordinate (Type.field or Type.field(arg:))"
+                    f"{clipped(item)!r} is not a field coordinate (Type.field or Type.field(arg:))"
                 )
                 continue
             owner, name, argument = match.groups()
@@ -276,7 +277,7 @@ class _Builder:
                 wanted = f"{owner}.{name}" if known is None else item
                 closest = closest_coordinates(self.schema, wanted)
                 hint = f" (did you mean {', '.join(closest)}?)" if closest else ""
-                problems.append(f"{wanted} is not in the schema{hint}")
+                problems.append(f"{clipped(wanted)} is not in the schema{hint}")
                 continue
             coordinate = f"{owner}.{name}"
             if argument is not None:

@@ -7,6 +7,11 @@ read checks a SHA-256 of the payload before anything is trusted.
 
 A checked file is `MAGIC`, one line of JSON (the header: what the payload is, its size and
 its SHA-256) and the payload bytes.
+
+A cache file is read only when it is a regular file (a link is not followed, a FIFO is not
+waited on, a directory or device is not read) whose size is what its header says and at most
+`MAX_CACHE_FILE_BYTES`, all checked before the payload is read; anything else is reported
+(one warning) and replaced by the rebuilt file, a directory in its place included.
 """
 
 from __future__ import annotations
@@ -15,13 +20,18 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
+import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 MAGIC = b"SCHEMANAV-CACHE 1\n"
 _MAX_HEADER_BYTES = 1 << 20
+# The largest cache file read: a corpus, an index or embeddings of the largest schemas are
+# tens of megabytes; a sparse 3 GB file with the right magic is not a cache.
+MAX_CACHE_FILE_BYTES = 1 << 30
 
 
 class CorruptCacheError(Exception):
@@ -50,6 +60,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     but empty file behind.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        if stat.S_ISDIR(os.lstat(path).st_mode):  # never a cache: a rename cannot replace it
+            shutil.rmtree(path)
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -80,26 +93,65 @@ def read_checked(path: Path) -> tuple[dict[str, Any], bytes]:
     Raises `FileNotFoundError` when there is no file and `CorruptCacheError` when there is
     one that is truncated, altered or not a cache file at all.
     """
-    data = path.read_bytes()
-    if not data.startswith(MAGIC):
+    with _open_regular(path) as (handle, size):
+        head = handle.read(min(size, len(MAGIC) + _MAX_HEADER_BYTES))
+        header, end = _header(head)
+        # The size the header promises is checked before the payload is read.
+        if header.get("payload_bytes") != size - end - 1:
+            raise CorruptCacheError(
+                f"payload is {size - end - 1} bytes, header says {header.get('payload_bytes')}"
+            )
+        payload = head[end + 1 :] + handle.read(size - len(head))
+    if header.get("payload_sha256") != sha256_hex(payload):
+        raise CorruptCacheError("payload checksum does not match")
+    return header, payload
+
+
+def _header(head: bytes) -> tuple[dict[str, Any], int]:
+    """The JSON header at the start of a cache file, and where its line ends."""
+    if not head.startswith(MAGIC):
         raise CorruptCacheError("not a schemanav cache file")
-    end = data.find(b"\n", len(MAGIC), len(MAGIC) + _MAX_HEADER_BYTES)
+    end = head.find(b"\n", len(MAGIC), len(MAGIC) + _MAX_HEADER_BYTES)
     if end < 0:
         raise CorruptCacheError("header is truncated")
     try:
-        header = json.loads(data[len(MAGIC) : end].decode("ascii"))
+        header = json.loads(head[len(MAGIC) : end].decode("ascii"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise CorruptCacheError("header is not valid JSON") from None
     if not isinstance(header, dict):
         raise CorruptCacheError("header is not a JSON object")
-    payload = data[end + 1 :]
-    if header.get("payload_bytes") != len(payload):
-        raise CorruptCacheError(
-            f"payload is {len(payload)} bytes, header says {header.get('payload_bytes')}"
-        )
-    if header.get("payload_sha256") != sha256_hex(payload):
-        raise CorruptCacheError("payload checksum does not match")
-    return header, payload
+    return header, end
+
+
+@contextlib.contextmanager
+def _open_regular(
+    path: Path, max_bytes: int = MAX_CACHE_FILE_BYTES
+) -> Iterator[tuple[BinaryIO, int]]:
+    """`path` open for reading, and its size, when it is a regular file of at most
+    `max_bytes` (checked on the open file: no race with a swap)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except (FileNotFoundError, NotADirectoryError):
+        raise
+    except OSError as err:
+        raise CorruptCacheError(f"cannot be opened as a file ({err.strerror or err})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise CorruptCacheError("not a regular file")
+        if info.st_size > max_bytes:
+            raise CorruptCacheError(
+                f"{info.st_size:,} bytes, more than a cache file can be ({max_bytes:,})"
+            )
+        yield handle, info.st_size
+
+
+def read_regular(path: Path, max_bytes: int = MAX_CACHE_FILE_BYTES) -> bytes:
+    """The bytes of a cache file that has no checked header (a tantivy index file, its
+    completion marker): `CorruptCacheError` unless it is a regular file of at most
+    `max_bytes`; a link is not followed."""
+    with _open_regular(path, max_bytes) as (handle, size):
+        return handle.read(size)
 
 
 def read_matching(

@@ -394,6 +394,13 @@ class _Reporter:
     def note(self, message: str) -> None:
         self._once(message)
 
+    def security(self, message: str) -> None:
+        """Where a secret goes: printed even under -q."""
+        line = f"warning: {message}"
+        if line not in self._printed:
+            self._printed.add(line)
+            self._console.print(strip_control(line), markup=False)
+
     def _once(self, line: str) -> None:
         """Print `line` unless quiet or already printed: a bench run indexes the same model for
         several backends and formats (`embedding-local`, and again inside `hybrid-local`), and
@@ -603,10 +610,14 @@ def agent(
     with _user_errors():
         from schemanav.agent import run_agent
         from schemanav.errors import SchemanavError
+        from schemanav.outputs import check_output_path
         from schemanav.render import render_receipt
 
         settings = _settings(ctx)
         _one_backend(settings, "agent")
+        for path in (transcript, receipt_json):
+            if path is not None:
+                check_output_path(path)  # before the run, not after it
         run = run_agent(task, settings, inline=inline, events=_Reporter(quiet=settings.quiet))
         if transcript is not None:
             _write_json(transcript, run.transcript)
@@ -657,7 +668,7 @@ def define(
             render_definitions(_stdout(), definitions)
         errors = unknown_definition_errors(definitions)
         for line in errors:
-            _stderr().print(line, markup=False)
+            _stderr().print(strip_control(line), markup=False)
         if errors:
             raise typer.Exit(2)
 
@@ -776,8 +787,12 @@ def agent_bench(
         from schemanav.agentbench.report import report_markdown, summarise, tables
         from schemanav.agentbench.runner import parse_modes, run_agent_bench
         from schemanav.bench.report import to_rich, write_output_file
+        from schemanav.outputs import check_output_path
 
         modes = parse_modes(mode)
+        for path in (results, markdown):
+            if path is not None:
+                check_output_path(path)  # before the runs, not after them
         reporter = _Reporter()
         run = run_agent_bench(
             _settings(ctx), tasks, modes, results, seed=seed, limit=limit, events=reporter

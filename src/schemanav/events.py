@@ -4,6 +4,8 @@ The CLI passes an object that renders them on stderr (Rich); tests and library u
 `SilentEvents` or their own recorder. Slow work with no count (parsing, token counting,
 indexing) is wrapped in `phase(events, description)`: a sink that has a `phase(description)`
 context manager shows it (the CLI, as a transient spinner); any other sink is left alone.
+A security notice (`security_notice`) goes to the sink's `security(message)` where it has one
+(the CLI prints it even under `-q`), else to its `warning`.
 """
 
 from __future__ import annotations
@@ -43,3 +45,13 @@ def phase(events: Events, description: str) -> Iterator[None]:
         return
     with show(description):
         yield
+
+
+def security_notice(events: Events, message: str) -> None:
+    """A warning that `-q` must not hide (where a secret goes): the sink's `security`, if it
+    has one, else its `warning`."""
+    say = getattr(events, "security", None)
+    if say is None:
+        events.warning(message)
+    else:
+        say(message)

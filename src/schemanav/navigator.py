@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
 from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
 from schemanav.errors import InputError
-from schemanav.events import Events, SilentEvents, phase
+from schemanav.events import Events, SilentEvents, phase, security_notice
 from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
-from schemanav.redaction import public_url
+from schemanav.redaction import Redactor, public_url
 from schemanav.retrieval import Ranking, Searcher, SearchHit, fit_budget, has_words, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
@@ -154,9 +154,10 @@ class Navigator:
         a file that came with a checked-out repository must not send them elsewhere unseen."""
         url = getattr(self.settings, key)
         if url and is_url(url) and self.settings.header and key in self.settings.from_file:
-            self.events.warning(
+            security_notice(
+                self.events,
                 f"your headers go to {public_url(url)}, which {CONFIG_FILE} set ({key}), "
-                f"not a flag or the environment: pass --{key} to choose it yourself"
+                f"not a flag or the environment: pass --{key} to choose it yourself",
             )
 
     def _warn_violations(self, violations: tuple[str, ...]) -> None:
@@ -281,7 +282,29 @@ class Navigator:
         )
 
     def define(self, coordinates: Sequence[str]) -> list[Definition]:
-        """`__definitions`: each coordinate's SDL and introspection record, in order.
+        """`__definitions`: each coordinate's SDL and introspection record, in order, with
+        header values and URL credentials redacted (a live schema's descriptions may echo
+        them)."""
+        from dataclasses import replace
+
+        redact = self.redact
+        return [
+            replace(
+                found,
+                sdl=redact(found.sdl) if found.sdl is not None else None,
+                record=redact.json(found.record),
+            )
+            for found in self._define(coordinates)
+        ]
+
+    @cached_property
+    def redact(self) -> Redactor:
+        """Redacts the header values and the credentials in the schema and endpoint URLs."""
+        urls = [url for url in (schema_source(self.settings), self.settings.endpoint) if url]
+        return Redactor(headers_from(self.settings), urls=urls)
+
+    def _define(self, coordinates: Sequence[str]) -> list[Definition]:
+        """Each coordinate's SDL and introspection record, in order.
 
         For a schema file, what was printed for a coordinate is kept in the cache directory
         (keyed by the file's bytes), so a later process defining it again does not parse the

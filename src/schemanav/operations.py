@@ -148,6 +148,38 @@ def compact_errors(errors: Sequence[GraphQLError]) -> str:
     return "\n".join(lines)
 
 
+def post_bounded(
+    endpoint: str,
+    body: Mapping[str, Any],
+    headers: Mapping[str, str],
+    timeout: float,
+    max_bytes: int = MAX_RESPONSE_BYTES,
+) -> tuple[int, bytes, str]:
+    """POST `body` as JSON: (status, body decompressed, charset), within `timeout` seconds in
+    all (`DeadlineExceeded`, or httpx's `TimeoutException`) and `max_bytes` after
+    decompression (`TooLarge`). Blocking: the GraphQL endpoint calls it in a worker thread."""
+    import threading
+
+    import httpx
+
+    sent = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Accept-Encoding": "gzip, identity",
+        **headers,
+    }
+
+    def fetch(cancelled: threading.Event) -> tuple[int, bytes, str]:
+        with (
+            httpx.Client(timeout=timeout) as client,
+            client.stream("POST", endpoint, json=dict(body), headers=sent) as response,
+        ):
+            content = read_capped(decoded_chunks(response), max_bytes, cancelled)
+            return response.status_code, content, response.encoding or "utf-8"
+
+    return run_with_deadline(fetch, timeout)
+
+
 class OperationRunner:
     """Validates an operation, then POSTs it to `endpoint` (if any) with the secret headers.
 
@@ -194,30 +226,13 @@ class OperationRunner:
     def _post(
         self, endpoint: str, query: str, variables: Mapping[str, Any] | None
     ) -> OperationOutcome:
-        import threading
-
         import httpx
 
         body: dict[str, Any] = {"query": query}
         if variables:
             body["variables"] = dict(variables)
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "Accept-Encoding": "gzip, identity",
-        }
-        headers.update(self._headers)
-
-        def fetch(cancelled: threading.Event) -> tuple[int, bytes, str]:
-            with (
-                httpx.Client(timeout=self.timeout) as client,
-                client.stream("POST", endpoint, json=body, headers=headers) as response,
-            ):
-                content = read_capped(decoded_chunks(response), MAX_RESPONSE_BYTES, cancelled)
-                return response.status_code, content, response.encoding or "utf-8"
-
         try:
-            status, content, charset = run_with_deadline(fetch, self.timeout)
+            status, content, charset = post_bounded(endpoint, body, self._headers, self.timeout)
         except (httpx.TimeoutException, DeadlineExceeded):
             return OperationOutcome(
                 False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"

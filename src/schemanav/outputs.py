@@ -1,6 +1,8 @@
-"""Files the user asked for (`--markdown`, `--plot`, `--transcript`, `--receipt-json`).
+"""Files the user asked for (`--markdown`, `--plot`, `--transcript`, `--receipt-json`,
+`agent-bench --results`, which is also read back and appended to).
 
-An output path is written only when it is a new path or an existing regular file. A device,
+An output path is written (or read, or appended to) only when it is a new path or an
+existing regular file. A device,
 FIFO, socket, directory or symbolic link at the path is refused with one line, never replaced
 (`--markdown /dev/full` run as root must not turn the device into a file). An existing file
 keeps its permission bits (a mode-600 file stays 600); a new one gets the umask's mode. The
@@ -14,6 +16,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 from schemanav.errors import InputError
 
@@ -23,17 +26,7 @@ def write_output_file(path: str | Path, data: str | bytes) -> Path:
     or new, or cannot be written. Returns the path written."""
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        info: os.stat_result | None = os.lstat(target)
-    except FileNotFoundError:
-        info = None
-    except OSError as err:
-        raise InputError(f"cannot write {target}: {err.strerror}") from None
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise InputError(
-            f"cannot write {target}: it is {_kind(info.st_mode)}, not a regular file; "
-            "choose a new file name"
-        )
+    info = check_output_path(target)
     mode = stat.S_IMODE(info.st_mode) if info is not None else _default_mode()
     directory = target.parent
     try:
@@ -51,6 +44,82 @@ def write_output_file(path: str | Path, data: str | bytes) -> Path:
             os.unlink(temp_name)
         raise InputError(f"cannot write {target}: {err.strerror}") from None
     return target
+
+
+def check_output_path(path: str | Path) -> os.stat_result | None:
+    """`InputError` unless `path` is new (None) or an existing regular file (its `lstat`):
+    checked before a long run, so its results are not lost to a path that cannot be written."""
+    target = Path(path)
+    try:
+        info: os.stat_result | None = os.lstat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise InputError(f"cannot write {target}: {err.strerror}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _refuse(target, info.st_mode)
+    return info
+
+
+def read_output_file(path: str | Path, max_bytes: int) -> bytes | None:
+    """The bytes of an output file written earlier (a results file read back), None when
+    there is none. Never follows a link, never blocks on a FIFO, never reads past `max_bytes`."""
+    target = Path(path)
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        _refuse_unopened(target, err, "read")
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            _refuse(target, info.st_mode)
+        if info.st_size > max_bytes:
+            raise InputError(
+                f"cannot read {target}: it is larger than {max_bytes:,} bytes; "
+                "choose a new file name"
+            )
+        return handle.read(max_bytes + 1)[:max_bytes]
+
+
+def append_output_file(path: str | Path, data: str) -> None:
+    """Append `data` (UTF-8) to `path`, created if new, synced to disk; the same rules as
+    `write_output_file` (no link followed, no FIFO or device written)."""
+    target = Path(path)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        fd = os.open(target, flags, 0o666)
+    except OSError as err:
+        _refuse_unopened(target, err, "write")
+    with os.fdopen(fd, "ab") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            _refuse(target, info.st_mode)
+        try:
+            handle.write(data.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError as err:
+            raise InputError(f"cannot write {target}: {err.strerror}") from None
+
+
+def _refuse(target: Path, mode: int) -> NoReturn:
+    raise InputError(
+        f"cannot write {target}: it is {_kind(mode)}, not a regular file; choose a new file name"
+    )
+
+
+def _refuse_unopened(target: Path, err: OSError, verb: str) -> NoReturn:
+    """An `os.open` that failed: a link (`O_NOFOLLOW`), a FIFO without a reader
+    (`O_NONBLOCK`), a directory, or any other reason."""
+    try:
+        mode: int | None = os.lstat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        _refuse(target, mode)
+    raise InputError(f"cannot {verb} {target}: {err.strerror}") from None
 
 
 def _default_mode() -> int:

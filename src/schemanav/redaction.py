@@ -12,8 +12,11 @@ sent to a model.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
@@ -57,6 +60,19 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
 
+def basic_credentials(value: str) -> list[str]:
+    """The decoded `user:password` of a `Basic …` header value, and each half: a server may
+    echo the credential as it decoded it."""
+    scheme, _, encoded = value.strip().partition(" ")
+    if scheme.lower() != "basic" or not encoded.strip():
+        return []
+    try:
+        pair = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return []
+    return [pair, *pair.split(":", 1)]
+
+
 def _forms(secret: str) -> set[str]:
     forms = {secret}
     escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
@@ -79,6 +95,7 @@ class Redactor:
             bases.add(value.strip())
             # "Bearer abc…": a server may echo the credential without its scheme.
             bases.add(value.strip().rsplit(" ", 1)[-1])
+            bases.update(basic_credentials(value))
         for url in urls:
             bases.update(url_credentials(url))
         secrets: set[str] = set()
@@ -89,9 +106,43 @@ class Redactor:
         self._secrets = sorted(
             (s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True
         )
+        self._escaped = [
+            _escaped_pattern(base)
+            for base in sorted(bases, key=len, reverse=True)
+            if len(base) >= MIN_SECRET_LENGTH
+        ]
 
     def __call__(self, text: str) -> str:
         for secret in self._secrets:
             if secret in text:
                 text = text.replace(secret, REDACTED)
+        if "\\u" in text:  # a secret written (in part) as JSON `\\uXXXX` escapes
+            for pattern in self._escaped:
+                text = pattern.sub(REDACTED, text)
         return text
+
+    def json(self, value: Any) -> Any:
+        """Parsed JSON with every string (keys too) redacted: escapes are decoded by then, so
+        a secret a server wrote as `\\u0073\\u006b…` is caught like a raw one."""
+        if isinstance(value, str):
+            return self(value)
+        if isinstance(value, list):
+            return [self.json(item) for item in value]
+        if isinstance(value, dict):
+            return {self(key): self.json(item) for key, item in value.items()}
+        return value
+
+
+def _escaped_pattern(secret: str) -> re.Pattern[str]:
+    """Matches `secret` with any of its characters written as a JSON escape (`\\u0041`, in
+    either case of hex digit, or `\\"`, `\\\\`, `\\/`), however many backslashes an
+    enclosing string added."""
+    pieces = []
+    for char in secret:
+        code = f"{ord(char):04x}"
+        hex_digits = "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in code)
+        forms = [re.escape(char), rf"\\+u{hex_digits}"]
+        if char in '"\\/':
+            forms.append(rf"\\+{re.escape(char)}")
+        pieces.append("(?:" + "|".join(forms) + ")")
+    return re.compile("".join(pieces))

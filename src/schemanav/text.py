@@ -36,3 +36,11 @@ def strip_control(text: str) -> str:
 def one_line(text: str) -> str:
     """`text` on one line, controls stripped and runs of whitespace collapsed."""
     return " ".join(strip_control(text).split())
+
+
+def clipped(text: str, limit: int = 200) -> str:
+    """`text`, or its first `limit` characters and how many more: an input quoted in an error
+    line (a 100 KB coordinate) stays one readable line."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit:,} more characters]"

@@ -41,12 +41,15 @@ def read_bytes(
     too_large_hint: str = "",
 ) -> bytes:
     """The bytes of `path`, or an `InputError`. A file over `max_bytes` is refused before it
-    is read (by its size) or while it is read (a device or FIFO has no size), so `/dev/zero`
-    or a 500 MB file never fills memory."""
+    is read (by its size) or while it is read (a device has no size), so `/dev/zero` or a
+    500 MB file never fills memory; a FIFO is refused (it could keep the read waiting)."""
     too_large = f"{path}: {what} is larger than {describe_bytes(max_bytes)}{too_large_hint}"
     try:
-        with path.open("rb") as handle:
+        # O_NONBLOCK: opening a FIFO with no writer would wait forever.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
             info = os.fstat(handle.fileno())
+            if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+                raise InputError(f"{path}: is a FIFO or socket, expected a {what} (a file)")
             if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
                 raise InputError(too_large)
             data = handle.read(max_bytes + 1)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,10 @@ from schemanav.agentbench.scoring import TaskScore, score_run
 from schemanav.bench.labelled import LabelledQuery, load_labelled, unknown_coordinates
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
+from schemanav.limits import DEFAULT_MAX_SCHEMA_BYTES, MAX_JSON_DEPTH, loads_json
 from schemanav.navigator import Navigator
+from schemanav.outputs import append_output_file, read_output_file
+from schemanav.textfile import decode_text
 
 if TYPE_CHECKING:
     from schemanav.agent.receipt import Mode
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 
 MODES: tuple[Mode, ...] = ("inline", "navigate", "oracle")
 DEFAULT_SEED = 0
+# A results file is read back whole: one record per task and mode is some kilobytes.
+MAX_RESULTS_BYTES = DEFAULT_MAX_SCHEMA_BYTES
 RecordStatus = Literal["final", "retry"]
 
 
@@ -156,18 +160,16 @@ def read_results(
     path: Path, config: dict[str, Any], events: Events
 ) -> dict[tuple[str, str], TaskRecord]:
     """Records already in `path`, newest per (task key, mode); refuses another run's file."""
-    if not path.exists():
+    data = read_output_file(path, MAX_RESULTS_BYTES)
+    if data is None:
         return {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror}") from None
+    lines = decode_text(data, path, "results file").splitlines()
     records: dict[tuple[str, str], TaskRecord] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            record = TaskRecord.from_dict(json.loads(line))
+            record = TaskRecord.from_dict(loads_json(line, max_depth=MAX_JSON_DEPTH))
         except (ValueError, KeyError, TypeError):
             events.warning(f"{path}:{number}: not a result record (an interrupted write?); ignored")
             continue
@@ -184,12 +186,9 @@ def read_results(
 def _append(path: Path, record: TaskRecord) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record.as_dict(), ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
     except OSError as err:
         raise InputError(f"cannot write {path}: {err.strerror}") from None
+    append_output_file(path, json.dumps(record.as_dict(), ensure_ascii=False) + "\n")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from schemanav.cache import CorruptCacheError, read_regular
 from schemanav.defaults import DEFAULT_BM25_TOKENIZER
 from schemanav.errors import InputError
 from schemanav.retrieval.analyzer import build_analyzer, split_camel
@@ -159,7 +160,7 @@ class BM25Backend:
         import tantivy
 
         try:
-            marker = json.loads((path / "COMPLETE").read_text())
+            marker = json.loads(read_regular(path / "COMPLETE", _MAX_MARKER_BYTES))
             if not isinstance(marker, dict) or marker.get("documents") != documents:
                 return None
             if marker.get("files") != _file_digests(path):
@@ -169,7 +170,7 @@ class BM25Backend:
             if index.searcher().num_docs != documents:
                 return None
             return index
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError, CorruptCacheError):
             return None
 
 
@@ -223,10 +224,13 @@ class BM25Searcher:
 def _file_digests(directory: Path) -> dict[str, str]:
     """SHA-256 of each index file: tantivy opens a garbled segment without complaint."""
     return {
-        path.name: hashlib.sha256(path.read_bytes()).hexdigest()
+        path.name: hashlib.sha256(read_regular(path)).hexdigest()
         for path in sorted(directory.iterdir())
-        if path.is_file() and not path.name.startswith(".") and path.name != "COMPLETE"
+        if not path.name.startswith(".") and path.name != "COMPLETE" and not path.is_dir()
     }
+
+
+_MAX_MARKER_BYTES = 1 << 20
 
 
 @register_backend("bm25", options=BM25Options)

@@ -67,7 +67,11 @@ def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
     try:
         sdl = _sdl(resolved)
         record = _record(schema, resolved)
-    except (TypeError, ValueError, KeyError, RuntimeError, StopIteration, RecursionError) as err:
+    except StopIteration:  # the member is not among the type's own: a meta-field
+        return _unknown(
+            schema, coordinate, "a meta-field GraphQL adds to every type, not part of its SDL"
+        )
+    except (TypeError, ValueError, KeyError, RuntimeError, RecursionError) as err:
         # Never a crash for one coordinate: report it and go on with the others.
         return _unknown(schema, coordinate, f"cannot be printed ({type(err).__name__})")
     return Definition(coordinate=coordinate, kind=kind, sdl=sdl, record=record)

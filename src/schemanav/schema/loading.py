@@ -312,19 +312,20 @@ def _load_from_endpoint(
     }
     request_headers.update(headers)
 
-    def fetch(cancelled: threading.Event) -> tuple[int, str, bytes]:
+    def fetch(cancelled: threading.Event) -> tuple[int, str, bytes, str]:
         with (
             httpx.Client(timeout=timeout) as client,
             client.stream("POST", url, json=body, headers=request_headers) as response,
         ):
-            ok = response.status_code < 400
+            ok = response.status_code < 300
             cap = max_bytes if ok else ERROR_BODY_BYTES
             chunks = decoded_chunks(response)
             content = read_capped(chunks, cap, cancelled, truncate=not ok)
-            return response.status_code, response.reason_phrase, content
+            location = response.headers.get("location", "")
+            return response.status_code, response.reason_phrase, content, location
 
     try:
-        status, reason, content = run_with_deadline(fetch, timeout)
+        status, reason, content, location = run_with_deadline(fetch, timeout)
     except (httpx.TimeoutException, DeadlineExceeded):
         raise InputError(
             f"introspection request to {shown} timed out after {timeout:g} s "
@@ -345,6 +346,12 @@ def _load_from_endpoint(
         ) from None
     except (UnicodeError, ValueError) as err:
         raise InputError(f"cannot send the introspection query to {shown}: {err}") from None
+    if 300 <= status < 400:  # not followed: the headers would go to wherever it points
+        where = f" to {redact(public_url(location))}" if location else ""
+        raise InputError(
+            f"{shown} answered HTTP {status} {reason} (a redirect{where}) to the introspection "
+            "query: pass the URL it points to as --schema"
+        )
     if status >= 400:
         hint = " (check the --header credentials)" if status in (401, 403) else ""
         raise InputError(

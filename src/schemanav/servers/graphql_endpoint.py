@@ -20,21 +20,38 @@ Introspection (`__schema`, `__type`) is answered here and shows the new fields a
 Any other operation is validated locally against the user's schema (mutations refused unless
 allowed) and forwarded to the upstream endpoint with the configured headers; its JSON answer
 is passed back (header values redacted). Without an upstream, or when it cannot be reached,
-the answer is a GraphQL error, never an HTTP 500.
+the answer is a GraphQL error, never an HTTP 500. The upstream call has the CLI's bounds: one
+total deadline (`--timeout`), `MAX_RESPONSE_BYTES` after decompression, `MAX_JSON_DEPTH`.
 
-The schema, the corpus and the search index are built once, in `SemanticEndpoint(...)`; a
-request parses only its own document.
+Every answer, local or forwarded, is redacted after its JSON is parsed, so an escaped form of a
+header value is caught too. The schema, the corpus and the search index are built once, in
+`SemanticEndpoint(...)`; a request parses only its own document, and all its work (parsing,
+the bounds of `request_limits`, validation, search, execution) runs in a worker thread, so one
+costly request never blocks the event loop that answers the others.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from schemanav.errors import InputError
-from schemanav.schema import headers_from
+from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
+from schemanav.redaction import Redactor
+from schemanav.schema import headers_from, schema_source
+from schemanav.servers.request_limits import (
+    MAX_DOCUMENT_TOKENS,
+    BudgetSpent,
+    RequestBudget,
+    RequestTooCostly,
+    answer_too_large,
+    check_document,
+    resolved_field_cap,
+)
 from schemanav.servers.tools import MAX_COORDINATES, MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
@@ -128,8 +145,10 @@ class SemanticEndpoint:
         self.navigator = navigator
         self.upstream = upstream
         self.timeout = timeout or navigator.settings.timeout
-        self.redact = navigator.operations.redact
         self._headers = headers_from(navigator.settings)
+        # The header values and the credentials of every URL this endpoint knows.
+        urls = (upstream, schema_source(navigator.settings), navigator.settings.endpoint)
+        self.redact = Redactor(self._headers, urls=[url for url in urls if url])
         self.schema = semantic_schema(navigator.loaded.schema)
         query_type = self.schema.query_type
         assert query_type is not None
@@ -139,7 +158,9 @@ class SemanticEndpoint:
         assert isinstance(union, GraphQLUnionType)
         union.resolve_type = _definition_type
         navigator.searcher().search("warm up", 1)
-        self._client: Any = None
+        # Requests run in worker threads; searches take turns on the one warm index.
+        self._search_lock = threading.Lock()
+        self._max_fields = resolved_field_cap()
         # Agents send the same documents with new variables: parse and validate each once
         # (documents up to CACHED_CHARS long, so the cache stays small).
         self._parse_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
@@ -159,9 +180,19 @@ class SemanticEndpoint:
         from graphql import GraphQLSyntaxError, parse
 
         try:
-            return parse(query)
+            return parse(query, max_tokens=MAX_DOCUMENT_TOKENS)
         except GraphQLSyntaxError as err:
+            # graphql-core's own words for its token and nesting limits.
+            if "tokens. Parsing aborted" in err.message:
+                return _error(
+                    f"the document has more than {MAX_DOCUMENT_TOKENS:,} tokens; "
+                    "send a smaller document"
+                )
+            if "nested too deeply" in err.message:
+                return _error("the document is nested too deeply to parse")
             return {"errors": [err.formatted]}
+        except RecursionError:
+            return _error("the document is nested too deeply to parse")
 
     def _validate_uncached(self, query: str) -> list[Any]:
         from graphql import validate
@@ -177,7 +208,7 @@ class SemanticEndpoint:
 
         return introspection_item(self.schema, coordinate)
 
-    def _resolve_search(self, _root: Any, _info: Any, query: str, first: int) -> list[Any]:
+    def _resolve_search(self, _root: Any, info: Any, query: str, first: int) -> list[Any]:
         from graphql import GraphQLError
 
         if len(query) > MAX_QUERY_CHARS:
@@ -187,7 +218,10 @@ class SemanticEndpoint:
             )
         if not 1 <= first <= MAX_FIRST:
             raise GraphQLError(f"__search: first must be from 1 to {MAX_FIRST}, got {first}")
-        hits = self.navigator.searcher().search(query, first)
+        if isinstance(info.context, RequestBudget):
+            info.context.spend_first(first)
+        with self._search_lock:
+            hits = self.navigator.searcher().search(query, first)
         top = max((hit.score for hit in hits), default=0.0)
         results = []
         for hit in hits:
@@ -225,30 +259,20 @@ class SemanticEndpoint:
     def app(self) -> Starlette:
         """The ASGI app: POST (JSON) and GET (queries only) on `/graphql`."""
         try:
-            import httpx
             from starlette.applications import Starlette
             from starlette.routing import Route
         except ImportError:
             raise InputError(MISSING_EXTRA) from None
-        from contextlib import asynccontextmanager
-
-        @asynccontextmanager
-        async def lifespan(_app: Starlette) -> Any:
-            async with httpx.AsyncClient(timeout=self.timeout) as client:
-                self._client = client
-                yield
-
-        return Starlette(
-            routes=[Route(GRAPHQL_PATH, self.handle, methods=["GET", "POST"])],
-            lifespan=lifespan,
-        )
+        return Starlette(routes=[Route(GRAPHQL_PATH, self.handle, methods=["GET", "POST"])])
 
     async def handle(self, request: Request) -> Response:
         params, problem = await _request_params(request)
         if problem is not None:
             return problem
         query, variables, operation_name = params
-        if request.method == "GET" and not self._is_query(query, operation_name):
+        if request.method == "GET" and not await asyncio.to_thread(
+            self._is_query, query, operation_name
+        ):
             message = "only queries may be sent with GET; send mutations with POST"
             return _json(_error(message), 405)
         return _json(await self.answer(query, variables, operation_name))
@@ -270,12 +294,29 @@ class SemanticEndpoint:
         operation_name: str | None,
     ) -> dict[str, Any]:
         """The GraphQL response (a dict with `data` and/or `errors`) to one request."""
+        local = await asyncio.to_thread(self._answer_here, query, variables, operation_name)
+        if local is not None:
+            return local
+        return await self._forward(query, variables, operation_name)
+
+    def _answer_here(
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None,
+        operation_name: str | None,
+    ) -> dict[str, Any] | None:
+        """The answer when this endpoint gives it, redacted; None when the operation is valid
+        and goes upstream. Blocking (parsing, validation, search): run in a worker thread."""
         document = self._parse(query)
         if isinstance(document, dict):
             return document
         operation = _operation(document, operation_name)
         if isinstance(operation, str):
             return _error(operation)
+        try:
+            check_document(document, operation, SEMANTIC_ROOTS)
+        except RequestTooCostly as err:
+            return _error(err.message)
         roots = _root_fields(document, operation)
         semantic = roots & SEMANTIC_ROOTS
         if semantic or roots <= INTROSPECTION_ROOTS:
@@ -284,7 +325,10 @@ class SemanticEndpoint:
                     f"ask {' and '.join(sorted(semantic))} in a request of their own: the "
                     "other fields are forwarded to the API, which does not know them"
                 )
-            return self._execute_here(query, document, variables, operation_name)
+            answered: dict[str, Any] = self.redact.json(
+                self._execute_here(query, document, variables, operation_name)
+            )
+            return answered
         if self.upstream is None:
             return _error(
                 "this endpoint answers __search, __definitions and introspection only; "
@@ -293,7 +337,7 @@ class SemanticEndpoint:
         outcome = self.navigator.validate(query, variables)
         if not outcome.ok:
             return _error(outcome.text)
-        return await self._forward(query, variables, operation_name)
+        return None
 
     def _execute_here(
         self,
@@ -307,49 +351,64 @@ class SemanticEndpoint:
         errors = self._validate(query)
         if errors:
             return {"errors": errors}
-        result = execute(
-            self.schema,
-            document,
-            variable_values=dict(variables) if variables else None,
-            operation_name=operation_name,
-        )
+        budget = RequestBudget(self._max_fields)
+        try:
+            result = execute(
+                self.schema,
+                document,
+                context_value=budget,
+                variable_values=dict(variables) if variables else None,
+                operation_name=operation_name,
+                middleware=[budget],
+            )
+        except BudgetSpent as spent:
+            return _error(spent.message)
         assert isinstance(result, ExecutionResult)  # every resolver here is synchronous
-        return dict(result.formatted)
+        formatted = dict(result.formatted)
+        too_large = answer_too_large(len(json.dumps(formatted, ensure_ascii=False)))
+        return _error(too_large) if too_large else formatted
 
     async def _forward(
         self, query: str, variables: Mapping[str, Any] | None, operation_name: str | None
     ) -> dict[str, Any]:
-        import httpx
-
+        """The upstream's answer, bounded like the CLI's (`post_bounded`) and redacted."""
         assert self.upstream is not None
         body: dict[str, Any] = {"query": query}
         if variables:
             body["variables"] = dict(variables)
         if operation_name:
             body["operationName"] = operation_name
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        headers.update(self._headers)
-        client = self._client or httpx.AsyncClient(timeout=self.timeout)
+        return await asyncio.to_thread(self._post_upstream, self.upstream, body)
+
+    def _post_upstream(self, upstream: str, body: dict[str, Any]) -> dict[str, Any]:
+        import httpx
+
+        from schemanav.limits import DeadlineExceeded, TooDeep, TooLarge, describe_bytes
+        from schemanav.operations import post_bounded
+
         try:
-            response = await client.post(self.upstream, json=body, headers=headers)
-        except httpx.TimeoutException:
+            status, content, _charset = post_bounded(upstream, body, self._headers, self.timeout)
+        except (httpx.TimeoutException, DeadlineExceeded):
             return _error(f"the upstream API did not answer within {self.timeout:g} s")
-        except httpx.HTTPError as err:
+        except TooLarge:
+            return _error(
+                "the upstream API answered with more than "
+                f"{describe_bytes(MAX_RESPONSE_BYTES)}; select fewer fields or ask for fewer items"
+            )
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as err:
             return _error(
                 f"cannot reach the upstream API ({type(err).__name__}); the operation was not run"
             )
-        finally:
-            if client is not self._client:
-                await client.aclose()
         try:
-            payload = json.loads(self.redact(response.text))
+            payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
+        except TooDeep as err:
+            return _error(f"the upstream API answered with JSON {err.message}")
         except ValueError:
             payload = None
         if isinstance(payload, dict) and ("data" in payload or "errors" in payload):
-            return payload
-        return _error(
-            f"the upstream API answered HTTP {response.status_code} without a GraphQL result"
-        )
+            redacted: dict[str, Any] = self.redact.json(payload)
+            return redacted
+        return _error(f"the upstream API answered HTTP {status} without a GraphQL result")
 
 
 async def _request_params(
@@ -362,17 +421,17 @@ async def _request_params(
         variables_text = raw.get("variables")
         if variables_text:
             try:
-                raw = {**raw, "variables": json.loads(variables_text)}
-            except ValueError:
-                return nothing, _json(_error("variables is not valid JSON"), 400)
+                raw = {**raw, "variables": loads_json(variables_text, max_depth=MAX_JSON_DEPTH)}
+            except ValueError as err:
+                return nothing, _json(_error(f"variables is not valid JSON{_deep(err)}"), 400)
     else:
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
+        body = await _body_capped(request)
+        if body is None:
             return nothing, _json(_error(f"the request is over {MAX_BODY_BYTES:,} bytes"), 413)
         try:
-            raw = json.loads(body)
-        except ValueError:
-            return nothing, _json(_error('send a JSON body: {"query": "…"}'), 400)
+            raw = loads_json(body, max_depth=MAX_JSON_DEPTH)
+        except ValueError as err:
+            return nothing, _json(_error(f'send a JSON body: {{"query": "…"}}{_deep(err)}'), 400)
     if not isinstance(raw, Mapping) or not isinstance(raw.get("query"), str):
         return nothing, _json(_error('the request has no "query" string'), 400)
     variables = raw.get("variables")
@@ -380,6 +439,25 @@ async def _request_params(
         return nothing, _json(_error("variables must be a JSON object"), 400)
     name = raw.get("operationName")
     return (raw["query"], variables, name if isinstance(name, str) else None), None
+
+
+async def _body_capped(request: Request) -> bytes | None:
+    """The POST body, or None once it passes `MAX_BODY_BYTES` (read no further)."""
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _deep(err: ValueError) -> str:
+    """', nested more than N levels deep' for JSON refused for its depth, else ''."""
+    from schemanav.limits import TooDeep
+
+    return f" ({err.message})" if isinstance(err, TooDeep) else ""
 
 
 def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | str:

@@ -106,8 +106,13 @@ def run_mcp(
         note(f"{summary}; serving on stdio")
 
         async def main() -> None:
-            async with stdio_server() as (read_stream, write_stream):
-                await server.run(read_stream, write_stream, server.create_initialization_options())
+            async with (
+                stdio_server() as (read_stream, write_stream),
+                anyio.create_task_group() as tasks,
+            ):
+                sink, readable = anyio.create_memory_object_stream[Any](16)
+                tasks.start_soon(_answer_unreadable, read_stream, sink, write_stream)
+                await server.run(readable, write_stream, server.create_initialization_options())
 
         anyio.run(main)
         return
@@ -116,6 +121,28 @@ def run_mcp(
     host, port = http
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
     serve_asgi(app, host, port, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
+
+
+async def _answer_unreadable(source: Any, sink: Any, write_stream: Any) -> None:
+    """Relay the client's messages to the server; answer a line the SDK could not read
+    (invalid JSON-RPC, or nested deeper than its JSON parser goes) with a JSON-RPC parse
+    error, which the SDK would otherwise drop, leaving the client waiting forever. The id
+    is null: it could not be read (JSON-RPC 2.0, section 5)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    async with sink:
+        async for item in source:
+            if not isinstance(item, Exception):
+                await sink.send(item)
+                continue
+            error = types.ErrorData(
+                code=types.PARSE_ERROR,
+                message="the message is not valid JSON-RPC, or is nested too deeply to read",
+            )
+            await write_stream.send(
+                SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=error))
+            )
 
 
 def parse_host_port(value: str) -> tuple[str, int]:
