@@ -10,7 +10,7 @@ never hides the environment or the file. Help texts and defaults come from
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -24,6 +24,8 @@ from schemanav.text import strip_control
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from schemanav.bench.report import TextTable
+    from schemanav.compare import BenchComparison, CostComparison, Finding
     from schemanav.settings import Settings
 
 app = typer.Typer(
@@ -154,6 +156,26 @@ OptionsOption = Annotated[
 ]
 QuietOption = Annotated[bool, _flag("quiet", "-q")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
+MaxDropOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-drop",
+        metavar="X",
+        show_default=False,
+        help="Exit 1 when complete-within-budget, recall@k or MRR of any row falls by more "
+        "than X (a share, 0 to 1) [default: never].",
+    ),
+]
+MaxGrowthOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-growth",
+        metavar="PCT",
+        show_default=False,
+        help="Exit 1 when the tokens of the corpus (any format), the SDL text or the "
+        "introspection JSON grow by more than PCT percent [default: never].",
+    ),
+]
 
 
 def _stderr() -> "Console":
@@ -280,26 +302,56 @@ def corpus(
     ] = 0,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="FILE",
+            show_default=False,
+            help="Compare with an earlier `corpus --json` result: each form's change in tokens.",
+        ),
+    ] = None,
+    max_growth: MaxGrowthOption = None,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            metavar="FILE",
+            show_default=False,
+            help="With --baseline, also write a comment-sized markdown summary to this file.",
+        ),
+    ] = None,
 ) -> None:
     """Price a schema: its coordinates, and the tokens of the corpus in each format, of the SDL
-    text and of the introspection JSON."""
+    text and of the introspection JSON; with --baseline, what changed since that result."""
     with _one_shot(), _user_errors():
         from schemanav.corpus import Format
         from schemanav.navigator import Navigator
         from schemanav.render import render_price
 
         settings = _settings(ctx)
+        check = _BaselineCheck.of("corpus", baseline, markdown, max_growth=max_growth)
         navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
         price = navigator.price()
         the_corpus = navigator.corpus
         shown = {fmt.value: the_corpus.texts(fmt)[:show] for fmt in Format} if show else {}
+        comparison = check.costs(price.as_dict()) if check else None
         if as_json:
             payload = price.as_dict()
             if show:
                 payload["shown"] = shown
+            if comparison is not None:
+                payload["baseline"] = comparison.as_dict()
             _print_json(payload)
-            return
-        render_price(_stdout(), price, shown)
+        else:
+            render_price(_stdout(), price, shown)
+        if check and comparison is not None:
+            from schemanav.compare.report import cost_table
+
+            check.finish(
+                "schemanav corpus", comparison.findings(), [cost_table(comparison)],
+                regressed=bool(comparison.regressions), show_tables=not as_json,
+            )  # fmt: skip
 
 
 @_command("Ask one question; print the ranked hits and what they cost.")
@@ -502,12 +554,16 @@ def bench(
             events=reporter,
             outputs=parse_outputs(settings.output),
         )
+        comparison = check.quality(report.as_dict()) if check else None
         # The results first: a file that still cannot be written loses nothing.
         if as_json:
-            _print_json(report.as_dict())
+            payload = report.as_dict()
+            if comparison is not None:
+                payload["baseline"] = comparison.as_dict()
+            _print_json(payload)
         else:
             print_tables(_stdout(), report)
-        if markdown is not None:
+        if markdown is not None and comparison is None:
             write_markdown(report, Path(markdown))
             reporter.note(f"wrote {markdown}")
         if plot is not None:
@@ -515,6 +571,120 @@ def bench(
 
             for path in write_plots(report, Path(plot)):
                 reporter.note(f"wrote {path}")
+        if check and comparison is not None:
+            from schemanav.bench.report import tables
+            from schemanav.compare.report import bench_tables
+
+            check.finish(
+                "schemanav bench", comparison.findings(), bench_tables(comparison),
+                regressed=bool(comparison.regressions), show_tables=not as_json,
+                folded=tables(report),
+            )  # fmt: skip
+
+
+class _BaselineCheck:
+    """`--baseline FILE`, read and checked before the work; after it, the comparison's tables
+    printed, its markdown summary written and, on a regression, exit 1 (the library decides
+    what regressed)."""
+
+    def __init__(self, path: str, payload: dict[str, Any], markdown: str | None) -> None:
+        self.path, self.payload, self.markdown = path, payload, markdown
+        self.max_drop: float | None = None
+        self.max_growth: float | None = None
+
+    @classmethod
+    def of(
+        cls,
+        command: str,
+        baseline: str | None,
+        markdown: str | None,
+        *,
+        max_drop: float | None = None,
+        max_growth: float | None = None,
+    ) -> "_BaselineCheck | None":
+        from pathlib import Path
+
+        from schemanav.compare import load_bench_baseline, load_price_baseline
+        from schemanav.compare.findings import check_max_drop, check_max_growth
+        from schemanav.errors import InputError
+
+        check_max_drop(max_drop)
+        check_max_growth(max_growth)
+        if baseline is None:
+            for flag, value in (("--max-drop", max_drop), ("--max-growth", max_growth)):
+                if value is not None:
+                    raise InputError(f"{flag} needs --baseline FILE: a `{command} --json` result")
+            if command == "corpus" and markdown is not None:
+                raise InputError("corpus --markdown needs --baseline FILE: a `corpus --json` result")
+            return None
+        _check_outputs(markdown, None)
+        load = load_bench_baseline if command == "bench" else load_price_baseline
+        check = cls(baseline, load(Path(baseline)), markdown)
+        check.max_drop, check.max_growth = max_drop, max_growth
+        return check
+
+    def quality(self, current: dict[str, Any]) -> "BenchComparison":
+        from schemanav.compare import compare_bench
+
+        return compare_bench(
+            self.payload, current, baseline_label=self.path, max_drop=self.max_drop
+        )
+
+    def costs(self, current: dict[str, Any]) -> "CostComparison":
+        from schemanav.compare import compare_prices
+
+        return compare_prices(
+            self.payload, current, baseline_label=self.path, max_growth=self.max_growth
+        )
+
+    def finish(
+        self,
+        title: str,
+        findings: "Iterable[Finding]",
+        tables: "Sequence[TextTable]",
+        *,
+        regressed: bool,
+        show_tables: bool,
+        folded: "Sequence[TextTable]" = (),
+    ) -> None:
+        _finish_comparison(
+            title, list(findings), tables, regressed=regressed, show_tables=show_tables,
+            markdown=self.markdown, folded=folded,
+        )  # fmt: skip
+
+
+def _finish_comparison(
+    title: str,
+    findings: "list[Finding]",
+    tables: "Sequence[TextTable]",
+    *,
+    regressed: bool,
+    show_tables: bool,
+    markdown: str | None,
+    folded: "Sequence[TextTable]" = (),
+) -> None:
+    """Print a comparison's tables and verdict, write its summary, exit 1 on a regression."""
+    from pathlib import Path
+
+    from schemanav.compare.findings import Severity
+    from schemanav.compare.report import print_text_tables, summary_markdown, verdict
+    from schemanav.outputs import write_output_file
+
+    if show_tables:
+        out = _stdout()
+        out.print()
+        print_text_tables(out, tables)
+        out.print()
+        out.print(f"{title}: {verdict(regressed)}", markup=False)
+    for finding in findings:
+        if finding.severity is Severity.REGRESSION:
+            _stderr().print(f"regression: {strip_control(finding.text)}", markup=False)
+    if markdown is not None:
+        summary = summary_markdown(title, regressed, findings, [*tables, *folded])
+        write_output_file(Path(markdown), summary)
+        _stderr().print(f"wrote {markdown}", markup=False)
+    if regressed:
+        raise typer.Exit(1)
 
 
 def _check_outputs(markdown: str | None, plot: str | None) -> None:
@@ -860,6 +1030,76 @@ def serve(
         reporter = _Reporter()
         navigator = Navigator(_settings(ctx), reporter)
         run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
+
+
+@_command("What a schema change did: coordinates, token costs and labelled questions.")
+def diff(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="The schema before (file or URL).", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
+    backend: BackendOption = None,
+    format: FormatOption = None,
+    ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
+    budgets: Annotated[str | None, _flag("budgets", metavar="N,N…")] = None,
+    output: Annotated[str | None, _flag("output")] = None,
+    options: OptionsOption = None,
+    cache_dir: CacheDirOption = None,
+    max_drop: MaxDropOption = None,
+    max_growth: MaxGrowthOption = None,
+    allow_breaking: Annotated[
+        bool,
+        typer.Option(
+            "--allow-breaking",
+            help="Report breaking changes (graphql-core's) without failing the check.",
+        ),
+    ] = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            metavar="FILE",
+            show_default=False,
+            help="Also write a comment-sized markdown summary (worst three changes first).",
+        ),
+    ] = None,
+) -> None:
+    """Compare schema OLD with NEW: coordinates added, removed and changed (type, arguments,
+    deprecation, description), graphql-core's breaking and dangerous changes, the tokens of
+    every form; with --bench-file, the questions whose labels name a removed or changed
+    coordinate and the questions whose completeness changed. Exit 1 on a breaking change
+    (unless --allow-breaking) or past --max-drop / --max-growth."""
+    with _one_shot(), _user_errors():
+        from schemanav.bench.runner import split_list
+        from schemanav.compare import diff_schema_versions
+        from schemanav.compare.findings import check_max_drop, check_max_growth
+        from schemanav.compare.report import diff_tables
+
+        settings = _settings(ctx)
+        check_max_drop(max_drop)
+        check_max_growth(max_growth)
+        _check_outputs(markdown, None)
+        result = diff_schema_versions(
+            settings,
+            old,
+            new,
+            backends=split_list(settings.backend),
+            max_drop=max_drop,
+            max_growth=max_growth,
+            allow_breaking=allow_breaking,
+            events=_Reporter(quiet=settings.quiet),
+        )
+        if as_json:
+            _print_json(result.as_dict())
+        _finish_comparison(
+            f"schemanav diff {result.old} → {result.new}", list(result.findings()),
+            diff_tables(result), regressed=result.regressed, show_tables=not as_json,
+            markdown=markdown,
+        )  # fmt: skip
 
 
 def main() -> None:
