@@ -535,6 +535,18 @@ def bench(
             help="Also draw recall and completeness charts (SVG) into this folder.",
         ),
     ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="FILE",
+            show_default=False,
+            help="Compare with an earlier `bench --json` result of the same questions, rows, "
+            "ks and budgets: each measure's change per row; --markdown then writes a "
+            "comment-sized summary above the tables.",
+        ),
+    ] = None,
+    max_drop: MaxDropOption = None,
 ) -> None:
     """Score labelled questions: recall@k, MRR, token cost, budget sweeps and completeness
     (every expected coordinate shown) per backend × format × output."""
@@ -546,6 +558,7 @@ def bench(
 
         settings = _settings(ctx)
         _check_outputs(markdown, plot)  # before the work, not after it
+        check = _BaselineCheck.of("bench", baseline, markdown, max_drop=max_drop)
         reporter = _Reporter(quiet=settings.quiet)
         report = run_bench(
             settings,
@@ -615,7 +628,9 @@ class _BaselineCheck:
                 if value is not None:
                     raise InputError(f"{flag} needs --baseline FILE: a `{command} --json` result")
             if command == "corpus" and markdown is not None:
-                raise InputError("corpus --markdown needs --baseline FILE: a `corpus --json` result")
+                raise InputError(
+                    "corpus --markdown needs --baseline FILE: a `corpus --json` result"
+                )
             return None
         _check_outputs(markdown, None)
         load = load_bench_baseline if command == "bench" else load_price_baseline

@@ -140,7 +140,8 @@ def diff_schemas(old: GraphQLSchema, new: GraphQLSchema) -> CoordinateDiff:
         if (change := _change(before[name], after[name])) is not None
     )
     findings = [
-        SchemaChange("breaking", c.type.name, c.description) for c in find_breaking_changes(old, new)
+        SchemaChange("breaking", c.type.name, c.description)
+        for c in find_breaking_changes(old, new)
     ]
     findings += [
         SchemaChange("dangerous", c.type.name, c.description)

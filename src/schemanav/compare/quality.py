@@ -98,7 +98,9 @@ class MeasureChange:
         (a question left with no hit) is worse when the better side had one."""
         change = self.change
         if change is None:
-            return self.measure in LOWER_IS_BETTER and self.after is None and self.before is not None
+            return (
+                self.measure in LOWER_IS_BETTER and self.after is None and self.before is not None
+            )
         if self.measure in HIGHER_IS_BETTER:
             return change < -_TOLERANCE
         return change > _TOLERANCE
@@ -272,7 +274,10 @@ def compare_bench(
     regressions: list[Regression] = []
     if max_drop is not None:
         for before, after, row in zip(
-            (before_rows[_row_key(row)] for row in current["rows"]), current["rows"], rows, strict=True
+            (before_rows[_row_key(row)] for row in current["rows"]),
+            current["rows"],
+            rows,
+            strict=True,
         ):
             regressions += _regressions(before, after, row, max_drop)
     return BenchComparison(
@@ -372,9 +377,9 @@ def _compare_row(
         if aggregate.key in NOT_COMPARED:
             continue
         axis = aggregate.measure.axis.value
-        params: list[int | None] = list(
-            {"k": ks, "budget": budgets}.get(axis, [None])  # type: ignore[arg-type]
-        )
+        params: list[int | None] = [None]
+        if axis != "once":
+            params = list(ks if axis == "k" else budgets)
         for at in params:
             measures.append(
                 MeasureChange(

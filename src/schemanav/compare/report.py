@@ -30,7 +30,13 @@ def verdict(regressed: bool) -> str:
     return "regression (exit 1)" if regressed else "no regression (exit 0)"
 
 
-def _table(title: str, headers: Sequence[str], numeric: Sequence[bool], rows: Iterable[Sequence[str]], caption: str = "") -> TextTable:  # noqa: E501
+def _table(
+    title: str,
+    headers: Sequence[str],
+    numeric: Sequence[bool],
+    rows: Iterable[Sequence[str]],
+    caption: str = "",
+) -> TextTable:
     return TextTable(title, tuple(headers), tuple(numeric), tuple(map(tuple, rows)), caption)
 
 
@@ -41,9 +47,17 @@ def measure_table(row: RowComparison) -> TextTable:
     for measure in changed:
         cell = AGGREGATE[measure.measure].cell
         change = measure.change
-        shown = "–" if change is None else f"{change:+.3f}" if abs(change) < 1 else f"{change:+,.0f}"
+        shown = (
+            "–" if change is None else f"{change:+.3f}" if abs(change) < 1 else f"{change:+,.0f}"
+        )
         cells.append(
-            (measure.label, cell(measure.before), cell(measure.after), shown, "worse" if measure.worse else "better")
+            (
+                measure.label,
+                cell(measure.before),
+                cell(measure.after),
+                shown,
+                "worse" if measure.worse else "better",
+            )
         )
     same = len(row.measures) - len(changed)
     return _table(
@@ -78,7 +92,9 @@ def question_table(comparison: BenchComparison) -> TextTable:
         (False, False, False, False, True),
         cells,
         "C@k: complete in the top k; C≤B: complete within B tokens; never: not within the "
-        "largest budget." if cells else "No question changed completeness.",
+        "largest budget."
+        if cells
+        else "No question changed completeness.",
     )
 
 
@@ -109,13 +125,23 @@ def coordinate_table(diff: SchemaDiff) -> TextTable:
         (facts.coordinate, facts.kind, "added", facts.type) for facts in coordinates.added
     ]
     cells += [
-        (gone.coordinate, gone.kind, "removed", f"renamed to {gone.renamed_to}?" if gone.renamed_to else "")
+        (
+            gone.coordinate,
+            gone.kind,
+            "removed",
+            f"renamed to {gone.renamed_to}?" if gone.renamed_to else "",
+        )
         for gone in coordinates.removed
     ]
     for change in coordinates.changed:
         for aspect in change.changes:
             cells.append(
-                (change.coordinate, change.kind, aspect.aspect, f"{_short(aspect.before)} → {_short(aspect.after)}")
+                (
+                    change.coordinate,
+                    change.kind,
+                    aspect.aspect,
+                    f"{_short(aspect.before)} → {_short(aspect.after)}",
+                )
             )
     return _table(
         "Coordinates added, removed and changed",

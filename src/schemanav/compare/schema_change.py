@@ -69,7 +69,9 @@ class SchemaDiff:
         if self.bench is not None:
             yield from self.bench.findings()
         for question in self.touched:
-            yield Finding(Severity.NOTICE, len(question.labels), f"labels touched: {question.text()}")
+            yield Finding(
+                Severity.NOTICE, len(question.labels), f"labels touched: {question.text()}"
+            )
         for change in self.coordinates.dangerous:
             yield Finding(Severity.NOTICE, 0.5, f"dangerous: {change.description}")
         yield from self.costs.findings()
@@ -97,7 +99,9 @@ def touched_questions(
         for query in queries
         if (
             touches := tuple(
-                LabelTouch(label, how[label]) for label in query.expected_coordinates if label in how
+                LabelTouch(label, how[label])
+                for label in query.expected_coordinates
+                if label in how
             )
         )
     )
