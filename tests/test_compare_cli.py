@@ -290,7 +290,9 @@ def test_bench_baseline_markdown_leads_with_the_worst_three(tmp_path: Path) -> N
     assert lines[0] == "### schemanav bench: regression (exit 1)"
     start = lines.index("**Worst changes**") + 2
     assert all(" fell " in line and ROW in line for line in lines[start : start + 3])
-    assert "**Recall@k**" in lines  # the bench tables, folded under the summary
+    # The changes, folded under the summary; not the whole bench tables.
+    assert f"**{ROW}: measures against the baseline**" in lines
+    assert "**Recall@k**" not in lines
 
 
 def test_bench_baseline_refuses_what_does_not_match(tmp_path: Path) -> None:

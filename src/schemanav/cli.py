@@ -351,6 +351,7 @@ def corpus(
             check.finish(
                 "schemanav corpus", comparison.findings(), [cost_table(comparison)],
                 regressed=bool(comparison.regressions), show_tables=not as_json,
+                quiet=settings.quiet,
             )  # fmt: skip
 
 
@@ -543,7 +544,7 @@ def bench(
             show_default=False,
             help="Compare with an earlier `bench --json` result of the same questions, rows, "
             "ks and budgets: each measure's change per row; --markdown then writes a "
-            "comment-sized summary above the tables.",
+            "comment-sized summary of the changes instead of the tables.",
         ),
     ] = None,
     max_drop: MaxDropOption = None,
@@ -585,13 +586,12 @@ def bench(
             for path in write_plots(report, Path(plot)):
                 reporter.note(f"wrote {path}")
         if check and comparison is not None:
-            from schemanav.bench.report import tables
             from schemanav.compare.report import bench_tables
 
             check.finish(
                 "schemanav bench", comparison.findings(), bench_tables(comparison),
                 regressed=bool(comparison.regressions), show_tables=not as_json,
-                folded=tables(report),
+                quiet=settings.quiet,
             )  # fmt: skip
 
 
@@ -660,11 +660,11 @@ class _BaselineCheck:
         *,
         regressed: bool,
         show_tables: bool,
-        folded: "Sequence[TextTable]" = (),
+        quiet: bool,
     ) -> None:
         _finish_comparison(
             title, list(findings), tables, regressed=regressed, show_tables=show_tables,
-            markdown=self.markdown, folded=folded,
+            markdown=self.markdown, quiet=quiet,
         )  # fmt: skip
 
 
@@ -676,7 +676,7 @@ def _finish_comparison(
     regressed: bool,
     show_tables: bool,
     markdown: str | None,
-    folded: "Sequence[TextTable]" = (),
+    quiet: bool,
 ) -> None:
     """Print a comparison's tables and verdict, write its summary, exit 1 on a regression."""
     from pathlib import Path
@@ -695,9 +695,9 @@ def _finish_comparison(
         if finding.severity is Severity.REGRESSION:
             _stderr().print(f"regression: {strip_control(finding.text)}", markup=False)
     if markdown is not None:
-        summary = summary_markdown(title, regressed, findings, [*tables, *folded])
-        write_output_file(Path(markdown), summary)
-        _stderr().print(f"wrote {markdown}", markup=False)
+        write_output_file(Path(markdown), summary_markdown(title, regressed, findings, tables))
+        if not quiet:
+            _stderr().print(f"wrote {markdown}", markup=False)
     if regressed:
         raise typer.Exit(1)
 
@@ -1113,7 +1113,7 @@ def diff(
         _finish_comparison(
             f"schemanav diff {result.old} → {result.new}", list(result.findings()),
             diff_tables(result), regressed=result.regressed, show_tables=not as_json,
-            markdown=markdown,
+            markdown=markdown, quiet=settings.quiet,
         )  # fmt: skip
 
 
