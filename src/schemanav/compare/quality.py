@@ -41,7 +41,6 @@ LOWER_IS_BETTER = frozenset(
 NOT_COMPARED = frozenset({"dispositions"})
 GATED = ("budget_complete", "recall", "mrr")
 """The measures `--max-drop` watches (shares of questions, 0 to 1)."""
-_SHARES = HIGHER_IS_BETTER
 _TOLERANCE = 1e-9  # float noise in a mean over questions is no drop
 _REMEDY = "write one with `schemanav bench --json > FILE` (with the same flags as this run)"
 
@@ -215,17 +214,13 @@ class BenchComparison:
         }
 
     def findings(self) -> Iterator[Finding]:
-        """Regressions; questions that stopped (or started) being complete; every measure
-        that changed, worse or better."""
+        """Regressions, then questions that stopped (or started) being complete; the
+        measures themselves are in the tables (`compare.report.measure_table`)."""
         for regression in self.regressions:
             yield Finding(Severity.REGRESSION, regression.drop, regression.text())
         for row in self.rows:
             for question in row.questions:
                 yield _question_finding(row, question)
-            for measure in row.measures:
-                # Shares only: ranks and token counts are in the tables.
-                if measure.changed and measure.measure in _SHARES:
-                    yield _measure_finding(row.label, measure)
 
 
 def _question_finding(row: RowComparison, question: QuestionChange) -> Finding:
@@ -246,14 +241,6 @@ def _question_finding(row: RowComparison, question: QuestionChange) -> Finding:
         f'"{question.question}" became complete ({row.label}: {cost}; gained '
         f"{row.compact(question.gained)})",
     )
-
-
-def _measure_finding(row: str, measure: MeasureChange) -> Finding:
-    cell = AGGREGATE[measure.measure].cell
-    change = measure.change
-    shown = "" if change is None else f" ({change:+.3f})"
-    text = f"{row}: {measure.label} {cell(measure.before)} → {cell(measure.after)}{shown}"
-    return Finding(Severity.WORSE if measure.worse else Severity.BETTER, abs(change or 0), text)
 
 
 def compare_bench(

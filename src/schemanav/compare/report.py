@@ -226,7 +226,8 @@ def summary_markdown(
             lines += ["", to_markdown(_escaped_table(table)).rstrip("\n")]
             if len(table.rows) > DETAILS_SHOWN:
                 lines.append(f"… and {len(table.rows) - DETAILS_SHOWN} more rows (`--json`)")
-        lines += ["", "</details>"]
+        # A blank line after the HTML block, so a summary pasted after this one renders.
+        lines += ["", "</details>", ""]
     return "\n".join(lines) + "\n"
 
 
