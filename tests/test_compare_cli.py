@@ -11,6 +11,7 @@ read from `bench --json` and `corpus --json` runs of each version.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -392,3 +393,20 @@ def test_diff_reads_arguments_defaults_enum_values_and_directives(tmp_path: Path
     assert {change["type"] for change in payload["dangerous"]} == {
         "VALUE_ADDED_TO_ENUM", "OPTIONAL_ARG_ADDED", "ARG_DEFAULT_VALUE_CHANGE"
     }  # fmt: skip
+
+
+def test_bench_baseline_refuses_a_tampered_result(tmp_path: Path) -> None:
+    """A file shaped almost like a bench result is refused with one line, never a traceback."""
+    payload = json.loads(Path(_baseline(tmp_path, "bench")).read_text(encoding="utf-8"))
+    tampered = tmp_path / "tampered.json"
+    changes: list[tuple[Callable[[dict[str, Any]], object], str]] = [
+        (lambda p: p.update(ks=["five"]), "'ks' holds something other than whole numbers"),
+        (lambda p: p["rows"].append(dict(p["rows"][0], per_question=[])), "different questions"),
+        (lambda p: p["rows"][0]["per_question"][0].pop("complete"), "no 'complete'"),
+        (lambda p: p.pop("rows"), "no 'rows' list"),
+    ]
+    for change, words in changes:
+        broken = json.loads(json.dumps(payload))
+        change(broken)
+        tampered.write_text(json.dumps(broken), encoding="utf-8")
+        _bad_input(_run("bench", "--baseline", str(tampered)), words)

@@ -58,6 +58,10 @@ def _shape_problem(payload: Mapping[str, Any]) -> str | None:
     for key in ("ks", "budgets", "outputs", "rows"):
         if not isinstance(payload.get(key), list):
             return f"no {key!r} list"
+    for key in ("ks", "budgets"):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in payload[key]):
+            return f"{key!r} holds something other than whole numbers"
+    texts: list[list[object]] = []
     for row in payload["rows"]:
         if not isinstance(row, dict):
             return "a row is not an object"
@@ -72,6 +76,9 @@ def _shape_problem(payload: Mapping[str, Any]) -> str | None:
             for key in ("complete", "budget_complete"):
                 if not isinstance(question.get(key), dict):
                     return f"a per-question result has no {key!r}"
+        texts.append([question["question"] for question in questions])
+    if any(questions != texts[0] for questions in texts):
+        return "its rows hold different questions"
     return None
 
 
