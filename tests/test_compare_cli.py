@@ -210,6 +210,7 @@ def test_diff_refuses_bad_input(tmp_path: Path) -> None:
     _bad_input(_run("diff", OLD, str(tmp_path / "missing.graphqls")), "missing.graphqls")
     _bad_input(_run("diff", OLD, NEW, "--max-drop", "2"), "--max-drop 2")
     _bad_input(_run("diff", OLD, NEW, "--max-growth", "-1"), "--max-growth -1")
+    _bad_input(_run("diff", OLD, NEW, "--max-drop", "0.1"), "--max-drop needs --bench-file")
     broken = tmp_path / "broken.graphqls"
     broken.write_text("type Query {", encoding="utf-8")
     _bad_input(_run("diff", OLD, str(broken)), "broken.graphqls")

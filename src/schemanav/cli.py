@@ -1054,7 +1054,16 @@ def diff(
     new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
+    bench_file: Annotated[
+        str | None,
+        typer.Option(
+            "--bench-file",
+            metavar="FILE",
+            show_default=False,
+            help="Labelled TSV (question<TAB>coordinate[,coordinate…]) to score on both "
+            "versions [default: none, no questions].",
+        ),
+    ] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
@@ -1093,10 +1102,15 @@ def diff(
         from schemanav.compare import diff_schema_versions
         from schemanav.compare.findings import check_max_drop, check_max_growth
         from schemanav.compare.report import diff_tables
+        from schemanav.errors import InputError
 
         settings = _settings(ctx)
         check_max_drop(max_drop)
         check_max_growth(max_growth)
+        if max_drop is not None and not settings.bench_file:
+            raise InputError(
+                "--max-drop needs --bench-file TSV: the questions whose drop it limits"
+            )
         _check_outputs(markdown, None)
         result = diff_schema_versions(
             settings,
