@@ -10,7 +10,7 @@ never hides the environment or the file. Help texts and defaults come from
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from schemanav.bench.report import TextTable
-    from schemanav.compare import BenchComparison, CostComparison, Finding
+    from schemanav.compare import Finding
     from schemanav.settings import Settings
 
 app = typer.Typer(
@@ -325,12 +325,14 @@ def corpus(
     """Price a schema: its coordinates, and the tokens of the corpus in each format, of the SDL
     text and of the introspection JSON; with --baseline, what changed since that result."""
     with _one_shot(), _user_errors():
+        from schemanav.compare.baseline import Baseline
         from schemanav.corpus import Format
         from schemanav.navigator import Navigator
         from schemanav.render import render_price
 
         settings = _settings(ctx)
-        check = _BaselineCheck.of("corpus", baseline, markdown, max_growth=max_growth)
+        check = Baseline.open("corpus", baseline, markdown=markdown, max_growth=max_growth)
+        _check_outputs(markdown, None)
         navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
         price = navigator.price()
         the_corpus = navigator.corpus
@@ -345,13 +347,13 @@ def corpus(
             _print_json(payload)
         else:
             render_price(_stdout(), price, shown)
-        if check and comparison is not None:
+        if comparison is not None:
             from schemanav.compare.report import cost_table
 
-            check.finish(
-                "schemanav corpus", comparison.findings(), [cost_table(comparison)],
+            _finish_comparison(
+                "schemanav corpus", list(comparison.findings()), [cost_table(comparison)],
                 regressed=bool(comparison.regressions), show_tables=not as_json,
-                quiet=settings.quiet,
+                markdown=markdown, quiet=settings.quiet,
             )  # fmt: skip
 
 
@@ -556,10 +558,11 @@ def bench(
 
         from schemanav.bench.report import print_tables, write_markdown
         from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
+        from schemanav.compare.baseline import Baseline
 
         settings = _settings(ctx)
         _check_outputs(markdown, plot)  # before the work, not after it
-        check = _BaselineCheck.of("bench", baseline, markdown, max_drop=max_drop)
+        check = Baseline.open("bench", baseline, max_drop=max_drop)
         reporter = _Reporter(quiet=settings.quiet)
         report = run_bench(
             settings,
@@ -585,87 +588,14 @@ def bench(
 
             for path in write_plots(report, Path(plot)):
                 reporter.note(f"wrote {path}")
-        if check and comparison is not None:
+        if comparison is not None:
             from schemanav.compare.report import bench_tables
 
-            check.finish(
-                "schemanav bench", comparison.findings(), bench_tables(comparison),
+            _finish_comparison(
+                "schemanav bench", list(comparison.findings()), bench_tables(comparison),
                 regressed=bool(comparison.regressions), show_tables=not as_json,
-                quiet=settings.quiet,
+                markdown=markdown, quiet=settings.quiet,
             )  # fmt: skip
-
-
-class _BaselineCheck:
-    """`--baseline FILE`, read and checked before the work; after it, the comparison's tables
-    printed, its markdown summary written and, on a regression, exit 1 (the library decides
-    what regressed)."""
-
-    def __init__(self, path: str, payload: dict[str, Any], markdown: str | None) -> None:
-        self.path, self.payload, self.markdown = path, payload, markdown
-        self.max_drop: float | None = None
-        self.max_growth: float | None = None
-
-    @classmethod
-    def of(
-        cls,
-        command: str,
-        baseline: str | None,
-        markdown: str | None,
-        *,
-        max_drop: float | None = None,
-        max_growth: float | None = None,
-    ) -> "_BaselineCheck | None":
-        from pathlib import Path
-
-        from schemanav.compare import load_bench_baseline, load_price_baseline
-        from schemanav.compare.findings import check_max_drop, check_max_growth
-        from schemanav.errors import InputError
-
-        check_max_drop(max_drop)
-        check_max_growth(max_growth)
-        if baseline is None:
-            for flag, value in (("--max-drop", max_drop), ("--max-growth", max_growth)):
-                if value is not None:
-                    raise InputError(f"{flag} needs --baseline FILE: a `{command} --json` result")
-            if command == "corpus" and markdown is not None:
-                raise InputError(
-                    "corpus --markdown needs --baseline FILE: a `corpus --json` result"
-                )
-            return None
-        _check_outputs(markdown, None)
-        load = load_bench_baseline if command == "bench" else load_price_baseline
-        check = cls(baseline, load(Path(baseline)), markdown)
-        check.max_drop, check.max_growth = max_drop, max_growth
-        return check
-
-    def quality(self, current: dict[str, Any]) -> "BenchComparison":
-        from schemanav.compare import compare_bench
-
-        return compare_bench(
-            self.payload, current, baseline_label=self.path, max_drop=self.max_drop
-        )
-
-    def costs(self, current: dict[str, Any]) -> "CostComparison":
-        from schemanav.compare import compare_prices
-
-        return compare_prices(
-            self.payload, current, baseline_label=self.path, max_growth=self.max_growth
-        )
-
-    def finish(
-        self,
-        title: str,
-        findings: "Iterable[Finding]",
-        tables: "Sequence[TextTable]",
-        *,
-        regressed: bool,
-        show_tables: bool,
-        quiet: bool,
-    ) -> None:
-        _finish_comparison(
-            title, list(findings), tables, regressed=regressed, show_tables=show_tables,
-            markdown=self.markdown, quiet=quiet,
-        )  # fmt: skip
 
 
 def _finish_comparison(
@@ -1054,16 +984,8 @@ def diff(
     new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    bench_file: Annotated[
-        str | None,
-        typer.Option(
-            "--bench-file",
-            metavar="FILE",
-            show_default=False,
-            help="Labelled TSV (question<TAB>coordinate[,coordinate…]) to score on both "
-            "versions [default: none, no questions].",
-        ),
-    ] = None,
+    # The setting's own help (every setting's flag shares it); without one, no questions.
+    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
@@ -1095,8 +1017,8 @@ def diff(
     """Compare schema OLD with NEW: coordinates added, removed and changed (type, arguments,
     deprecation, description), graphql-core's breaking and dangerous changes, the tokens of
     every form; with --bench-file, the questions whose labels name a removed or changed
-    coordinate and the questions whose completeness changed. Exit 1 on a breaking change
-    (unless --allow-breaking) or past --max-drop / --max-growth."""
+    coordinate and the questions whose completeness changed (no questions without it).
+    Exit 1 on a breaking change (unless --allow-breaking) or past --max-drop / --max-growth."""
     with _one_shot(), _user_errors():
         from schemanav.bench.runner import split_list
         from schemanav.compare import diff_schema_versions
