@@ -607,8 +607,10 @@ def _finish_comparison(
     show_tables: bool,
     markdown: str | None,
     quiet: bool,
+    below_output: bool = True,
 ) -> None:
-    """Print a comparison's tables and verdict, write its summary, exit 1 on a regression."""
+    """Print a comparison's tables and verdict (`below_output`: under the command's own
+    tables, a blank line apart), write its summary, exit 1 on a regression."""
     from pathlib import Path
 
     from schemanav.compare.findings import Severity
@@ -617,7 +619,8 @@ def _finish_comparison(
 
     if show_tables:
         out = _stdout()
-        out.print()
+        if below_output:
+            out.print()
         print_text_tables(out, tables)
         out.print()
         out.print(f"{title}: {verdict(regressed)}", markup=False)
@@ -1049,7 +1052,7 @@ def diff(
         _finish_comparison(
             f"schemanav diff {result.old} → {result.new}", list(result.findings()),
             diff_tables(result), regressed=result.regressed, show_tables=not as_json,
-            markdown=markdown, quiet=settings.quiet,
+            markdown=markdown, quiet=settings.quiet, below_output=False,
         )  # fmt: skip
 
 
