@@ -203,6 +203,8 @@ def test_diff_markdown_is_a_comment_with_the_worst_three_first(tmp_path: Path) -
     assert worst[0].startswith("1. breaking: ")
     assert lines[start + 3] == ""
     assert "stopped being complete" in text and "<details>" in text
+    assert "- 1 coordinate with deprecation changed: Movie.runtimeMinutes" in lines
+    assert "- 1 coordinate added: Movie.averageRating" in lines
     assert len(text) < 20_000
 
 

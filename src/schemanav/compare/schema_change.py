@@ -22,6 +22,7 @@ from schemanav.compare.costs import CostComparison, compare_prices
 from schemanav.compare.findings import Finding, Severity
 from schemanav.compare.quality import BenchComparison, compare_bench
 from schemanav.records import to_json
+from schemanav.wording import counted
 
 if TYPE_CHECKING:
     from schemanav.bench.labelled import LabelledQuery
@@ -75,6 +76,7 @@ class SchemaDiff:
         for change in self.coordinates.dangerous:
             yield Finding(Severity.NOTICE, 0.5, f"dangerous: {change.description}")
         yield from self.costs.findings()
+        yield from _aspect_findings(self.coordinates)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +89,26 @@ class SchemaDiff:
             "questions_touched": [to_json(question) for question in self.touched],
             "bench": None if self.bench is None else self.bench.as_dict(),
         }
+
+
+_NAMED = 5
+
+
+def _aspect_findings(coordinates: CoordinateDiff) -> Iterator[Finding]:
+    """One line per aspect that changed (`7 coordinates with deprecation changed: …`) and one
+    for the coordinates added: what an agent reads differently, short enough for a comment."""
+    by_aspect: dict[str, list[str]] = {}
+    for change in coordinates.changed:
+        for aspect in change.aspects:
+            by_aspect.setdefault(aspect, []).append(change.coordinate)
+    groups = [(f"with {aspect} changed", names) for aspect, names in by_aspect.items()]
+    groups.append(("added", [facts.coordinate for facts in coordinates.added]))
+    for what, names in groups:
+        if names:
+            shown = ", ".join(names[:_NAMED])
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            text = f"{counted(len(names), 'coordinate')} {what}: {shown}{more}"
+            yield Finding(Severity.NOTICE, 0.0, text)
 
 
 def touched_questions(
