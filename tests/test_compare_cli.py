@@ -413,3 +413,22 @@ def test_bench_baseline_refuses_a_tampered_result(tmp_path: Path) -> None:
         change(broken)
         tampered.write_text(json.dumps(broken), encoding="utf-8")
         _bad_input(_run("bench", "--baseline", str(tampered)), words)
+
+
+def test_diff_markdown_shows_schema_text_literally(tmp_path: Path) -> None:
+    """A description is the schema author's text: in a pull-request comment it is shown, never
+    run as HTML, and a table cell keeps one line."""
+    old = tmp_path / "old.graphqls"
+    new = tmp_path / "new.graphqls"
+    old.write_text('type Query {\n  "Plain."\n  a: Int\n}\n', encoding="utf-8")
+    new.write_text(
+        'type Query {\n  """\n  <img src=x onerror=alert(1)> | a\n  second line\n'
+        '  """\n  a: Int\n}\n',
+        encoding="utf-8",
+    )
+    comment = tmp_path / "comment.md"
+    assert _run("diff", str(old), str(new), "-q", "--markdown", str(comment)).exit_code == 0
+    text = comment.read_text(encoding="utf-8")
+    assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;" in text
+    (row,) = [line for line in text.splitlines() if line.startswith("| Query.a |")]
+    assert "\\| a second line" in row
