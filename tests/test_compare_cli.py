@@ -265,6 +265,8 @@ def test_bench_baseline_reports_each_measure_and_fails_past_max_drop(tmp_path: P
     assert line.startswith(f"regression: {ROW}: C≤16k fell")
     assert f'"{RATING}"' in line and f'"{STUDIO_FOUNDED}"' in line
     assert "schemanav bench: regression (exit 1)" in failed.stdout
+    assert f"{ROW}: measures against the baseline" in failed.stdout
+    assert "Questions whose completeness changed" in failed.stdout
 
 
 def test_bench_baseline_compares_relabelled_questions(tmp_path: Path) -> None:
