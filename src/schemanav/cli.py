@@ -156,6 +156,11 @@ OptionsOption = Annotated[
 ]
 QuietOption = Annotated[bool, _flag("quiet", "-q")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
+# The labelled questions and what they are scored at: `bench`, and `diff` with --bench-file.
+BenchFileOption = Annotated[str | None, _flag("bench_file", metavar="FILE")]
+KsOption = Annotated[str | None, _flag("ks", metavar="N,N…")]
+BudgetsOption = Annotated[str | None, _flag("budgets", metavar="N,N…")]
+OutputOption = Annotated[str | None, _flag("output")]
 MaxDropOption = Annotated[
     float | None,
     typer.Option(
@@ -509,12 +514,12 @@ def bench(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
+    bench_file: BenchFileOption = None,
     backend: BackendOption = None,
     format: FormatOption = None,
-    ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
-    budgets: Annotated[str | None, _flag("budgets", metavar="N,N…")] = None,
-    output: Annotated[str | None, _flag("output")] = None,
+    ks: KsOption = None,
+    budgets: BudgetsOption = None,
+    output: OutputOption = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
@@ -987,13 +992,12 @@ def diff(
     new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    # The setting's own help (every setting's flag shares it); without one, no questions.
-    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
+    bench_file: BenchFileOption = None,  # the setting's own help; without it, no questions
     backend: BackendOption = None,
     format: FormatOption = None,
-    ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
-    budgets: Annotated[str | None, _flag("budgets", metavar="N,N…")] = None,
-    output: Annotated[str | None, _flag("output")] = None,
+    ks: KsOption = None,
+    budgets: BudgetsOption = None,
+    output: OutputOption = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_drop: MaxDropOption = None,
