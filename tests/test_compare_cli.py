@@ -304,6 +304,12 @@ def test_bench_baseline_markdown_leads_with_the_worst_three(tmp_path: Path) -> N
 def test_bench_baseline_refuses_what_does_not_match(tmp_path: Path) -> None:
     baseline = _baseline(tmp_path, "bench")
     _bad_input(_run("bench", "--baseline", baseline, "--budgets", "100,200"), "budgets", "100,200")
+    # Refused before the run: the missing question file is never read.
+    missing = str(tmp_path / "missing.tsv")
+    _bad_input(
+        _run("bench", "--baseline", baseline, "--budgets", "100", "--bench-file", missing),
+        "budgets",
+    )
     _bad_input(_run("bench", "--baseline", baseline, "--ks", "1,5"), "ks")
     _bad_input(_run("bench", "--baseline", baseline, "--output", "slice"), "outputs")
     _bad_input(_run("bench", "--baseline", baseline, "--backend", "bm25"), "backends")

@@ -568,6 +568,8 @@ def bench(
         settings = _settings(ctx)
         _check_outputs(markdown, plot)  # before the work, not after it
         check = Baseline.open("bench", baseline, max_drop=max_drop)
+        if check:
+            check.check_settings(settings)
         reporter = _Reporter(quiet=settings.quiet)
         report = run_bench(
             settings,

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from schemanav.compare.costs import CostComparison, compare_prices, load_price_baseline
 from schemanav.compare.findings import check_max_drop, check_max_growth
-from schemanav.compare.quality import BenchComparison, compare_bench, load_bench_baseline
+from schemanav.compare.quality import (
+    BenchComparison,
+    check_plan,
+    compare_bench,
+    load_bench_baseline,
+)
 from schemanav.errors import InputError
+
+if TYPE_CHECKING:
+    from schemanav.settings import Settings
 
 Command = Literal["bench", "corpus"]
 
@@ -50,6 +58,22 @@ class Baseline:
             return None
         load = load_bench_baseline if command == "bench" else load_price_baseline
         return cls(path, load(Path(path)), max_drop, max_growth)
+
+    def check_settings(self, settings: Settings) -> None:
+        """Before a `bench` run, so a mismatch costs no run: `InputError` when the baseline's
+        cutoffs, budgets, formats or outputs differ from what `settings` will measure (the
+        backends and questions are compared after the run, by the rows it made)."""
+        from schemanav.bench.runner import parse_formats, parse_outputs
+
+        plan: dict[str, list[Any]] = {
+            "formats": [fmt.value for fmt in parse_formats(settings.format)],
+            "outputs": parse_outputs(settings.output),
+        }
+        for key in ("ks", "budgets"):
+            values = sorted(set(getattr(settings, key)))
+            if values and values[0] >= 1:  # else the run refuses them, saying why
+                plan[key] = values
+        check_plan(self.payload, plan, self.path)
 
     def quality(self, current: dict[str, Any]) -> BenchComparison:
         """This `bench` run (`BenchReport.as_dict()`) against the baseline."""

@@ -292,29 +292,54 @@ def _questions(report: Mapping[str, Any]) -> list[str]:
     return [question["question"] for question in rows[0]["per_question"]] if rows else []
 
 
-def _check_same_run(baseline: Mapping[str, Any], current: Mapping[str, Any], label: str) -> None:
-    differences: list[str] = []
-    for key, flag in (("ks", "--ks"), ("budgets", "--budgets")):
-        if [int(v) for v in baseline[key]] != [int(v) for v in current[key]]:
-            differences.append(
-                f"{key} {_listed(baseline[key])} there, {_listed(current[key])} here ({flag})"
-            )
-    for position, (name, flag) in enumerate(
-        (("backends", "--backend"), ("formats", "--format"), ("outputs", "--output"))
-    ):
-        there = list(dict.fromkeys(_row_key(row)[position] for row in baseline["rows"]))
-        here = list(dict.fromkeys(_row_key(row)[position] for row in current["rows"]))
-        if there != here:
-            differences.append(f"{name} {_listed(there)} there, {_listed(here)} here ({flag})")
-    there_questions, here_questions = _questions(baseline), _questions(current)
-    if there_questions != here_questions:
-        differences.append(_question_difference(there_questions, here_questions))
+_FLAGS = {
+    "ks": "--ks",
+    "budgets": "--budgets",
+    "backends": "--backend",
+    "formats": "--format",
+    "outputs": "--output",
+}
+
+
+def measured(report: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """What a `bench --json` result measured: cutoffs, budgets, and the backends, formats
+    and outputs of its rows, each in order."""
+    rows = report["rows"]
+    plan: dict[str, list[Any]] = {key: [int(v) for v in report[key]] for key in ("ks", "budgets")}
+    for position, key in enumerate(("backends", "formats", "outputs")):
+        plan[key] = list(dict.fromkeys(_row_key(row)[position] for row in rows))
+    return plan
+
+
+def check_plan(baseline: Mapping[str, Any], plan: Mapping[str, list[Any]], label: str) -> None:
+    """Refuse, before a run, a baseline that measured otherwise than `plan` will (any of the
+    keys of `measured`; the questions are compared once the run has read them)."""
+    _refuse(label, _differences(measured(baseline), plan))
+
+
+def _differences(there: Mapping[str, list[Any]], here: Mapping[str, list[Any]]) -> list[str]:
+    return [
+        f"{key} {_listed(there[key])} there, {_listed(here[key])} here ({_FLAGS[key]})"
+        for key in _FLAGS
+        if key in here and there[key] != here[key]
+    ]
+
+
+def _refuse(label: str, differences: list[str]) -> None:
     if differences:
         raise InputError(
             f"the baseline {label} did not measure what this run did: "
             + "; ".join(differences)
             + "; run both with the same flags and --bench-file, or write a new baseline"
         )
+
+
+def _check_same_run(baseline: Mapping[str, Any], current: Mapping[str, Any], label: str) -> None:
+    differences = _differences(measured(baseline), measured(current))
+    there_questions, here_questions = _questions(baseline), _questions(current)
+    if there_questions != here_questions:
+        differences.append(_question_difference(there_questions, here_questions))
+    _refuse(label, differences)
 
 
 def _listed(values: Sequence[object]) -> str:
