@@ -24,6 +24,8 @@ from schemanav.text import strip_control
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from schemanav.bench.report import TextTable
+    from schemanav.compare import Finding
     from schemanav.settings import Settings
 
 app = typer.Typer(
@@ -154,6 +156,31 @@ OptionsOption = Annotated[
 ]
 QuietOption = Annotated[bool, _flag("quiet", "-q")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
+# The labelled questions and what they are scored at: `bench`, and `diff` with --bench-file.
+BenchFileOption = Annotated[str | None, _flag("bench_file", metavar="FILE")]
+KsOption = Annotated[str | None, _flag("ks", metavar="N,N…")]
+BudgetsOption = Annotated[str | None, _flag("budgets", metavar="N,N…")]
+OutputOption = Annotated[str | None, _flag("output")]
+MaxDropOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-drop",
+        metavar="X",
+        show_default=False,
+        help="Exit 1 when complete-within-budget, recall@k or MRR of any row falls by more "
+        "than X (a share, 0 to 1) [default: never].",
+    ),
+]
+MaxGrowthOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-growth",
+        metavar="PCT",
+        show_default=False,
+        help="Exit 1 when the tokens of the corpus (any format), the SDL text or the "
+        "introspection JSON grow by more than PCT percent [default: never].",
+    ),
+]
 
 
 def _stderr() -> "Console":
@@ -280,26 +307,59 @@ def corpus(
     ] = 0,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="FILE",
+            show_default=False,
+            help="Compare with an earlier `corpus --json` result: each form's change in tokens.",
+        ),
+    ] = None,
+    max_growth: MaxGrowthOption = None,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            metavar="FILE",
+            show_default=False,
+            help="With --baseline, also write a comment-sized markdown summary to this file.",
+        ),
+    ] = None,
 ) -> None:
     """Price a schema: its coordinates, and the tokens of the corpus in each format, of the SDL
-    text and of the introspection JSON."""
+    text and of the introspection JSON; with --baseline, what changed since that result."""
     with _one_shot(), _user_errors():
+        from schemanav.compare.baseline import Baseline
         from schemanav.corpus import Format
         from schemanav.navigator import Navigator
         from schemanav.render import render_price
 
         settings = _settings(ctx)
+        check = Baseline.open("corpus", baseline, markdown=markdown, max_growth=max_growth)
+        _check_outputs(markdown, None)
         navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
         price = navigator.price()
         the_corpus = navigator.corpus
         shown = {fmt.value: the_corpus.texts(fmt)[:show] for fmt in Format} if show else {}
+        comparison = check.costs(price.as_dict()) if check else None
         if as_json:
             payload = price.as_dict()
             if show:
                 payload["shown"] = shown
+            if comparison is not None:
+                payload["baseline"] = comparison.as_dict()
             _print_json(payload)
-            return
-        render_price(_stdout(), price, shown)
+        else:
+            render_price(_stdout(), price, shown)
+        if comparison is not None:
+            from schemanav.compare.report import cost_table
+
+            _finish_comparison(
+                "schemanav corpus", list(comparison.findings()), [cost_table(comparison)],
+                regressed=bool(comparison.regressions), show_tables=not as_json,
+                markdown=markdown, quiet=settings.quiet,
+            )  # fmt: skip
 
 
 @_command("Ask one question; print the ranked hits and what they cost.")
@@ -461,12 +521,12 @@ def bench(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    bench_file: Annotated[str | None, _flag("bench_file", metavar="FILE")] = None,
+    bench_file: BenchFileOption = None,
     backend: BackendOption = None,
     format: FormatOption = None,
-    ks: Annotated[str | None, _flag("ks", metavar="N,N…")] = None,
-    budgets: Annotated[str | None, _flag("budgets", metavar="N,N…")] = None,
-    output: Annotated[str | None, _flag("output")] = None,
+    ks: KsOption = None,
+    budgets: BudgetsOption = None,
+    output: OutputOption = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
@@ -490,6 +550,18 @@ def bench(
             help="Also draw recall and completeness charts (SVG) into this folder.",
         ),
     ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            metavar="FILE",
+            show_default=False,
+            help="Compare with an earlier `bench --json` result of the same questions, rows, "
+            "ks and budgets: each measure's change per row; --markdown then writes a "
+            "comment-sized summary of the changes instead of the tables.",
+        ),
+    ] = None,
+    max_drop: MaxDropOption = None,
 ) -> None:
     """Score labelled questions: recall@k, MRR, token cost, budget sweeps and completeness
     (every expected coordinate shown) per backend × format × output."""
@@ -498,9 +570,13 @@ def bench(
 
         from schemanav.bench.report import print_tables, write_markdown
         from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
+        from schemanav.compare.baseline import Baseline
 
         settings = _settings(ctx)
         _check_outputs(markdown, plot)  # before the work, not after it
+        check = Baseline.open("bench", baseline, max_drop=max_drop)
+        if check:
+            check.check_settings(settings)
         reporter = _Reporter(quiet=settings.quiet)
         report = run_bench(
             settings,
@@ -509,12 +585,16 @@ def bench(
             events=reporter,
             outputs=parse_outputs(settings.output),
         )
+        comparison = check.quality(report.as_dict()) if check else None
         # The results first: a file that still cannot be written loses nothing.
         if as_json:
-            _print_json(report.as_dict())
+            payload = report.as_dict()
+            if comparison is not None:
+                payload["baseline"] = comparison.as_dict()
+            _print_json(payload)
         else:
             print_tables(_stdout(), report)
-        if markdown is not None:
+        if markdown is not None and comparison is None:
             write_markdown(report, Path(markdown))
             reporter.note(f"wrote {markdown}")
         if plot is not None:
@@ -522,6 +602,51 @@ def bench(
 
             for path in write_plots(report, Path(plot)):
                 reporter.note(f"wrote {path}")
+        if comparison is not None:
+            from schemanav.compare.report import bench_tables
+
+            _finish_comparison(
+                "schemanav bench", list(comparison.findings()), bench_tables(comparison),
+                regressed=bool(comparison.regressions), show_tables=not as_json,
+                markdown=markdown, quiet=settings.quiet,
+            )  # fmt: skip
+
+
+def _finish_comparison(
+    title: str,
+    findings: "list[Finding]",
+    tables: "Sequence[TextTable]",
+    *,
+    regressed: bool,
+    show_tables: bool,
+    markdown: str | None,
+    quiet: bool,
+    below_output: bool = True,
+) -> None:
+    """Print a comparison's tables and verdict (`below_output`: under the command's own
+    tables, a blank line apart), write its summary, exit 1 on a regression."""
+    from pathlib import Path
+
+    from schemanav.compare.findings import Severity
+    from schemanav.compare.report import print_text_tables, summary_markdown, verdict
+    from schemanav.outputs import write_output_file
+
+    if show_tables:
+        out = _stdout()
+        if below_output:
+            out.print()
+        print_text_tables(out, tables)
+        out.print()
+        out.print(f"{title}: {verdict(regressed)}", markup=False)
+    for finding in findings:
+        if finding.severity is Severity.REGRESSION:
+            _stderr().print(f"regression: {strip_control(finding.text)}", markup=False)
+    if markdown is not None:
+        write_output_file(Path(markdown), summary_markdown(title, regressed, findings, tables))
+        if not quiet:
+            _stderr().print(f"wrote {markdown}", markup=False)
+    if regressed:
+        raise typer.Exit(1)
 
 
 def _check_outputs(markdown: str | None, plot: str | None) -> None:
@@ -875,6 +1000,81 @@ def serve(
         reporter = _Reporter()
         navigator = Navigator(_settings(ctx), reporter)
         run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
+
+
+@_command("What a schema change did: coordinates, token costs and labelled questions.")
+def diff(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="The schema before (file or URL).", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    bench_file: BenchFileOption = None,  # the setting's own help; without it, no questions
+    backend: BackendOption = None,
+    format: FormatOption = None,
+    ks: KsOption = None,
+    budgets: BudgetsOption = None,
+    output: OutputOption = None,
+    options: OptionsOption = None,
+    cache_dir: CacheDirOption = None,
+    max_drop: MaxDropOption = None,
+    max_growth: MaxGrowthOption = None,
+    allow_breaking: Annotated[
+        bool,
+        typer.Option(
+            "--allow-breaking",
+            help="Report breaking changes (graphql-core's) without failing the check.",
+        ),
+    ] = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            metavar="FILE",
+            show_default=False,
+            help="Also write a comment-sized markdown summary (worst three changes first).",
+        ),
+    ] = None,
+) -> None:
+    """Compare schema OLD with NEW: coordinates added, removed and changed (type, arguments,
+    deprecation, description), graphql-core's breaking and dangerous changes, the tokens of
+    every form; with --bench-file, the questions whose labels name a removed or changed
+    coordinate and the questions whose completeness changed (no questions without it).
+    Exit 1 on a breaking change (unless --allow-breaking) or past --max-drop / --max-growth."""
+    with _one_shot(), _user_errors():
+        from schemanav.bench.runner import split_list
+        from schemanav.compare import diff_schema_versions
+        from schemanav.compare.findings import check_max_drop, check_max_growth
+        from schemanav.compare.report import diff_tables
+        from schemanav.errors import InputError
+
+        settings = _settings(ctx)
+        check_max_drop(max_drop)
+        check_max_growth(max_growth)
+        if max_drop is not None and not settings.bench_file:
+            raise InputError(
+                "--max-drop needs --bench-file TSV: the questions whose drop it limits"
+            )
+        _check_outputs(markdown, None)
+        result = diff_schema_versions(
+            settings,
+            old,
+            new,
+            backends=split_list(settings.backend),
+            max_drop=max_drop,
+            max_growth=max_growth,
+            allow_breaking=allow_breaking,
+            events=_Reporter(quiet=settings.quiet),
+        )
+        if as_json:
+            _print_json(result.as_dict())
+        _finish_comparison(
+            f"schemanav diff {result.old} → {result.new}", list(result.findings()),
+            diff_tables(result), regressed=result.regressed, show_tables=not as_json,
+            markdown=markdown, quiet=settings.quiet, below_output=False,
+        )  # fmt: skip
 
 
 def main() -> None:
