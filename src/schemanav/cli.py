@@ -153,6 +153,10 @@ OptionsOption = Annotated[
     ),
 ]
 QuietOption = Annotated[bool, _flag("quiet", "-q")]
+ChatApiOption = Annotated[str | None, _flag("chat_api", metavar="ollama|openai")]
+ChatUrlOption = Annotated[str | None, _flag("chat_url", metavar="URL")]
+ChatKeyEnvOption = Annotated[str | None, _flag("chat_key_env", metavar="NAME")]
+TemperatureOption = Annotated[float | None, _flag("temperature", metavar="T")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
 
 
@@ -559,6 +563,14 @@ def agent(
     timeout: TimeoutOption = None,
     model: Annotated[str | None, _flag("model", metavar="NAME")] = None,
     ollama_host: Annotated[str | None, _flag("ollama_host", metavar="URL")] = None,
+    chat_api: ChatApiOption = None,
+    chat_url: ChatUrlOption = None,
+    chat_key_env: ChatKeyEnvOption = None,
+    temperature: TemperatureOption = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed sent with every model call.", show_default=False),
+    ] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     k: KOption = None,
@@ -607,7 +619,9 @@ def agent(
 
         settings = _settings(ctx)
         _one_backend(settings, "agent")
-        run = run_agent(task, settings, inline=inline, events=_Reporter(quiet=settings.quiet))
+        run = run_agent(
+            task, settings, inline=inline, events=_Reporter(quiet=settings.quiet), seed=seed
+        )
         if transcript is not None:
             _write_json(transcript, run.transcript)
         if receipt_json is not None:
@@ -733,7 +747,7 @@ def agent_bench(
     ],
     mode: Annotated[
         str,
-        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, oracle"),
+        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, slice, oracle"),
     ] = "inline,navigate,oracle",
     results: Annotated[
         str,
@@ -750,6 +764,11 @@ def agent_bench(
     timeout: TimeoutOption = None,
     model: Annotated[str | None, _flag("model")] = None,
     ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    chat_api: ChatApiOption = None,
+    chat_url: ChatUrlOption = None,
+    chat_key_env: ChatKeyEnvOption = None,
+    temperature: TemperatureOption = None,
+    slice_budget: Annotated[int | None, _flag("slice_budget", metavar="N")] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     k: KOption = None,
@@ -768,7 +787,7 @@ def agent_bench(
         typer.Option("--markdown", help="Also write the tables as markdown to this file."),
     ] = None,
 ) -> None:
-    """Run the agent on every task in each mode (inline, navigate, oracle), score each run
+    """Run the agent on every task in each mode (inline, navigate, slice, oracle), score each run
     without a live API, and compare the modes."""
     with _user_errors():
         from pathlib import Path
