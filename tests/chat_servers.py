@@ -36,6 +36,9 @@ class ModelServer:
     def script_chat(self, *replies: Any) -> None:
         self.handle.script_chat(*replies)
 
+    def reset_requests(self) -> None:
+        self.handle.reset_requests()
+
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
         return self.handle.chat_requests

@@ -433,7 +433,7 @@ def test_header_values_never_leave_the_run(server: ModelServer, tmp_path: Path) 
     assert SECRET not in everything + json.dumps(run.receipt.as_dict())
 
 
-def test_an_ollama_failure_mid_run_ends_with_an_error_receipt(
+def test_a_model_server_failure_mid_run_ends_with_an_error_receipt(
     server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()

@@ -19,6 +19,7 @@ from schemanav.errors import InputError
 from schemanav.events import SilentEvents
 from schemanav.schema import bundled_path
 from schemanav.settings import Settings, load_settings
+from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from servers.ollama_server import CHAT_MODEL, FakeModel, FakeOllama, serve_ollama
 
 Reply = Callable[[dict[str, Any]], dict[str, Any]]
@@ -30,10 +31,18 @@ def ollama() -> Iterator[FakeOllama]:
         yield server
 
 
-def settings_for(ollama: FakeOllama, tmp_path: Path, **overrides: Any) -> Settings:
+@pytest.fixture(params=CHAT_APIS)
+def server(request: pytest.FixtureRequest) -> Iterator[ModelServer]:
+    """The same scenarios on both protocols."""
+    with serve_chat(request.param, 8192) as model_server:
+        yield model_server
+
+
+def settings_for(server: FakeOllama | ModelServer, tmp_path: Path, **overrides: Any) -> Settings:
+    pointing = server.settings() if isinstance(server, ModelServer) else {"ollama_host": server.url}
     values: dict[str, Any] = {
         "schema": str(bundled_path("moviedb.graphqls")),
-        "ollama_host": ollama.url,
+        **pointing,
         "cache_dir": str(tmp_path / "cache"),
         "budget": 60,
         "max_calls": 3,
@@ -117,13 +126,13 @@ def one_task_per_failure_class(script: Script) -> list[Reply]:
 
 
 def test_every_failure_class_is_scored_and_a_rerun_resumes(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(*one_task_per_failure_class(script))
+    server.script_chat(*one_task_per_failure_class(script))
     tasks = write_tasks(tmp_path / "tasks.tsv")
     results = tmp_path / "results.jsonl"
-    settings = settings_for(ollama, tmp_path)
+    settings = settings_for(server, tmp_path)
 
     run = run_agent_bench(settings, tasks, ["navigate"], results, seed=7)
 
@@ -145,8 +154,8 @@ def test_every_failure_class_is_scored_and_a_rerun_resumes(
     assert limited.model_calls == 3 and limited.tool_calls == 2
     assert failed.error is not None and "cannot read" in failed.error
     # The seed rides along with every call; the tools offered include the new two.
-    bodies = ollama.chat_requests
-    assert {body["options"]["seed"] for body in bodies} == {7}
+    bodies = server.chat_requests
+    assert {server.sampling(body) for body in bodies} == {(0.0, 7)}
     assert [t["function"]["name"] for t in bodies[0]["tools"]][-2:] == ["listFields", "buildQuery"]
 
     report = summarise(run)
@@ -172,24 +181,24 @@ def test_every_failure_class_is_scored_and_a_rerun_resumes(
     assert len(results.read_text().splitlines()) == 7
 
     # A rerun skips the six finished tasks and retries the one that hit a model error.
-    ollama.reset_requests()
-    ollama.script_chat(
+    server.reset_requests()
+    server.script_chat(
         script.reply(tool=("executeGraphql", {"query": "{ movie(id: 1) { cast { character } } }"})),
         script.reply(content="The cast."),
     )
     again = run_agent_bench(settings, tasks, ["navigate"], results, seed=7)
     assert (again.ran, again.reused) == (1, 6)
-    assert len(ollama.chat_requests) == 2
+    assert len(server.chat_requests) == 2
     assert [record.success for record in again.records] == [True] + [False] * 4 + [True, False]
     assert len(results.read_text().splitlines()) == 8
 
 
 def test_three_modes_see_what_they_should_and_are_paired(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
     valid = ("executeGraphql", {"query": "{ movies { title } }"})
-    ollama.script_chat(
+    server.script_chat(
         # task 1: inline solves, navigate answers without an operation, oracle solves
         script.reply(tool=valid),
         script.reply(content="Titles."),
@@ -206,17 +215,17 @@ def test_three_modes_see_what_they_should_and_are_paired(
         "How are movies rated?\tQuery.movies,Movie.rating\n",
         encoding="utf-8",
     )
-    settings = settings_for(ollama, tmp_path)
+    settings = settings_for(server, tmp_path)
     run = run_agent_bench(
         settings, tasks, parse_modes("inline,navigate,oracle"), tmp_path / "r.jsonl"
     )
-    systems = [body["messages"][0]["content"] for body in ollama.chat_requests]
+    systems = [body["messages"][0]["content"] for body in server.chat_requests]
     inline_prompt, navigate_prompt, oracle_prompt = systems[0], systems[2], systems[3]
     assert "type Studio implements Node" in inline_prompt  # the whole schema
     assert "type Studio" not in oracle_prompt and "movies(" in oracle_prompt
     assert "title: String!" in oracle_prompt  # Movie.title's definition
     assert "DEFINITIONS:" in oracle_prompt and "SCHEMA:" not in navigate_prompt
-    tools = [[t["function"]["name"] for t in body["tools"]] for body in ollama.chat_requests]
+    tools = [[t["function"]["name"] for t in body["tools"]] for body in server.chat_requests]
     assert tools[0] == ["executeGraphql"] and tools[3] == ["executeGraphql"]
     assert len(tools[2]) == 5
 

@@ -63,6 +63,10 @@ class FakeOpenAI:
         with self._lock:
             return sum(1 for _, p, _ in self.bodies if p == path)
 
+    def reset_requests(self) -> None:
+        with self._lock:
+            self.bodies.clear()
+
     def script_chat(self, *replies: ChatReply) -> None:
         self.chat_script.extend(replies)
 

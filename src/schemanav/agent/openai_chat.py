@@ -158,11 +158,7 @@ class OpenAIChat:
         if not response.choices:
             raise SchemanavError(f"{self.server} answered with no choices")
         message = response.choices[0].message
-        calls = tuple(
-            ToolCallRequest(call.function.name, self._arguments(call.function.arguments))
-            for call in message.tool_calls or ()
-            if getattr(call, "function", None) is not None
-        )
+        calls = tuple(self._tool_call(call) for call in message.tool_calls or ())
         usage = response.usage
         thinking = (message.model_extra or {}).get("reasoning_content")
         return ChatReply(
@@ -172,6 +168,18 @@ class OpenAIChat:
             prompt_eval_count=usage.prompt_tokens if usage is not None else None,
             eval_count=usage.completion_tokens if usage is not None else None,
         )
+
+    def _tool_call(self, call: Any) -> ToolCallRequest:
+        """A call the loop can run; one without a function name ends the run (as the ollama
+        client refuses it on the other side)."""
+        function = getattr(call, "function", None)
+        name = getattr(function, "name", None)
+        if not isinstance(name, str) or not name:
+            raise SchemanavError(
+                f"{self.server} sent a reply the client cannot read (a tool call without a "
+                "function name)"
+            )
+        return ToolCallRequest(name, self._arguments(getattr(function, "arguments", None)))
 
     def _arguments(self, text: str | None) -> Any:
         """A JSON object's arguments as a dict; anything else stays raw text (a tool error)."""
