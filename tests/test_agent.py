@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from schemanav.agent import AgentRun, run_agent
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import SchemanavError
@@ -19,7 +20,6 @@ from schemanav.operations import VALIDATION_HINT
 from schemanav.schema import bundled_path
 from schemanav.settings import Settings, load_settings
 from schemanav.tokens import count_many, count_tokens
-from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from servers.graphql_server import CATALOG, serve_moviedb
 from servers.ollama_server import CHAT_MODEL, FakeModel, FakeOllama, serve_ollama
 

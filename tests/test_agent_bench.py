@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from schemanav.agentbench.report import summarise, tables
 from schemanav.agentbench.runner import parse_modes, run_agent_bench
 from schemanav.cli import app
@@ -21,7 +22,6 @@ from schemanav.navigator import Navigator
 from schemanav.schema import bundled_path
 from schemanav.settings import Settings, load_settings
 from schemanav.tokens import count_tokens
-from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from servers.ollama_server import CHAT_MODEL, FakeModel, FakeOllama, serve_ollama
 
 Reply = Callable[[dict[str, Any]], dict[str, Any]]

@@ -108,7 +108,10 @@ def _conversation_problem(messages: list[Any]) -> str | None:
             for call in message.get("tool_calls") or ():
                 arguments = call.get("function", {}).get("arguments")
                 if not isinstance(arguments, str):
-                    return "Invalid type for 'messages.tool_calls.function.arguments': expected a string."
+                    return (
+                        "Invalid type for 'messages.tool_calls.function.arguments': "
+                        "expected a string."
+                    )
                 pending.append(call["id"])
     if pending:
         return f"tool_call_ids did not have response messages: {', '.join(pending)}"
