@@ -551,7 +551,7 @@ def _check_outputs(markdown: str | None, plot: str | None) -> None:
             raise InputError(f"{flag} {value}: cannot write into {existing} (permission denied)")
 
 
-@_command("Let a local Ollama model answer a task by navigating the schema.")
+@_command("Let a model (Ollama or OpenAI-compatible) answer a task by navigating the schema.")
 def agent(
     ctx: typer.Context,
     task: Annotated[
@@ -610,7 +610,8 @@ def agent(
     ] = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Let a local Ollama model answer TASK with searchSchema / introspectType / executeGraphql
+    """Let a model (Ollama, or any server of the OpenAI chat-completions API with --chat-api
+    openai) answer TASK with searchSchema / introspectType / executeGraphql
     (or with the whole schema inline), and print the context receipt of the run."""
     with _user_errors():
         from schemanav.agent import run_agent
