@@ -107,8 +107,8 @@ class OpenAIChat:
         )
 
     def context_length(self) -> int | None:
-        """The window the server lists for the model (vLLM's `max_model_len`, llama.cpp's
-        `n_ctx`), else None; listing the models also proves the server and the key work.
+        """The window the server lists for the model (vLLM's `max_model_len`, or a
+        `context_length`), else None; listing the models also proves the server and the key work.
         A server without `/models` (some proxies) is not an error: the first call will tell."""
         import openai
 
@@ -127,12 +127,7 @@ class OpenAIChat:
             )
         found = models.get(self.model)
         extra = dict(found.model_extra or {}) if found is not None else {}
-        meta = extra.get("meta")
-        for value in (
-            extra.get("max_model_len"),
-            extra.get("context_length"),
-            meta.get("n_ctx") if isinstance(meta, dict) else None,
-        ):
+        for value in (extra.get("max_model_len"), extra.get("context_length")):
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 return value
         return None
