@@ -251,6 +251,31 @@ def test_calls_that_were_not_run_still_get_a_result(key_in_env: str, tmp_path: P
     assert NOT_RUN not in {r["content"] for r in results}
 
 
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({"object": "chat.completion"}, "answered with no choices"),
+        ({"choices": [{"index": 0}]}, "sent a reply the client cannot read (AttributeError"),
+        ("<html>busy</html>", "answered with a body that is not JSON"),
+        ('{"choices": [', "answered with truncated JSON"),
+    ],
+)
+def test_a_reply_that_is_no_completion_ends_the_run_with_its_receipt(
+    key_in_env: str, tmp_path: Path, raw: Any, said: str
+) -> None:
+    with serve_openai() as server:
+        server.script_chat(
+            tool_reply("listFields", {"name": "Movie"}, prompt_eval_count=70, eval_count=4),
+            {"raw": raw if isinstance(raw, str) else json.dumps(raw)},
+        )
+        run = run_agent("Movie fields?", settings_for(server, tmp_path))
+    receipt = run.receipt
+    assert (receipt.stopped, receipt.model_calls, receipt.prompt_tokens) == ("error", 1, 70)
+    assert receipt.error is not None
+    assert receipt.error.startswith(f"the model server at {server.url} ")
+    assert said in receipt.error
+
+
 def test_openai_base_url_is_honoured_and_a_dead_server_is_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -16,7 +16,8 @@ from a per-test script in the shape the Ollama test server takes (`content`, `to
 `{"function": {"name", "arguments"}}`, `prompt_eval_count`, `eval_count`, `thinking`), turned
 into a completion (or, with `stream: true`, server-sent chunks with tool-call deltas and, when
 asked for, a usage chunk). The prompt is measured as o200k_base tokens of the messages and
-tools, a stand-in for the model's own tokenizer.
+tools, a stand-in for the model's own tokenizer. A reply `{"raw": …}` is sent as it is, for
+tests of servers that answer what a completion is not.
 
     with serve_openai(key="sk-test") as server:
         openai.OpenAI(api_key="sk-test", base_url=server.url).models.list()
@@ -234,6 +235,10 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.state.next_reply(body)
         if reply is None:
             self._send(500, _error("fake openai: no scripted reply left", "server_error", None))
+            return
+        if "raw" in reply:  # a misbehaving server: this body, verbatim, with a 200
+            raw = reply["raw"]
+            self._send(200, raw.encode() if isinstance(raw, str) else raw)
             return
         if body.get("stream"):
             self._stream(

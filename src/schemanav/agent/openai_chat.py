@@ -88,7 +88,7 @@ class OpenAIChat:
         self.sampling = sampling or Sampling()
         key = os.environ.get(key_env) or ""
         self._has_key = bool(key)
-        self._redact = Redactor({"Authorization": f"Bearer {key}"}, urls=[self.base_url])
+        self._redact = Redactor({"Authorization": key} if key else {}, urls=[self.base_url])
         http_client = httpx.Client(
             transport=bounded_transport(
                 httpx.HTTPTransport(), timeout=timeout, on_body=ReplyCheck(self.server)
@@ -108,48 +108,61 @@ class OpenAIChat:
 
     def context_length(self) -> int | None:
         """The window the server lists for the model (vLLM's `max_model_len`, or a
-        `context_length`), else None; listing the models also proves the server and the key work.
-        A server without `/models` (some proxies) is not an error: the first call will tell."""
+        `context_length`), else None; listing the models also proves the server and the key
+        work. A server without `/models` (some proxies) is not an error: the first call will
+        tell."""
         import openai
 
         try:
-            page = self._guarded(lambda: self._client.models.list())
+            window: int | None = self._guarded(
+                lambda: self._listed_window(self._client.models.list().data)
+            )
+            return window
         except SchemanavError as err:
             if isinstance(err.__cause__, openai.NotFoundError):
                 return None
             raise
-        models = {model.id: model for model in page.data}
+
+    def _listed_window(self, listed: Sequence[Any]) -> int | None:
+        models = {model.id: model for model in listed}
         if models and self.model not in models:
-            listed = ", ".join(sorted(models)[:8])
+            names = ", ".join(sorted(str(name) for name in models)[:8])
             raise SchemanavError(
-                f"model {self.model} is not served at {self.host} (it serves: {listed}): "
+                f"model {self.model} is not served at {self.host} (it serves: {names}): "
                 "pass one of those with --model"
             )
         found = models.get(self.model)
         extra = dict(found.model_extra or {}) if found is not None else {}
         for value in (extra.get("max_model_len"), extra.get("context_length")):
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                return value
+            window = _count(value)
+            if window:
+                return window
         return None
 
     def chat(
         self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Any], num_ctx: int | None
     ) -> ChatReply:
         """One completion; `num_ctx` has no place in this protocol (the server owns the
-        window), so it is not sent."""
+        window), so it is not sent. Reading the reply is guarded too: a body the client
+        accepted may still lack what a completion has."""
         extra: dict[str, Any] = {}
+        if tools:
+            extra["tools"] = list(tools)
         if self.sampling.seed is not None:
             extra["seed"] = self.sampling.seed
-        response = self._guarded(
-            lambda: self._client.chat.completions.create(
-                model=self.model,
-                messages=list(wire_messages(messages)),  # type: ignore[arg-type]
-                tools=list(tools) if tools else None,  # type: ignore[arg-type]
-                temperature=self.sampling.temperature,
-                stream=False,
-                **extra,
+        return self._guarded(  # type: ignore[no-any-return]
+            lambda: self._reply(
+                self._client.chat.completions.create(
+                    model=self.model,
+                    messages=list(wire_messages(messages)),  # type: ignore[arg-type]
+                    temperature=self.sampling.temperature,
+                    stream=False,
+                    **extra,
+                )
             )
         )
+
+    def _reply(self, response: Any) -> ChatReply:
         if not response.choices:
             raise SchemanavError(f"{self.server} answered with no choices")
         message = response.choices[0].message
@@ -157,11 +170,11 @@ class OpenAIChat:
         usage = response.usage
         thinking = (message.model_extra or {}).get("reasoning_content")
         return ChatReply(
-            content=message.content or "",
+            content=str(message.content or ""),
             thinking=thinking if isinstance(thinking, str) and thinking else None,
             tool_calls=calls,
-            prompt_eval_count=usage.prompt_tokens if usage is not None else None,
-            eval_count=usage.completion_tokens if usage is not None else None,
+            prompt_eval_count=_count(getattr(usage, "prompt_tokens", None)),
+            eval_count=_count(getattr(usage, "completion_tokens", None)),
         )
 
     def _tool_call(self, call: Any) -> ToolCallRequest:
@@ -261,6 +274,13 @@ class OpenAIChat:
                 f"{self.model} (HTTP 400: {said})"
             )
         return SchemanavError(f"{self.server} answered HTTP {status}: {said}")
+
+
+def _count(value: Any) -> int | None:
+    """A token count or window as the server sent it, if it is one (a non-negative integer)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
 
 
 def _error_message(err: Any) -> str:
