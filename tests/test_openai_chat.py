@@ -295,3 +295,31 @@ def test_openai_base_url_is_honoured_and_a_dead_server_is_one_line(
         f"cannot reach the model server at {dead}: is it running? "
         "(set the address with --chat-url or OPENAI_BASE_URL)"
     )
+
+
+def test_agent_bench_command_on_the_openai_protocol(
+    runner: CliRunner, cache_dir: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    tasks = workdir / "tasks.tsv"
+    tasks.write_text("List the movie titles.\tQuery.movies,Movie.title\n", encoding="utf-8")
+    with serve_openai(key=KEY) as server:
+        server.script_chat(
+            {"content": "```graphql\n{ movies { title } }\n```", "prompt_eval_count": 300}
+        )
+        flags = ["--chat-api", "openai", "--chat-url", server.url, "--chat-key-env", KEY_ENV]
+        sampling = ["--temperature", "0.3", "--seed", "4", "--slice-budget", "500", "--json"]
+        result = runner.invoke(
+            app, ["agent-bench", str(tasks), "--mode", "slice", *flags, "--schema", SDL, *sampling]
+        )
+        (body,) = server.chat_requests
+    assert result.exit_code == 0, result.output
+    assert (body["temperature"], body["seed"]) == (0.3, 4)
+    assert "SCHEMA SLICE:" in body["messages"][0]["content"]
+    payload = json.loads(result.stdout)
+    (row,) = payload["results"]
+    assert row["success"] and row["mode"] == "slice" and row["prompt_tokens"] == 300
+    config = row["config"]
+    assert (config["chat_api"], config["temperature"], config["seed"]) == ("openai", 0.3, 4)
+    assert (config["model"], config["slice_budget"]) == (CHAT_MODEL, 500)
+    assert KEY not in result.output

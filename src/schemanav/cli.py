@@ -749,7 +749,7 @@ def agent_bench(
     mode: Annotated[
         str,
         typer.Option("--mode", help="Modes, comma-separated: inline, navigate, slice, oracle"),
-    ] = "inline,navigate,oracle",
+    ] = "inline,navigate,slice,oracle",
     results: Annotated[
         str,
         typer.Option(
