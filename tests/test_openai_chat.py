@@ -224,6 +224,26 @@ def test_a_server_that_lists_no_window_leaves_it_unknown(key_in_env: str, tmp_pa
     assert run.receipt.num_ctx is None and run.receipt.truncation_warnings == ()
 
 
+def test_a_server_without_a_model_list_is_asked_anyway(key_in_env: str, tmp_path: Path) -> None:
+    with serve_openai() as server:
+        server.lists_models = False
+        server.script_chat({"content": "ok", "prompt_eval_count": 900, "eval_count": 1})
+        run = run_agent("hi", settings_for(server, tmp_path, num_ctx=4096))
+    assert (run.receipt.stopped, run.receipt.num_ctx) == ("answered", 4096)
+
+
+def test_a_slow_server_is_cut_off_at_the_chat_timeout(key_in_env: str, tmp_path: Path) -> None:
+    with serve_openai() as server:
+        server.chat_delay = 3.0
+        server.script_chat({"content": "too late"})
+        run = run_agent("hi", settings_for(server, tmp_path, chat_timeout=0.5))
+    assert run.receipt.stopped == "error"
+    assert run.receipt.error == (
+        f"the model server at {server.url} did not answer within 0.5 s "
+        "(raise SCHEMANAV_CHAT_TIMEOUT, or use a smaller model or prompt)"
+    )
+
+
 # -- the conversation on the wire -----------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -51,6 +52,8 @@ class FakeOpenAI:
     key: str | None = None
     models: dict[str, int | None] = field(default_factory=dict)
     chat_script: list[ChatReply] = field(default_factory=list)
+    lists_models: bool = True  # False: no /v1/models route, like some proxies
+    chat_delay: float = 0.0  # seconds before a completion is answered
     bodies: list[tuple[str, str, Any]] = field(default_factory=list)
     authorizations: list[str | None] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -182,7 +185,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.state.bodies.append(("GET", self.path, None))
         if not self._authorised():
             return
-        if self.path == "/v1/models":
+        if self.path == "/v1/models" and self.state.lists_models:
             data = [self._model_record(name) for name in self.state.models]
             self._send(200, {"object": "list", "data": data})
         elif self.path.startswith("/v1/models/") and self.path[11:] in self.state.models:
@@ -232,6 +235,8 @@ class _Handler(BaseHTTPRequestHandler):
                 400, _error(message, "invalid_request_error", "context_length_exceeded", "messages")
             )
             return
+        if self.state.chat_delay:
+            time.sleep(self.state.chat_delay)
         reply = self.state.next_reply(body)
         if reply is None:
             self._send(500, _error("fake openai: no scripted reply left", "server_error", None))
