@@ -152,6 +152,12 @@ def test_a_refused_key_is_one_line_and_never_shown(
     assert message.endswith(
         f"set {KEY_ENV} to a valid key, or name the variable that holds it with --chat-key-env"
     )
+    # The key straddles the 200th character, where the server's words are cut: redacted
+    # before the cut, no prefix of it is left.
+    with serve_openai(key=KEY) as server, pytest.raises(SchemanavError) as straddled:
+        server.denial_padding = 22  # "Sorry, " × 22: the key spans characters 182 to 207
+        run_agent("hi", settings_for(server, tmp_path))
+    assert wrong[:6] not in straddled.value.message
     monkeypatch.delenv(KEY_ENV)
     with serve_openai(key=KEY) as server, pytest.raises(SchemanavError) as missing:
         run_agent("hi", settings_for(server, tmp_path))

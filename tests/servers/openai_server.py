@@ -54,6 +54,7 @@ class FakeOpenAI:
     chat_script: list[ChatReply] = field(default_factory=list)
     lists_models: bool = True  # False: no /v1/models route, like some proxies
     chat_delay: float = 0.0  # seconds before a completion is answered
+    denial_padding: int = 0  # words before the echoed key in a 401 (a long-winded server)
     bodies: list[tuple[str, str, Any]] = field(default_factory=list)
     authorizations: list[str | None] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -160,7 +161,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(
             401,
             _error(
-                f"Incorrect API key provided: {given}. You can find your API key in your "
+                "Sorry, "
+                * self.state.denial_padding
+                + f"Incorrect API key provided: {given}. You can find your API key in your "
                 "account settings.",
                 "invalid_request_error",
                 "invalid_api_key",

@@ -244,13 +244,15 @@ class OpenAIChat:
         if isinstance(err, openai.OpenAIError | ValueError | TypeError | AttributeError):
             return SchemanavError(
                 f"{self.server} sent a reply the client cannot read "
-                f"({type(err).__name__}: {_short(str(err))})"
+                f"({type(err).__name__}: {_short(self._redact(str(err)))})"
             )
         raise err
 
     def _status_failure(self, err: Any) -> SchemanavError:
         status: int = err.status_code
-        said = _short(_error_message(err))
+        # Redacted before it is cut: a cut could leave a prefix of the key that no longer
+        # matches it.
+        said = _short(self._redact(_error_message(err)))
         if status in (401, 403):
             fix = (
                 f"set {self.key_env} to a valid key"
