@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from schemanav.agent import AgentRun, run_agent
 from schemanav.corpus import Corpus, Format
 from schemanav.errors import SchemanavError
@@ -72,11 +73,12 @@ def tool_messages(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in body["messages"] if m["role"] == "tool"]
 
 
-def settings_for(ollama: FakeOllama, tmp_path: Path, **overrides: Any) -> Settings:
+def settings_for(server: FakeOllama | ModelServer, tmp_path: Path, **overrides: Any) -> Settings:
+    pointing = server.settings() if isinstance(server, ModelServer) else {"ollama_host": server.url}
     values: dict[str, Any] = {
         "schema": str(SDL_PATH),
-        "ollama_host": ollama.url,
         "cache_dir": str(tmp_path / "cache"),
+        **pointing,
     }
     values.update(overrides)
     return load_settings(**values)
@@ -95,6 +97,13 @@ class Recorder:
 
     def progress(self, description: str, done: int, total: int) -> None:
         pass
+
+
+@pytest.fixture(params=CHAT_APIS)
+def server(request: pytest.FixtureRequest) -> Iterator[ModelServer]:
+    """The scenario suite runs on both protocols: the same script, the same assertions."""
+    with serve_chat(request.param, CONTEXT_LENGTH) as model_server:
+        yield model_server
 
 
 @pytest.fixture
@@ -129,17 +138,17 @@ def full_run_script(script: Script) -> list[Callable[[dict[str, Any]], dict[str,
 
 
 def test_full_run_search_introspect_execute_answer_with_exact_receipt(
-    ollama: FakeOllama, tmp_path: Path, moviedb_corpus: Corpus
+    server: ModelServer, tmp_path: Path, moviedb_corpus: Corpus
 ) -> None:
     script = Script()
-    ollama.script_chat(*full_run_script(script))
+    server.script_chat(*full_run_script(script))
     recorder = Recorder()
     with serve_moviedb(token=SECRET) as graphql:
-        settings = settings_for(ollama, tmp_path, endpoint=graphql.url, header=[AUTH_HEADER])
+        settings = settings_for(server, tmp_path, endpoint=graphql.url, header=[AUTH_HEADER])
         run = run_agent("Who directed Paper Moons?", settings, events=recorder)
         assert graphql.last_request.headers["authorization"] == f"Bearer {SECRET}"
     receipt = run.receipt
-    requests = ollama.chat_requests
+    requests = server.chat_requests
 
     assert receipt.stopped == "answered"
     assert receipt.answer == "Paper Moons was directed by Ada Moreno and Lena Okafor."
@@ -166,8 +175,10 @@ def test_full_run_search_introspect_execute_answer_with_exact_receipt(
     assert not any("truncat" in w or "dropped" in w for w in recorder.warnings)
 
     # num_ctx: the model's context length from /api/show, sent on every call.
-    assert ollama.calls("/api/show") == 1
-    assert [r["options"]["num_ctx"] for r in requests] == [CONTEXT_LENGTH] * 4
+    assert server.window_queries() == 1
+    expected_ctx = CONTEXT_LENGTH if server.api == "ollama" else None
+    assert [server.sent_num_ctx(r) for r in requests] == [expected_ctx] * 4
+    assert [server.sampling(r) for r in requests] == [(0.0, None)] * 4
     assert receipt.num_ctx == CONTEXT_LENGTH
     # The whole conversation is resent: each call carries every earlier message.
     assert [len(r["messages"]) for r in requests] == [2, 4, 6, 8]
@@ -195,19 +206,19 @@ def test_full_run_search_introspect_execute_answer_with_exact_receipt(
 
 
 def test_validation_errors_come_back_compact_with_the_hint(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
     broken = '{ movies(first: "two", filter: {genre: DRAMAS}) { titel } }'
-    ollama.script_chat(
+    server.script_chat(
         script.reply(tool_calls=[("executeGraphql", {"query": broken})]),
         script.reply(content="I could not run it."),
     )
     with serve_moviedb() as graphql:
-        settings = settings_for(ollama, tmp_path, endpoint=graphql.url)
+        settings = settings_for(server, tmp_path, endpoint=graphql.url)
         run = run_agent("List drama titles", settings)
         assert graphql.requests == []  # an invalid operation never reaches the endpoint
-    (result,) = tool_messages(ollama.chat_requests[-1])
+    (result,) = tool_messages(server.chat_requests[-1])
     text = result["content"]
     lines = text.splitlines()
     assert lines[0] == "invalid operation (3 errors):"
@@ -222,10 +233,10 @@ def test_validation_errors_come_back_compact_with_the_hint(
 
 
 def test_unknown_tools_and_malformed_arguments_become_tool_errors(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(
+    server.script_chat(
         script.reply(
             tool_calls=[
                 ("runSql", {"query": "select 1"}),
@@ -238,8 +249,8 @@ def test_unknown_tools_and_malformed_arguments_become_tool_errors(
         ),
         script.reply(content="done"),
     )
-    run = run_agent("What genres exist?", settings_for(ollama, tmp_path))
-    results = [m["content"] for m in tool_messages(ollama.chat_requests[-1])]
+    run = run_agent("What genres exist?", settings_for(server, tmp_path))
+    results = [m["content"] for m in tool_messages(server.chat_requests[-1])]
     assert run.receipt.stopped == "answered"
     assert [c.ok for c in run.receipt.tool_calls] == [False, False, False, False, True]
     assert results[0] == (
@@ -258,22 +269,22 @@ def test_unknown_tools_and_malformed_arguments_become_tool_errors(
     assert recorded["tool_calls"][1]["function"]["arguments"] == '{"query": "{ movies { title }'
     assert recorded["thinking"] == "Let me try everything at once."
     # Resent to the model: no thinking, and an object where the arguments did not parse.
-    resent = ollama.chat_requests[1]["messages"][2]
+    resent = server.chat_requests[1]["messages"][2]
     assert "thinking" not in resent
-    assert resent["tool_calls"][1]["function"]["arguments"] == {}
-    assert resent["tool_calls"][4]["function"]["arguments"] == {"name": "Genre"}
+    assert server.arguments(resent["tool_calls"][1]) == {}
+    assert server.arguments(resent["tool_calls"][4]) == {"name": "Genre"}
 
 
-def test_max_calls_stops_the_loop_and_says_so(ollama: FakeOllama, tmp_path: Path) -> None:
+def test_max_calls_stops_the_loop_and_says_so(server: ModelServer, tmp_path: Path) -> None:
     script = Script()
-    ollama.script_chat(
+    server.script_chat(
         *[script.reply(tool_calls=[("searchSchema", {"query": f"q{i}"})]) for i in range(3)]
     )
     recorder = Recorder()
-    run = run_agent("Loop forever", settings_for(ollama, tmp_path, max_calls=2), events=recorder)
+    run = run_agent("Loop forever", settings_for(server, tmp_path, max_calls=2), events=recorder)
     assert run.receipt.stopped == "max_calls"
     assert run.receipt.answer is None
-    assert run.receipt.model_calls == len(ollama.chat_requests) == 2
+    assert run.receipt.model_calls == len(server.chat_requests) == 2
     # The second reply's tool call is not run: nobody would read its result.
     assert [c.arguments for c in run.receipt.tool_calls] == [{"query": "q0"}]
     assert run.receipt.prompt_tokens == sum(script.prompt_counts)
@@ -281,17 +292,17 @@ def test_max_calls_stops_the_loop_and_says_so(ollama: FakeOllama, tmp_path: Path
 
 
 def test_inline_mode_puts_the_schema_in_the_system_message_and_offers_one_tool(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
     query = "{ movies(first: 1) { title } }"
-    ollama.script_chat(
+    server.script_chat(
         script.reply(tool_calls=[("searchSchema", {"query": "movies"})]),
         script.reply(tool_calls=[("executeGraphql", {"query": query})]),
         script.reply(content="ok"),
     )
-    run = run_agent("Name one movie", settings_for(ollama, tmp_path), inline=True)
-    first = ollama.chat_requests[0]
+    run = run_agent("Name one movie", settings_for(server, tmp_path), inline=True)
+    first = server.chat_requests[0]
     sdl = SDL_PATH.read_text(encoding="utf-8")
     assert first["messages"][0]["role"] == "system"
     assert first["messages"][0]["content"].endswith(sdl)
@@ -304,20 +315,20 @@ def test_inline_mode_puts_the_schema_in_the_system_message_and_offers_one_tool(
         ("searchSchema", False),
         ("executeGraphql", True),
     ]
-    results = [m["content"] for m in tool_messages(ollama.chat_requests[-1])]
+    results = [m["content"] for m in tool_messages(server.chat_requests[-1])]
     assert results[0] == "unknown tool 'searchSchema': the tools you can call are executeGraphql"
     assert "it was not executed because no endpoint is configured" in results[1]
 
 
 def test_a_prompt_the_provider_did_not_fully_evaluate_raises_a_truncation_warning(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(
+    server.script_chat(
         script.reply(content="answer from a truncated prompt", evaluated=lambda body: 150),
     )
     recorder = Recorder()
-    run = run_agent("Which movies are there?", settings_for(ollama, tmp_path), events=recorder)
+    run = run_agent("Which movies are there?", settings_for(server, tmp_path), events=recorder)
     (warning,) = run.receipt.truncation_warnings
     assert warning.call == 1
     assert warning.evaluated_tokens == 150
@@ -352,16 +363,16 @@ def test_inline_schema_over_half_the_window_warns_before_the_first_call(
     assert len(recorder.warnings) == 2
 
 
-def test_mutations_are_refused_unless_allowed(ollama: FakeOllama, tmp_path: Path) -> None:
+def test_mutations_are_refused_unless_allowed(server: ModelServer, tmp_path: Path) -> None:
     mutation = 'mutation { createMovie(input: {title: "New", releaseYear: 2001}) { id } }'
     for allowed in (False, True):
         script = Script()
-        ollama.script_chat(
+        server.script_chat(
             script.reply(tool_calls=[("executeGraphql", {"query": mutation})]),
             script.reply(content="done"),
         )
         with serve_moviedb() as graphql:
-            settings = settings_for(ollama, tmp_path, endpoint=graphql.url, allow_mutations=allowed)
+            settings = settings_for(server, tmp_path, endpoint=graphql.url, allow_mutations=allowed)
             run = run_agent("Add a movie", settings)
             titles = [m["title"] for m in graphql.store.tables["movies"]]
         (call,) = run.receipt.tool_calls
@@ -369,25 +380,25 @@ def test_mutations_are_refused_unless_allowed(ollama: FakeOllama, tmp_path: Path
         assert ("New" in titles) is allowed
         if not allowed:
             assert graphql.requests == []
-            result = tool_messages(ollama.chat_requests[-1])[0]["content"]
+            result = tool_messages(server.chat_requests[-1])[0]["content"]
             assert "--allow-mutations" in result
 
 
 def test_long_responses_are_cut_to_the_token_cap_with_a_note(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     query = "{ movies { id title plot releaseYear genres reviews { body score } } }"
     script = Script()
-    ollama.script_chat(
+    server.script_chat(
         script.reply(tool_calls=[("executeGraphql", {"query": query})]),
         script.reply(content="done"),
     )
     cap = 60
     with serve_moviedb() as graphql:
-        settings = settings_for(ollama, tmp_path, endpoint=graphql.url, response_token_cap=cap)
+        settings = settings_for(server, tmp_path, endpoint=graphql.url, response_token_cap=cap)
         run_agent("Everything about every movie", settings)
         full = json.dumps(graphql_response(graphql.url, query), ensure_ascii=False)
-    text = tool_messages(ollama.chat_requests[-1])[0]["content"]
+    text = tool_messages(server.chat_requests[-1])[0]["content"]
     kept, note = text.rsplit("\n", 1)
     assert note == (
         f"[response cut to {cap} of {count_tokens(full)} tokens (o200k_base); "
@@ -403,31 +414,31 @@ def graphql_response(url: str, query: str) -> Any:
     return httpx.post(url, json={"query": query}, timeout=10).json()
 
 
-def test_header_values_never_leave_the_run(ollama: FakeOllama, tmp_path: Path) -> None:
+def test_header_values_never_leave_the_run(server: ModelServer, tmp_path: Path) -> None:
     catalog = json.loads(json.dumps(CATALOG))
     catalog["movies"][0]["plot"] = f"A plot that happens to contain {SECRET}."
     script = Script()
     query = "{ movies { title plot } }"
-    ollama.script_chat(
+    server.script_chat(
         script.reply(tool_calls=[("executeGraphql", {"query": query})]),
         script.reply(content="done"),
     )
     with serve_moviedb(token=SECRET, catalog=catalog) as graphql:
-        settings = settings_for(ollama, tmp_path, endpoint=graphql.url, header=[AUTH_HEADER])
+        settings = settings_for(server, tmp_path, endpoint=graphql.url, header=[AUTH_HEADER])
         run = run_agent("Plots?", settings)
         assert graphql.last_request.headers["authorization"] == f"Bearer {SECRET}"
-    result = tool_messages(ollama.chat_requests[-1])[0]["content"]
+    result = tool_messages(server.chat_requests[-1])[0]["content"]
     assert "A plot that happens to contain [redacted]." in result
-    everything = json.dumps(ollama.chat_requests) + json.dumps(run.transcript)
+    everything = json.dumps(server.chat_requests) + json.dumps(run.transcript)
     assert SECRET not in everything + json.dumps(run.receipt.as_dict())
 
 
-def test_an_ollama_failure_mid_run_ends_with_an_error_receipt(
-    ollama: FakeOllama, tmp_path: Path
+def test_a_model_server_failure_mid_run_ends_with_an_error_receipt(
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(script.reply(tool_calls=[("introspectType", {"name": "Studio"})]))
-    run = run_agent("Studios?", settings_for(ollama, tmp_path))  # 2nd call: script is empty
+    server.script_chat(script.reply(tool_calls=[("introspectType", {"name": "Studio"})]))
+    run = run_agent("Studios?", settings_for(server, tmp_path))  # 2nd call: script is empty
     assert run.receipt.stopped == "error"
     assert run.receipt.model_calls == 1
     assert run.receipt.prompt_tokens == sum(script.prompt_counts)
@@ -465,9 +476,12 @@ def test_missing_model_says_how_to_pull_it(ollama: FakeOllama, tmp_path: Path) -
 
 
 def test_an_explicit_num_ctx_wins_over_the_models_length(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(script.reply(content="hi"))
-    run: AgentRun = run_agent("hi", settings_for(ollama, tmp_path, num_ctx=8192))
-    assert ollama.chat_requests[0]["options"]["num_ctx"] == 8192 == run.receipt.num_ctx
+    server.script_chat(script.reply(content="hi"))
+    run: AgentRun = run_agent("hi", settings_for(server, tmp_path, num_ctx=8192))
+    assert run.receipt.num_ctx == 8192
+    assert server.sent_num_ctx(server.chat_requests[0]) == (
+        8192 if server.api == "ollama" else None
+    )

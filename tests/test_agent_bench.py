@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from chat_servers import CHAT_APIS, ModelServer, serve_chat
 from schemanav.agentbench.report import summarise, tables
 from schemanav.agentbench.runner import parse_modes, run_agent_bench
 from schemanav.cli import app
 from schemanav.errors import InputError
 from schemanav.events import SilentEvents
+from schemanav.navigator import Navigator
 from schemanav.schema import bundled_path
 from schemanav.settings import Settings, load_settings
+from schemanav.tokens import count_tokens
 from servers.ollama_server import CHAT_MODEL, FakeModel, FakeOllama, serve_ollama
 
 Reply = Callable[[dict[str, Any]], dict[str, Any]]
@@ -30,10 +33,18 @@ def ollama() -> Iterator[FakeOllama]:
         yield server
 
 
-def settings_for(ollama: FakeOllama, tmp_path: Path, **overrides: Any) -> Settings:
+@pytest.fixture(params=CHAT_APIS)
+def server(request: pytest.FixtureRequest) -> Iterator[ModelServer]:
+    """The same scenarios on both protocols."""
+    with serve_chat(request.param, 8192) as model_server:
+        yield model_server
+
+
+def settings_for(server: FakeOllama | ModelServer, tmp_path: Path, **overrides: Any) -> Settings:
+    pointing = server.settings() if isinstance(server, ModelServer) else {"ollama_host": server.url}
     values: dict[str, Any] = {
         "schema": str(bundled_path("moviedb.graphqls")),
-        "ollama_host": ollama.url,
+        **pointing,
         "cache_dir": str(tmp_path / "cache"),
         "budget": 60,
         "max_calls": 3,
@@ -117,13 +128,13 @@ def one_task_per_failure_class(script: Script) -> list[Reply]:
 
 
 def test_every_failure_class_is_scored_and_a_rerun_resumes(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
-    ollama.script_chat(*one_task_per_failure_class(script))
+    server.script_chat(*one_task_per_failure_class(script))
     tasks = write_tasks(tmp_path / "tasks.tsv")
     results = tmp_path / "results.jsonl"
-    settings = settings_for(ollama, tmp_path)
+    settings = settings_for(server, tmp_path)
 
     run = run_agent_bench(settings, tasks, ["navigate"], results, seed=7)
 
@@ -145,8 +156,8 @@ def test_every_failure_class_is_scored_and_a_rerun_resumes(
     assert limited.model_calls == 3 and limited.tool_calls == 2
     assert failed.error is not None and "cannot read" in failed.error
     # The seed rides along with every call; the tools offered include the new two.
-    bodies = ollama.chat_requests
-    assert {body["options"]["seed"] for body in bodies} == {7}
+    bodies = server.chat_requests
+    assert {server.sampling(body) for body in bodies} == {(0.0, 7)}
     assert [t["function"]["name"] for t in bodies[0]["tools"]][-2:] == ["listFields", "buildQuery"]
 
     report = summarise(run)
@@ -172,24 +183,24 @@ def test_every_failure_class_is_scored_and_a_rerun_resumes(
     assert len(results.read_text().splitlines()) == 7
 
     # A rerun skips the six finished tasks and retries the one that hit a model error.
-    ollama.reset_requests()
-    ollama.script_chat(
+    server.reset_requests()
+    server.script_chat(
         script.reply(tool=("executeGraphql", {"query": "{ movie(id: 1) { cast { character } } }"})),
         script.reply(content="The cast."),
     )
     again = run_agent_bench(settings, tasks, ["navigate"], results, seed=7)
     assert (again.ran, again.reused) == (1, 6)
-    assert len(ollama.chat_requests) == 2
+    assert len(server.chat_requests) == 2
     assert [record.success for record in again.records] == [True] + [False] * 4 + [True, False]
     assert len(results.read_text().splitlines()) == 8
 
 
 def test_three_modes_see_what_they_should_and_are_paired(
-    ollama: FakeOllama, tmp_path: Path
+    server: ModelServer, tmp_path: Path
 ) -> None:
     script = Script()
     valid = ("executeGraphql", {"query": "{ movies { title } }"})
-    ollama.script_chat(
+    server.script_chat(
         # task 1: inline solves, navigate answers without an operation, oracle solves
         script.reply(tool=valid),
         script.reply(content="Titles."),
@@ -206,17 +217,17 @@ def test_three_modes_see_what_they_should_and_are_paired(
         "How are movies rated?\tQuery.movies,Movie.rating\n",
         encoding="utf-8",
     )
-    settings = settings_for(ollama, tmp_path)
+    settings = settings_for(server, tmp_path)
     run = run_agent_bench(
         settings, tasks, parse_modes("inline,navigate,oracle"), tmp_path / "r.jsonl"
     )
-    systems = [body["messages"][0]["content"] for body in ollama.chat_requests]
+    systems = [body["messages"][0]["content"] for body in server.chat_requests]
     inline_prompt, navigate_prompt, oracle_prompt = systems[0], systems[2], systems[3]
     assert "type Studio implements Node" in inline_prompt  # the whole schema
     assert "type Studio" not in oracle_prompt and "movies(" in oracle_prompt
     assert "title: String!" in oracle_prompt  # Movie.title's definition
     assert "DEFINITIONS:" in oracle_prompt and "SCHEMA:" not in navigate_prompt
-    tools = [[t["function"]["name"] for t in body["tools"]] for body in ollama.chat_requests]
+    tools = [[t["function"]["name"] for t in body["tools"]] for body in server.chat_requests]
     assert tools[0] == ["executeGraphql"] and tools[3] == ["executeGraphql"]
     assert len(tools[2]) == 5
 
@@ -281,3 +292,85 @@ def test_agent_bench_command(
     assert table.exit_code == 0 and "oracle" in table.stdout
     assert "1 finished run(s) reused, 0 to run" in table.stderr
     user_error(runner.invoke(app, [*args[:2], "--mode", "x"]), "unknown mode 'x'")
+
+
+def test_slice_mode_hands_the_model_the_questions_slice_and_is_paired(
+    server: ModelServer, tmp_path: Path
+) -> None:
+    script = Script()
+    server.script_chat(
+        # task 1: navigate answers without an operation; slice and oracle solve it
+        script.reply(content="I do not know."),
+        script.reply(content="```graphql\n{ movies { title } }\n```"),
+        script.reply(content="{ movies { title } }"),
+        # task 2: the slice leaves Movie.reviews out, so its operation cannot have it
+        script.reply(content="Unknown."),
+        script.reply(content="{ movies { rating } }"),
+        script.reply(content="{ movies { rating reviews { score } } }"),
+    )
+    tasks = tmp_path / "tasks.tsv"
+    tasks.write_text(
+        "List the movie titles.\tQuery.movies,Movie.title\n"
+        "How are movies rated?\tQuery.movies,Movie.rating,Movie.reviews\n",
+        encoding="utf-8",
+    )
+    settings = settings_for(server, tmp_path, slice_budget=120)
+    navigator = Navigator(settings)
+    first_slice = navigator.slice("List the movie titles.", budget=120)
+    second_slice = navigator.slice("How are movies rated?", budget=120)
+    assert "Movie.reviews" not in second_slice.fields  # what task 2 depends on
+
+    run = run_agent_bench(
+        settings, tasks, parse_modes("navigate,slice,oracle"), tmp_path / "r.jsonl"
+    )
+    bodies = server.chat_requests
+    slice_prompt = bodies[1]["messages"][0]["content"]
+    assert "SCHEMA SLICE:" in slice_prompt and slice_prompt.endswith(first_slice.sdl)
+    assert bodies[4]["messages"][0]["content"].endswith(second_slice.sdl)
+    assert [t["function"]["name"] for t in bodies[1]["tools"]] == ["executeGraphql"]
+
+    report = summarise(run)
+    assert [(m.mode, m.solved) for m in report.modes] == [
+        ("navigate", 0),
+        ("slice", 1),
+        ("oracle", 2),
+    ]
+    missed = run.records[4]
+    assert (missed.mode, missed.score.stage) == ("slice", "search_missed")
+    assert missed.score.not_surfaced == ("Movie.reviews",)
+    pairs = {(p.first, p.second): p for p in report.pairs}
+    assert pairs[("navigate", "slice")].only_second == (1,)
+    assert pairs[("slice", "oracle")].only_second == (2,)
+    assert run.config["slice_budget"] == 120
+
+
+def test_the_same_seed_gives_identical_records(server: ModelServer, tmp_path: Path) -> None:
+    """Twice the same run: the same requests (temperature 0 and the seed in each) and so the
+    same records, byte for byte, with model, protocol, temperature and seed in every row."""
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        # A deterministic model: its answer and counts follow from the request alone.
+        count = count_tokens(json.dumps(body["messages"]))
+        if len(body["messages"]) > 2:
+            return {"content": "{ movies { title } }", "prompt_eval_count": count, "eval_count": 9}
+        call = {"function": {"name": "executeGraphql", "arguments": {"query": "{ movies { id } }"}}}
+        return {"content": "", "tool_calls": [call], "prompt_eval_count": count, "eval_count": 7}
+
+    tasks = write_tasks(tmp_path / "tasks.tsv")
+    settings = settings_for(server, tmp_path, slice_budget=400)
+    lines = []
+    for attempt in ("first", "second"):
+        server.reset_requests()
+        server.script_chat(*[reply] * 8)
+        results = tmp_path / f"{attempt}.jsonl"
+        run_agent_bench(settings, tasks, ["slice", "navigate"], results, seed=11, limit=2)
+        assert {server.sampling(body) for body in server.chat_requests} == {(0.0, 11)}
+        lines.append(results.read_text(encoding="utf-8"))
+    assert lines[0] == lines[1]
+    rows = [json.loads(line) for line in lines[0].splitlines()]
+    assert len(rows) == 4
+    for row in rows:
+        config = row["config"]
+        assert (config["model"], config["chat_api"]) == (CHAT_MODEL, server.api)
+        assert (config["temperature"], config["seed"]) == (0.0, 11)
+    assert rows[0]["prompt_tokens"] > 0 and rows[0]["model_calls"] == 2

@@ -39,6 +39,9 @@ RECEIPT_KEYS = {
     "stopped",
     "truncation_warnings",
     "error",
+    "chat_api",
+    "temperature",
+    "seed",
 }
 
 

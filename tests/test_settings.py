@@ -148,6 +148,30 @@ def test_invalid_values_are_refused(workdir: Path, monkeypatch: pytest.MonkeyPat
         load_settings()
 
 
+def test_chat_settings_come_from_the_file_like_every_other(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config(
+        workdir,
+        'chat-api = "openai"\nchat_url = "http://127.0.0.1:8000/v1"\n'
+        'chat-key-env = "VLLM_KEY"\ntemperature = 0.2\nslice-budget = 4000\n',
+    )
+    settings = load_settings()
+    assert (settings.chat_api, settings.chat_url) == ("openai", "http://127.0.0.1:8000/v1")
+    assert (settings.chat_key_env, settings.temperature, settings.slice_budget) == (
+        "VLLM_KEY",
+        0.2,
+        4000,
+    )
+    assert load_settings(chat_api="ollama").chat_api == "ollama"  # the flag wins
+    monkeypatch.setenv("SCHEMANAV_TEMPERATURE", "3")
+    with pytest.raises(InputError, match=r"^invalid SCHEMANAV_TEMPERATURE .*less than or equal"):
+        load_settings()
+    write_config(workdir, 'chat-api = "vllm"\n')
+    with pytest.raises(InputError, match=r"chat_api in schemanav.toml .*'ollama' or 'openai'"):
+        load_settings()
+
+
 def test_malformed_toml_is_an_input_error(workdir: Path) -> None:
     write_config(workdir, "k = = 3\n")
     with pytest.raises(InputError, match=r"cannot read schemanav\.toml"):

@@ -155,6 +155,10 @@ OptionsOption = Annotated[
     ),
 ]
 QuietOption = Annotated[bool, _flag("quiet", "-q")]
+ChatApiOption = Annotated[str | None, _flag("chat_api", metavar="ollama|openai")]
+ChatUrlOption = Annotated[str | None, _flag("chat_url", metavar="URL")]
+ChatKeyEnvOption = Annotated[str | None, _flag("chat_key_env", metavar="NAME")]
+TemperatureOption = Annotated[float | None, _flag("temperature", metavar="T")]
 JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON object on stdout.")]
 # The labelled questions and what they are scored at: `bench`, and `diff` with --bench-file.
 BenchFileOption = Annotated[str | None, _flag("bench_file", metavar="FILE")]
@@ -679,7 +683,7 @@ def _check_outputs(markdown: str | None, plot: str | None) -> None:
             raise InputError(f"{flag} {value}: cannot write into {existing} (permission denied)")
 
 
-@_command("Let a local Ollama model answer a task by navigating the schema.")
+@_command("Let a model (Ollama or OpenAI-compatible) answer a task by navigating the schema.")
 def agent(
     ctx: typer.Context,
     task: Annotated[
@@ -691,6 +695,14 @@ def agent(
     timeout: TimeoutOption = None,
     model: Annotated[str | None, _flag("model", metavar="NAME")] = None,
     ollama_host: Annotated[str | None, _flag("ollama_host", metavar="URL")] = None,
+    chat_api: ChatApiOption = None,
+    chat_url: ChatUrlOption = None,
+    chat_key_env: ChatKeyEnvOption = None,
+    temperature: TemperatureOption = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed sent with every model call.", show_default=False),
+    ] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     k: KOption = None,
@@ -730,7 +742,8 @@ def agent(
     ] = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Let a local Ollama model answer TASK with searchSchema / introspectType / executeGraphql
+    """Let a model (Ollama, or any server of the OpenAI chat-completions API with --chat-api
+    openai) answer TASK with searchSchema / introspectType / executeGraphql
     (or with the whole schema inline), and print the context receipt of the run."""
     with _user_errors():
         from schemanav.agent import run_agent
@@ -743,7 +756,9 @@ def agent(
         for path in (transcript, receipt_json):
             if path is not None:
                 check_output_path(path)  # before the run, not after it
-        run = run_agent(task, settings, inline=inline, events=_Reporter(quiet=settings.quiet))
+        run = run_agent(
+            task, settings, inline=inline, events=_Reporter(quiet=settings.quiet), seed=seed
+        )
         if transcript is not None:
             _write_json(transcript, run.transcript)
         if receipt_json is not None:
@@ -869,8 +884,8 @@ def agent_bench(
     ],
     mode: Annotated[
         str,
-        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, oracle"),
-    ] = "inline,navigate,oracle",
+        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, slice, oracle"),
+    ] = "inline,navigate,slice,oracle",
     results: Annotated[
         str,
         typer.Option(
@@ -886,6 +901,11 @@ def agent_bench(
     timeout: TimeoutOption = None,
     model: Annotated[str | None, _flag("model")] = None,
     ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    chat_api: ChatApiOption = None,
+    chat_url: ChatUrlOption = None,
+    chat_key_env: ChatKeyEnvOption = None,
+    temperature: TemperatureOption = None,
+    slice_budget: Annotated[int | None, _flag("slice_budget", metavar="N")] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
     k: KOption = None,
@@ -904,7 +924,7 @@ def agent_bench(
         typer.Option("--markdown", help="Also write the tables as markdown to this file."),
     ] = None,
 ) -> None:
-    """Run the agent on every task in each mode (inline, navigate, oracle), score each run
+    """Run the agent on every task in each mode (inline, navigate, slice, oracle), score each run
     without a live API, and compare the modes."""
     with _user_errors():
         from pathlib import Path

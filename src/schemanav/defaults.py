@@ -22,6 +22,17 @@ DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000, 4000, 8000, 16000)
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 """Ollama's own default address, used when neither a setting nor $OLLAMA_HOST names one."""
 DEFAULT_CHAT_MODEL = "qwen3:8b"
+CHAT_APIS = ("ollama", "openai")
+"""The chat protocols the agent speaks: Ollama's own, and OpenAI's chat completions."""
+DEFAULT_CHAT_API = "ollama"
+DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+"""The OpenAI client's own default, used when neither --chat-url nor $OPENAI_BASE_URL is set."""
+DEFAULT_CHAT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_TEMPERATURE = 0.0
+"""Greedy sampling: with the seed, what makes a run repeatable where the server allows it."""
+DEFAULT_AGENT_SLICE_BUDGET = 11000
+"""Tokens of the schema slice in agent-bench's slice mode: about the mean slice of the Working
+Group's agent board (~11k), so that a rerun of its setup gives the model as much schema."""
 DEFAULT_EMBEDDING_MODEL = "qwen3-graphql-embedder"
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_BM25_TOKENIZER = "en_stem"
@@ -62,10 +73,21 @@ SETTING_HELP: dict[str, str] = {
     "slice (a schema slice per budget, built once per question and shared by every --format "
     "that ranks it alike) [default: list]",
     "quiet": "Print no warnings, notes or progress on stderr (errors still).",
-    "model": f"Ollama chat model [default: {DEFAULT_CHAT_MODEL}]",
+    "model": f"Chat model [default: {DEFAULT_CHAT_MODEL}]",
     "ollama_host": f"Ollama URL of the chat model [default: $OLLAMA_HOST or {DEFAULT_OLLAMA_HOST}]",
+    "chat_api": f"Chat protocol: {', '.join(CHAT_APIS)} (OpenAI chat completions, served by "
+    f"vLLM, llama.cpp, LM Studio, Ollama's /v1 or a hosted API) [default: {DEFAULT_CHAT_API}]",
+    "chat_url": "URL of the chat server [default: --ollama-host for ollama; "
+    f"$OPENAI_BASE_URL or {DEFAULT_OPENAI_BASE_URL} for openai]",
+    "chat_key_env": "NAME of the environment variable holding the API key of --chat-api openai "
+    f"(the name, never the key; the key is never printed) [default: {DEFAULT_CHAT_KEY_ENV}]",
+    "temperature": f"Sampling temperature sent with every model call [default: "
+    f"{DEFAULT_TEMPERATURE:g}]",
+    "slice_budget": "Tokens of the schema slice in agent-bench's slice mode "
+    f"[default: {DEFAULT_AGENT_SLICE_BUDGET}]",
     "max_calls": "Most model calls per run [default: 12]",
-    "num_ctx": "Context window sent to Ollama [default: the model's]",
+    "num_ctx": "Context window: sent to Ollama, and what the truncation guard checks against "
+    "[default: the model's, as the server reports it]",
     "endpoint": "GraphQL URL that runs valid operations [default: none]",
     "allow_mutations": "Let executeGraphql run mutations.",
     "response_token_cap": "Tokens of an endpoint response [default: 2000]",

@@ -136,7 +136,8 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
         out.print()
     table = Table(
         title=strip_control(
-            f"Context receipt · {receipt.mode} · {receipt.model} · num_ctx {receipt.num_ctx:,}"
+            f"Context receipt · {receipt.mode} · {receipt.model} ({receipt.chat_api}) · "
+            f"num_ctx {_window(receipt.num_ctx)}"
         ),
         title_justify="left",
     )
@@ -149,7 +150,7 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
     table.add_row(
         "whole DOT_PLUS_GLOSS corpus, per call if handed over", f"{receipt.whole_corpus_tokens:,}"
     )
-    if receipt.mode == "inline":
+    if receipt.mode != "navigate":
         table.add_row(
             "schema SDL in the prompt, every call", f"{receipt.schema_in_prompt_tokens:,}"
         )
@@ -179,6 +180,7 @@ def render_receipt(out: Console, receipt: Receipt) -> None:
         "answered": "the model answered",
         "max_calls": f"stopped at the call limit ({receipt.model_calls} calls) without an answer",
         "error": "stopped by an error",
+        "refused": "the server refused the prompt as longer than the model's window",
     }
     warned = len(receipt.truncation_warnings)
     suffix = f"; {counted(warned, 'truncation warning')}" if warned else ""
@@ -207,3 +209,7 @@ def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:
             )
             lines.append(f"error: {definition.coordinate}: {definition.error}{hint}")
     return lines
+
+
+def _window(num_ctx: int | None) -> str:
+    return "not reported" if num_ctx is None else f"{num_ctx:,}"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import Field, PrivateAttr, ValidationError, field_validator
 from pydantic_settings import (
@@ -25,12 +26,16 @@ from pydantic_settings import (
 )
 
 from schemanav.defaults import (
+    DEFAULT_AGENT_SLICE_BUDGET,
     DEFAULT_BACKEND,
     DEFAULT_BUDGETS,
+    DEFAULT_CHAT_API,
+    DEFAULT_CHAT_KEY_ENV,
     DEFAULT_CHAT_MODEL,
     DEFAULT_FORMAT,
     DEFAULT_KS,
     DEFAULT_MAX_PATHS,
+    DEFAULT_TEMPERATURE,
     SETTING_HELP,
 )
 from schemanav.errors import InputError
@@ -39,6 +44,7 @@ CONFIG_FILE = "schemanav.toml"
 # Settings a file cannot set: a schemanav.toml may come with a checked-out repository, and it
 # must not make the agent send mutations with the user's token.
 NOT_FROM_FILE = ("allow_mutations",)
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 def default_cache_dir() -> Path:
@@ -131,6 +137,18 @@ with warnings.catch_warnings():
             default=2000, ge=50, description=_about("response_token_cap")
         )
         chat_timeout: float = Field(default=600.0, gt=0, description=_about("chat_timeout"))
+        chat_api: Literal["ollama", "openai"] = Field(
+            default=cast(Literal["ollama", "openai"], DEFAULT_CHAT_API),
+            description=_about("chat_api"),
+        )
+        chat_url: str | None = Field(default=None, description=_about("chat_url"))
+        chat_key_env: str = Field(default=DEFAULT_CHAT_KEY_ENV, description=_about("chat_key_env"))
+        temperature: float = Field(
+            default=DEFAULT_TEMPERATURE, ge=0, le=2, description=_about("temperature")
+        )
+        slice_budget: int = Field(
+            default=DEFAULT_AGENT_SLICE_BUDGET, ge=50, description=_about("slice_budget")
+        )
 
         @field_validator("ks", "budgets", mode="before")
         @classmethod
@@ -150,6 +168,18 @@ with warnings.catch_warnings():
             """`backend = ["bm25", "structural"]` in schemanav.toml: `--backend bm25,structural`."""
             if isinstance(value, list | tuple):
                 return ",".join(str(item) for item in value)
+            return value
+
+        @field_validator("chat_key_env")
+        @classmethod
+        def _a_variable_name(cls, value: str) -> str:
+            """The NAME of a variable; anything else may be the key itself, so it is refused
+            without being repeated."""
+            if not _ENV_NAME.fullmatch(value):
+                raise ValueError(
+                    "give the NAME of an environment variable (letters, digits and _, such as "
+                    "OPENAI_API_KEY), never the key itself"
+                )
             return value
 
         @field_validator("header", mode="before")

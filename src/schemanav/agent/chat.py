@@ -1,4 +1,6 @@
-"""Talking to Ollama through the official `ollama` client, with one-line errors.
+"""The chat interface the agent loop talks to, and its Ollama side (the official `ollama`
+client), with one-line errors. The OpenAI chat-completions side is `openai_chat`; the loop
+sees only `Chat`, never which protocol is behind it.
 
 Ollama's chat API sends a tool call's arguments as a JSON object, and the client refuses a
 response where they are anything else. Some servers and model templates send a JSON string
@@ -20,7 +22,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -61,6 +63,8 @@ class ToolCallRequest:
 
 @dataclass(frozen=True)
 class ChatReply:
+    """One model reply; the counts are the server's own (prompt and completion tokens)."""
+
     content: str
     thinking: str | None
     tool_calls: tuple[ToolCallRequest, ...]
@@ -69,11 +73,53 @@ class ChatReply:
     raw_message: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
 
+class PromptRefused(SchemanavError):
+    """The server refused a prompt as longer than the model's context window (an HTTP 400),
+    where Ollama would have cut its front silently; the truncation guard reports it."""
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """What every call sends to make runs repeatable: a temperature, and a seed when set."""
+
+    temperature: float = 0.0
+    seed: int | None = None
+
+
+class Chat(Protocol):
+    """What the loop needs of a model server, whatever protocol it speaks.
+
+    `api` names the protocol for the records; `host` is the server's address without
+    credentials; `drops_prompt_front` says the server silently cuts a prompt over about half
+    of `num_ctx` (Ollama) instead of refusing it (`PromptRefused`)."""
+
+    api: str
+    model: str
+    host: str
+    drops_prompt_front: bool
+    sampling: Sampling
+
+    def context_length(self) -> int | None: ...
+
+    def chat(
+        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Any], num_ctx: int | None
+    ) -> ChatReply: ...
+
+    def close(self) -> None: ...
+
+
 class OllamaChat:
     """One Ollama host and model; every failure becomes a one-line `SchemanavError`."""
 
+    api = "ollama"
+    drops_prompt_front = True
+
     def __init__(
-        self, host: str | None, model: str, timeout: float, seed: int | None = None
+        self,
+        host: str | None,
+        model: str,
+        timeout: float,
+        sampling: Sampling | None = None,
     ) -> None:
         import ollama
 
@@ -81,14 +127,14 @@ class OllamaChat:
         self.server = f"the model server at {public_url(self.host)}"
         self.model = model
         self.timeout = timeout
-        self.seed = seed
+        self.sampling = sampling or Sampling()
         self._client = ollama.Client(
             host=self.host,
             timeout=timeout,
             transport=bounded_transport(
                 httpx.HTTPTransport(),
                 timeout=timeout,
-                on_body=_ReplyCheck(self.server),
+                on_body=ReplyCheck(self.server),
             ),
         )
 
@@ -106,7 +152,7 @@ class OllamaChat:
         return None
 
     def chat(
-        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Any], num_ctx: int
+        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Any], num_ctx: int | None
     ) -> ChatReply:
         response = self._guarded(
             lambda: self._client.chat(
@@ -132,11 +178,15 @@ class OllamaChat:
             eval_count=response.eval_count,
         )
 
-    def _options(self, num_ctx: int) -> dict[str, Any]:
-        """num_ctx always; the seed only when one was set (agent-bench sets one)."""
-        if self.seed is None:
-            return {"num_ctx": num_ctx}
-        return {"num_ctx": num_ctx, "seed": self.seed}
+    def _options(self, num_ctx: int | None) -> dict[str, Any]:
+        """num_ctx (the loop always knows it for Ollama) and the temperature always; the seed
+        only when one was set (agent-bench sets one)."""
+        options: dict[str, Any] = {"temperature": self.sampling.temperature}
+        if num_ctx is not None:
+            options["num_ctx"] = num_ctx
+        if self.sampling.seed is not None:
+            options["seed"] = self.sampling.seed
+        return options
 
     def close(self) -> None:
         self._client.close()  # type: ignore[no-untyped-call]
@@ -165,7 +215,7 @@ class OllamaChat:
                     f"run `ollama pull {self.model}`"
                 ) from None
             raise SchemanavError(
-                f"Ollama at {self.host} answered HTTP {err.status_code}: {_short(err.error)}"
+                f"Ollama at {self.host} answered HTTP {err.status_code}: {short_text(err.error)}"
             ) from None
         except DeadlineExceeded:
             raise SchemanavError(
@@ -195,7 +245,7 @@ class OllamaChat:
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
             raise SchemanavError(
                 f"the model server at {public_url(self.host)} sent a reply the client cannot "
-                f"read ({type(err).__name__}: {_short(str(err))})"
+                f"read ({type(err).__name__}: {short_text(str(err))})"
             ) from None
 
 
@@ -212,7 +262,8 @@ def _unmarked(arguments: Mapping[str, Any]) -> Any:
     return dict(arguments)
 
 
-def _short(text: str, limit: int = 200) -> str:
+def short_text(text: str, limit: int = 200) -> str:
+    """One line of at most `limit` characters, for a server's words in an error."""
     line = one_line(text)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -253,7 +304,7 @@ def _normalise_tool_arguments(payload: Any) -> bool:
     return changed
 
 
-class _ReplyCheck:
+class ReplyCheck:
     """`on_body` of the bounded transport: a successful reply must be a JSON object of sane
     depth; `/api/chat` bodies whose tool arguments are text are rewritten. `server` names the
     model server in errors."""

@@ -1,6 +1,6 @@
 """The agent loop, driven by hand so that every model call is visible and counted.
 
-Each call sends the whole conversation (Ollama keeps no state between calls), runs the tool
+Each call sends the whole conversation (the server keeps no state between calls), runs the tool
 calls the model asks for, appends their results and goes again, until the model answers
 without a tool call or `max_calls` is reached. What it cost lands in a `Receipt`.
 
@@ -16,11 +16,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from schemanav.agent.chat import ChatReply, OllamaChat, ToolCallRequest
+from schemanav.agent.chat import (
+    Chat,
+    ChatReply,
+    OllamaChat,
+    PromptRefused,
+    Sampling,
+    ToolCallRequest,
+)
 from schemanav.agent.prompts import (
     NAVIGATE_SYSTEM_PROMPT,
     inline_system_prompt,
     oracle_system_prompt,
+    slice_system_prompt,
     tool_definitions,
 )
 from schemanav.agent.receipt import (
@@ -59,8 +67,30 @@ class AgentRun:
     transcript: dict[str, Any] = field(repr=False)
 
 
+def open_chat(settings: Settings, seed: int | None = None) -> Chat:
+    """The model server of `--chat-api`, sending `--temperature` and `seed` on every call."""
+    sampling = Sampling(settings.temperature, seed)
+    if settings.chat_api == "openai":
+        from schemanav.agent.openai_chat import OpenAIChat
+
+        return OpenAIChat(
+            settings.chat_url,
+            settings.model,
+            settings.chat_timeout,
+            key_env=settings.chat_key_env,
+            sampling=sampling,
+        )
+    host = settings.chat_url or settings.ollama_host
+    return OllamaChat(host, settings.model, settings.chat_timeout, sampling)
+
+
 def run_agent(
-    task: str, settings: Settings, *, inline: bool = False, events: Events | None = None
+    task: str,
+    settings: Settings,
+    *,
+    inline: bool = False,
+    events: Events | None = None,
+    seed: int | None = None,
 ) -> AgentRun:
     """Run one task against the configured schema, model and endpoint.
 
@@ -72,9 +102,9 @@ def run_agent(
     if not task.strip():
         raise InputError("the task is empty: say what the agent should find out")
     parse_format(settings.format)  # a bad --format fails before anything is loaded
-    chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout)
+    chat = open_chat(settings, seed)
     try:
-        # Ollama and the model first: an unreachable host fails in a moment, not after the
+        # The model server and the model first: an unreachable host fails in a moment, not after the
         # schema has been parsed.
         num_ctx = context_window(chat, settings, events)
         navigator = Navigator(settings, events)
@@ -88,8 +118,8 @@ def run_agent(
 def run_task(
     task: str,
     navigator: Navigator,
-    chat: OllamaChat,
-    num_ctx: int,
+    chat: Chat,
+    num_ctx: int | None,
     *,
     mode: Mode,
     events: Events | None = None,
@@ -98,8 +128,9 @@ def run_task(
     """One run with an open navigator and chat (what `agent-bench` repeats per task).
 
     `navigate` offers the search tools; `inline` puts the whole SDL in the system message;
-    `oracle` puts there only the definitions of `oracle_coordinates` (the expected ones: the
-    ceiling). Both of the latter offer only `executeGraphql`.
+    `slice` puts there the task's schema slice at `--slice-budget` tokens (the setup of the
+    WG's agent board); `oracle` only the definitions of `oracle_coordinates` (the expected
+    ones: the ceiling). The last three offer only `executeGraphql` (which validates).
     """
     settings = navigator.settings
     events = events or SilentEvents()
@@ -115,8 +146,12 @@ def run_task(
         max_paths=settings.max_paths,
     )
     context: str | None = None
+    shown: tuple[str, ...] = ()
     if mode == "inline":
         context = loaded.sdl
+    elif mode == "slice":
+        piece = navigator.slice(task, budget=settings.slice_budget)
+        context, shown = piece.sdl, piece.fields
     elif mode == "oracle":
         definitions = navigator.define(list(oracle_coordinates))
         context = "\n\n".join(d.sdl for d in definitions if d.sdl is not None)
@@ -130,16 +165,24 @@ def run_task(
         events=events,
         whole_corpus_tokens=corpus.total_tokens(Format.DOT_PLUS_GLOSS),
         schema_sdl=context,
+        shown_fields=shown,
     )
     return loop.run()
 
 
-def context_window(chat: OllamaChat, settings: Settings, events: Events) -> int:
-    """num_ctx: the setting, else the model's context length as Ollama reports it."""
+def context_window(chat: Chat, settings: Settings, events: Events) -> int | None:
+    """num_ctx: the setting, else the model's context length as the server reports it; for a
+    server that cuts prompts silently (Ollama) a fallback, else None (only a refusal tells)."""
     reported = chat.context_length()  # also fails early when the model is missing
     if settings.num_ctx is not None:
         events.note(f"model {chat.model} at {chat.host}, num_ctx {settings.num_ctx:,} (set)")
         return settings.num_ctx
+    if reported is None and not chat.drops_prompt_front:
+        events.note(
+            f"model {chat.model} at {chat.host}: the server reports no context window; a prompt "
+            "over it is caught when the server refuses it (set --num-ctx to check before)"
+        )
+        return None
     if reported is None:
         events.warning(
             f"Ollama reports no context length for {chat.model}; using num_ctx "
@@ -196,14 +239,15 @@ class _Loop:
         self,
         *,
         task: str,
-        chat: OllamaChat,
+        chat: Chat,
         tools: SchemaTools,
         mode: Mode,
-        num_ctx: int,
+        num_ctx: int | None,
         max_calls: int,
         events: Events,
         whole_corpus_tokens: int,
         schema_sdl: str | None,
+        shown_fields: tuple[str, ...] = (),
     ) -> None:
         self.task = task
         self.chat = chat
@@ -214,6 +258,7 @@ class _Loop:
         self.events = events
         self.whole_corpus_tokens = whole_corpus_tokens
         self.schema_sdl = schema_sdl
+        self.shown_fields = shown_fields
         self.definitions = tool_definitions(inline=schema_sdl is not None)
         self.warnings: list[TruncationWarning] = []
         self.records: list[ToolCallRecord] = []
@@ -227,11 +272,8 @@ class _Loop:
         else:
             schema_tokens = count_tokens(self.schema_sdl)
             self._warn_schema_over_half(schema_tokens)
-            prompt = (
-                oracle_system_prompt(self.schema_sdl)
-                if self.mode == "oracle"
-                else inline_system_prompt(self.schema_sdl)
-            )
+            prompts = {"oracle": oracle_system_prompt, "slice": slice_system_prompt}
+            prompt = prompts.get(self.mode, inline_system_prompt)(self.schema_sdl)
             conversation.add({"role": "system", "content": prompt})
         conversation.add({"role": "user", "content": self.task})
 
@@ -243,6 +285,10 @@ class _Loop:
             sent = conversation.sent_tokens
             try:
                 reply = self.chat.chat(conversation.sent, self.definitions, self.num_ctx)
+            except PromptRefused as err:
+                stopped, error = "refused", err.message
+                self._report_refusal(number, sent, err.message)
+                break
             except SchemanavError as err:
                 stopped, error = "error", err.message
                 break
@@ -300,13 +346,18 @@ class _Loop:
             stopped=stopped,
             truncation_warnings=tuple(self.warnings),
             error=error,
+            chat_api=self.chat.api,
+            temperature=self.chat.sampling.temperature,
+            seed=self.chat.sampling.seed,
         )
         transcript = {
             "task": self.task,
             "model": self.chat.model,
             "mode": self.mode,
             "num_ctx": self.num_ctx,
+            "chat_api": self.chat.api,
             "encoding": ENCODING_NAME,
+            "shown_fields": list(self.shown_fields),
             "tools": self.definitions,
             "messages": conversation.transcript,
             "calls": self.calls,
@@ -338,39 +389,65 @@ class _Loop:
             self.events.warning(f"call {number}: {text}")
         return runnable
 
+    def _limit(self) -> int | None:
+        """Sent tokens above which a prompt is at risk: half the window where the server cuts
+        silently (Ollama), the whole window elsewhere, None when no window is known."""
+        if self.num_ctx is None:
+            return None
+        return self.num_ctx // 2 if self.chat.drops_prompt_front else self.num_ctx
+
+    def _remedy(self) -> str:
+        if self.mode == "inline":
+            return "navigate instead of inlining (drop --inline)"
+        if self.mode == "slice":
+            return "lower --slice-budget"
+        return "lower --budget"
+
     def _warn_schema_over_half(self, schema_tokens: int) -> None:
-        half = self.num_ctx // 2
-        if schema_tokens <= half:
+        limit = self._limit()
+        if limit is None or schema_tokens <= limit:
             return
         self.warnings.append(TruncationWarning(0, schema_tokens, None))
+        share = "more than half of" if self.chat.drops_prompt_front else "more than"
+        fate = (
+            "Ollama will silently drop the front of the prompt, system message first"
+            if self.chat.drops_prompt_front
+            else "the server will probably refuse the prompt"
+        )
         self.events.warning(
             f"the schema alone is about {schema_tokens:,} tokens ({ENCODING_NAME} estimate), "
-            f"more than half of num_ctx {self.num_ctx:,}: Ollama will silently drop the front "
-            "of the prompt, system message first. Raise --num-ctx, or navigate instead of "
-            "inlining (drop --inline)."
+            f"{share} num_ctx {self.num_ctx:,}: {fate}. Raise --num-ctx, or {self._remedy()}."
         )
 
     def _check_truncation(self, number: int, sent: int, evaluated: int | None) -> None:
         cut = evaluated is not None and evaluated < TRUNCATION_RATIO * sent
-        over_half = sent > self.num_ctx // 2
-        if not (cut or over_half):
+        limit = self._limit()
+        over = limit is not None and sent > limit
+        if not (cut or over):
             return
         self.warnings.append(TruncationWarning(number, sent, evaluated))
         seen = "did not report" if evaluated is None else f"evaluated {evaluated:,}"
-        remedy = (
-            "navigate instead of inlining (drop --inline)"
-            if self.mode == "inline"
-            else "lower --budget"
-        )
-        what = (
-            "the front of the conversation (system message first) was probably dropped"
-            if cut
-            else "the prompt exceeds half the context window, where Ollama starts dropping "
-            "its front without an error"
-        )
+        window = "unknown" if self.num_ctx is None else f"{self.num_ctx:,}"
+        if cut:
+            what = "the front of the conversation (system message first) was probably dropped"
+        elif self.chat.drops_prompt_front:
+            what = (
+                "the prompt exceeds half the context window, where Ollama starts dropping "
+                "its front without an error"
+            )
+        else:
+            what = "the prompt exceeds the context window"
         self.events.warning(
-            f"call {number}: sent about {sent:,} tokens ({ENCODING_NAME} estimate), Ollama "
-            f"{seen}, num_ctx {self.num_ctx:,}: {what}. Raise --num-ctx, or {remedy}."
+            f"call {number}: sent about {sent:,} tokens ({ENCODING_NAME} estimate), the server "
+            f"{seen}, num_ctx {window}: {what}. Raise --num-ctx, or {self._remedy()}."
+        )
+
+    def _report_refusal(self, number: int, sent: int, message: str) -> None:
+        """A prompt the server refused as over the window: a truncation warning like a cut."""
+        self.warnings.append(TruncationWarning(number, sent, None, refused=True))
+        self.events.warning(
+            f"call {number}: sent about {sent:,} tokens ({ENCODING_NAME} estimate) and {message}. "
+            f"Use a model with a longer window, or {self._remedy()}."
         )
 
 

@@ -69,6 +69,23 @@ DEFINITIONS:
 """
 
 
+_SLICE_SYSTEM_PROMPT_HEAD = f"""{_ROLE} A slice of the API's schema chosen for this \
+question, in GraphQL SDL, is at the end of this message: the types and fields most likely to \
+answer it, connected to the root (the rest of the schema is not shown). You have one tool:
+- {EXECUTE_GRAPHQL}(query, variables): validates one operation against the schema and runs it.
+{HARD_RULE_INLINE}
+{_FINISH}
+
+SCHEMA SLICE:
+"""
+
+
+def slice_system_prompt(sdl: str) -> str:
+    """The slice-mode system message (the setup of the WG's agent board): the shared
+    instructions, then the question's schema slice."""
+    return _SLICE_SYSTEM_PROMPT_HEAD + sdl
+
+
 def oracle_system_prompt(definitions: str) -> str:
     """The oracle-mode system message (agent-bench's ceiling): the shared instructions, then
     the definitions of the fields the task needs."""

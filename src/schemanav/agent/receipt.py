@@ -12,8 +12,10 @@ from typing import Any, Literal
 
 from schemanav.records import to_json
 
-Mode = Literal["navigate", "inline", "oracle"]
-Stopped = Literal["answered", "max_calls", "error"]
+Mode = Literal["navigate", "inline", "oracle", "slice"]
+Stopped = Literal["answered", "max_calls", "error", "refused"]
+"""`refused`: the server refused a prompt as longer than the model's window (a final outcome,
+unlike `error`, which a rerun may clear)."""
 
 
 @dataclass(frozen=True)
@@ -29,20 +31,26 @@ class ToolCallRecord:
 
 @dataclass(frozen=True)
 class TruncationWarning:
-    """A call whose prompt Ollama may have cut. `call` is 1-based; 0 means before the first
-    call (inline mode, schema alone over half the window), when nothing was evaluated yet."""
+    """A call whose prompt Ollama may have cut, or a server refused (`refused`). `call` is
+    1-based; 0 means before the first call (inline mode, schema alone over half the window),
+    when nothing was evaluated yet."""
 
     call: int
     sent_tokens: int
     evaluated_tokens: int | None
+    refused: bool = False
 
 
 @dataclass(frozen=True)
 class Receipt:
+    """`num_ctx` is None where neither the setting nor the server gave a window (an
+    OpenAI-compatible server that lists none); `chat_api`, `temperature` and `seed` say how
+    the model was asked."""
+
     task: str
     model: str
     mode: Mode
-    num_ctx: int
+    num_ctx: int | None
     model_calls: int
     prompt_tokens: int
     completion_tokens: int
@@ -54,6 +62,9 @@ class Receipt:
     stopped: Stopped
     truncation_warnings: tuple[TruncationWarning, ...] = ()
     error: str | None = None
+    chat_api: str = "ollama"
+    temperature: float = 0.0
+    seed: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape of `--receipt-json` (plus `num_ctx` and, on failure, `error`)."""

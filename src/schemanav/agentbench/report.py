@@ -146,6 +146,14 @@ def _pair(first: str, second: str, a: dict[int, bool], b: dict[int, bool]) -> Pa
     )
 
 
+def _sampling(config: dict[str, Any]) -> str:
+    """How the model was asked: protocol, temperature and seed (as every result row says)."""
+    return (
+        f"{config.get('chat_api', 'ollama')}, temperature {config.get('temperature', 0):g}, "
+        f"seed {config.get('seed')}"
+    )
+
+
 def _spread(spread: Spread) -> str:
     return f"{spread.mean:,.1f} / {spread.p95:,.0f}"
 
@@ -176,7 +184,10 @@ def tables(report: AgentBenchReport) -> list[TextTable]:
     )
     found = [
         TextTable(
-            title=f"Agent bench · {report.schema} · {report.model} · {report.tasks} tasks",
+            title=(
+                f"Agent bench · {report.schema} · {report.model} · {_sampling(report.config)} · "
+                f"{report.tasks} tasks"
+            ),
             headers=headers,
             numeric=(False, *([True] * (len(headers) - 1))),
             rows=rows,

@@ -5,7 +5,7 @@ is a task set. Every task runs in every mode with the same model, settings and s
 task (all modes of task 1, then of task 2, …) so that an interrupted run stays paired. Each
 result is appended to a JSONL file as soon as it is scored; a rerun with the same file skips
 the tasks already finished. A run that stopped on a model error is not final: a rerun tries
-it again (Ollama may simply have been down), and the newest record of a task wins.
+it again (the server may simply have been down), and the newest record of a task wins.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from schemanav.agent.chat import OllamaChat
-from schemanav.agent.loop import context_window, run_task
+from schemanav.agent.loop import context_window, open_chat, run_task
 from schemanav.agentbench.scoring import TaskScore, score_run
 from schemanav.bench.labelled import LabelledQuery, load_labelled, unknown_coordinates
 from schemanav.errors import InputError
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from schemanav.agent.receipt import Mode
     from schemanav.settings import Settings
 
-MODES: tuple[Mode, ...] = ("inline", "navigate", "oracle")
+MODES: tuple[Mode, ...] = ("inline", "navigate", "slice", "oracle")
 DEFAULT_SEED = 0
 # A results file is read back whole: one record per task and mode is some kilobytes.
 MAX_RESULTS_BYTES = DEFAULT_MAX_SCHEMA_BYTES
@@ -40,7 +39,7 @@ RecordStatus = Literal["final", "retry"]
 
 
 def parse_modes(value: str) -> list[Mode]:
-    """`inline,navigate,oracle` → the modes, in that order, each once; bad names refused."""
+    """`inline,navigate,slice,oracle` → the modes, in that order, each once; bad names refused."""
     modes: list[Mode] = []
     for piece in (p.strip() for p in value.split(",")):
         if not piece:
@@ -140,10 +139,13 @@ class TaskRecord:
 
 
 def run_config(settings: Settings, label: str, seed: int) -> dict[str, Any]:
-    """What must match for results to be comparable (and a rerun to reuse them)."""
+    """What must match for results to be comparable (and a rerun to reuse them); every result
+    row carries it, so each says which model, protocol, temperature and seed produced it."""
     return {
         "schema": label,
         "model": settings.model,
+        "chat_api": settings.chat_api,
+        "temperature": settings.temperature,
         "seed": seed,
         "backend": settings.backend,
         "format": settings.format,
@@ -153,6 +155,7 @@ def run_config(settings: Settings, label: str, seed: int) -> dict[str, Any]:
         "max_paths": settings.max_paths,
         "max_calls": settings.max_calls,
         "num_ctx": settings.num_ctx,
+        "slice_budget": settings.slice_budget,
     }
 
 
@@ -239,7 +242,7 @@ def run_agent_bench(
     if reused:
         events.note(f"{results}: {reused} finished run(s) reused, {len(todo)} to run")
     if todo:
-        chat = OllamaChat(settings.ollama_host, settings.model, settings.chat_timeout, seed=seed)
+        chat = open_chat(settings, seed)
         try:
             num_ctx = context_window(chat, settings, events)
             for position, (number, task, mode) in enumerate(todo, start=1):

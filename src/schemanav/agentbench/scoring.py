@@ -6,12 +6,13 @@ schema and the field coordinates it selects (graphql-core's `TypeInfo`, see
 the first stage that explains it:
 
 1. `model_error` — the model call failed (the run stopped with an error);
-2. `context_truncated` — a prompt was (probably) cut by the provider, or the schema alone was
-   over half the window before the first call;
+2. `context_truncated` — a prompt was (probably) cut by the provider, or refused as over the
+   model's window, or the schema alone was over the window's limit before the first call;
 3. `call_limit` — the run hit `--max-calls` without answering;
 4. `invalid_operation` — the last operation does not validate;
 5. `search_missed` — an expected coordinate that the operation lacks never appeared in any
-   tool result (navigate mode; inline and oracle modes show the model everything up front);
+   tool result (navigate mode) or in the schema slice (slice mode); inline and oracle modes
+   show the model everything up front;
 6. `found_not_used` — every missing coordinate had been shown, but the operation lacks it
    (or the agent answered without an operation).
 """
@@ -200,8 +201,11 @@ def score_run(
     check = check_operation(schema, final[0], expected) if final is not None else None
     missing = tuple(expected) if check is None else check.missing
     shown_up_front = receipt.mode in ("inline", "oracle")
+    in_slice = set(transcript.get("shown_fields") or ())
     not_surfaced = (
-        () if shown_up_front else tuple(c for c in missing if not surfaced(c, tool_exchanges))
+        ()
+        if shown_up_front
+        else tuple(c for c in missing if c not in in_slice and not surfaced(c, tool_exchanges))
     )
     success = check is not None and check.success
     stage: Stage | None = None
