@@ -83,6 +83,7 @@ class Slicer(SchemaTables):
         if growth.steps:
             state = growth.add_connectives(state or growth.replayed())
             state = growth.add_set_ways(state)
+            state = growth.add_paging(state)
         if fitted and self.params.fill_depth > 0 and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
         return growth.trimmed(state)
@@ -181,6 +182,19 @@ class _Growth:
                 self.steps.append(("link", source, name))
         return state
 
+    def add_paging(self, state: GrowingState) -> GrowingState:
+        """Paging for the connections whose nodes the question asks a set of
+        (`ClosedState.pageable`), each while it fits: spent from the reserve, before the
+        fill, as a set read one page at a time needs its cursor."""
+        for owner, name in state.pageable():
+            snapshot = state.copy()
+            state.add_paging(owner, name)
+            if state.total > self.budget:
+                state = snapshot
+            else:
+                self.steps.append(("page", owner, name))
+        return state
+
     def fill(
         self, state: GrowingState, order: list[int], fitted: int, failed: int
     ) -> GrowingState:
@@ -191,13 +205,11 @@ class _Growth:
         self.kept_at = (len(self.steps), state.copy())
         taken = {step[1] for step in self.steps if step[0] == "hit"} | {failed}
         depth = int(fitted * self.s.params.fill_depth)
-        entries, facts = self.s.corpus.entries, self.s.facts
         # `ID` is opaque by the spec: past the frontier, a hit on one is a line that answers
         # nothing (identifiers and hits that fit still show it).
+        returns_id = self.s.returns_id
         rest = [
-            p
-            for p in islice((p for p in order if p not in taken), depth)
-            if facts[entries[p].owner][entries[p].field].named != "ID"
+            p for p in islice((p for p in order if p not in taken), depth) if not returns_id[p]
         ]
         # No step adds less than its hit's line, and no line costs less than its field
         # without arguments: once the slice is nearly full, most hits stop here.

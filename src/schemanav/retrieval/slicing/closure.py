@@ -51,16 +51,8 @@ class ClosedState(SliceState):
         for argument in facts.arguments:
             if argument in shown:
                 continue
-            # Relay's page size: a list or connection cannot be read without it; and its
-            # cursor, where the question asks for a set of the connection's nodes.
-            page_size = facts.many and (
-                argument == PAGE_SIZE_ARGUMENT
-                or (
-                    argument == PAGE_CURSOR_ARGUMENT
-                    and PAGE_SIZE_ARGUMENT in facts.arguments
-                    and self._pages(facts.named)
-                )
-            )
+            # Relay's page size: a list or connection cannot be read without it.
+            page_size = facts.many and argument == PAGE_SIZE_ARGUMENT
             named = bool(self.words) and not self.words.isdisjoint(
                 self.s.argument_words(owner, name, argument)
             )
@@ -111,28 +103,46 @@ class ClosedState(SliceState):
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows `nodes`: with its node type in, the next hits on that
-        type cost only their lines. One the question pages through (`_pages`) also shows
-        `pageInfo { hasNextPage endCursor }`: the next page starts `after` the end cursor."""
-        if not self.s.is_connection(type_name):
-            return
-        fields = self.s.facts[type_name]
-        if "nodes" in fields:
+        type cost only their lines."""
+        if self.s.is_connection(type_name) and "nodes" in self.s.facts[type_name]:
             self.add_field(type_name, "nodes")
-        page_info = fields.get("pageInfo")
-        if page_info is not None and self._pages(type_name):
-            self.add_field(type_name, "pageInfo")
-            own = self.s.facts.get(page_info.named, {})
-            for name in PAGE_INFO_FIELDS:
-                if name in own:
-                    self.add_field(page_info.named, name)
 
-    def _pages(self, connection: str) -> bool:
-        """Whether the question asks for a set of a connection's nodes (it names their type
-        in the plural): then it may need more than one page of them."""
-        if not self.s.is_connection(connection):
-            return False
-        nodes = self.s.facts[connection].get("nodes")
-        return nodes is not None and nodes.named in self.many
+    def pageable(self) -> list[tuple[str, str]]:
+        """Connection fields in the slice, not yet paged (no `after`, or no `pageInfo` on
+        their connection), whose nodes the question asks a set of (it names their type in the
+        plural): it may need more than one page of them."""
+        found = []
+        for owner, shown in list(self.fields.items()):
+            for name, arguments in shown.items():
+                facts = self.s.facts[owner][name]
+                if (
+                    facts.many
+                    and PAGE_CURSOR_ARGUMENT in facts.arguments
+                    and self.s.is_connection(facts.named)
+                    and (
+                        PAGE_CURSOR_ARGUMENT not in arguments
+                        or "pageInfo" not in self.fields.get(facts.named, {})
+                    )
+                ):
+                    nodes = self.s.facts[facts.named].get("nodes")
+                    if nodes is not None and nodes.named in self.many:
+                        found.append((owner, name))
+        return found
+
+    def add_paging(self, owner: str, name: str) -> None:
+        """A connection field shows its cursor (`after`) and its connection `pageInfo {
+        hasNextPage endCursor }`: the next page starts after the end cursor (Relay's cursor
+        connections)."""
+        self.add_field(owner, name, (PAGE_CURSOR_ARGUMENT,))
+        connection = self.s.facts[owner][name].named
+        page_info = self.s.facts[connection].get("pageInfo")
+        if page_info is None:
+            return
+        self.add_field(connection, "pageInfo")
+        own = self.s.facts.get(page_info.named, {})
+        for field in PAGE_INFO_FIELDS:
+            if field in own:
+                self.add_field(page_info.named, field)
 
     def _copy_field(self, interface: str, implementor: str, name: str) -> None:
         """An implementor carries the interface's field with at least its arguments."""

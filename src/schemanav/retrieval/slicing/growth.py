@@ -28,6 +28,8 @@ class GrowingState(ClosedState):
             self.add_hit(step[1])
         elif step[0] == "member":
             self.add_member_hit(step[1], step[2])
+        elif step[0] == "page":
+            self.add_paging(step[1], step[2])
         else:
             self.add_field(step[1], step[2])
 

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from schemanav.graph import ShortestPaths
     from schemanav.retrieval.slicing.tables import SchemaTables
 
-# A step of growth: ("hit", position), ("member", position, abstract), ("link", owner, field).
+# A step of growth: ("hit", position), ("member", position, abstract), ("link", owner, field),
+# ("page", owner, field).
 Step = tuple[Any, ...]
 
 

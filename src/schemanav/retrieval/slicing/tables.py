@@ -304,6 +304,13 @@ class SchemaTables:
         return line
 
     @cached_property
+    def returns_id(self) -> list[bool]:
+        """By corpus position: whether the field returns `ID` (read for every hit the fill
+        passes)."""
+        facts = self.facts
+        return [facts[owner][name].named == "ID" for owner, name in self.names]
+
+    @cached_property
     def bare_line_costs(self) -> list[int]:
         """By corpus position: what the field's line costs without arguments, the least any
         line of it costs (arguments only add text: a test checks this on both bundled schemas)."""
