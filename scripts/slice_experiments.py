@@ -1,14 +1,15 @@
-"""Complete slices (issue 10): every list and slice configuration we tried, on both schemas.
+"""Complete slices (issues 10, 23): every list and slice configuration we tried, per schema.
 
-For each schema (the GitHub slice and the bundled Movie DB) and each output — the structural
-backend's ranked list, and schema slices built from its scores with each option the slicer
-keeps moved in turn (the knobs deleted keep their record in NOTES) — prints and writes
-benchmarks/slice-experiments.md: the share of questions complete within each token budget
-(every expected coordinate shown), for field labels and for full labels (fields, arguments,
-types), the median tokens at which a question first becomes complete, and the wall time of
-200 slices. Run after
-`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg` and
-`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --labels full`:
+For each schema (the GitHub and GitLab slices and the bundled Movie DB) and each output —
+the structural backend's ranked list, and schema slices built from its scores with each
+option the slicer keeps moved in turn (the knobs deleted keep their record in NOTES) —
+prints and writes benchmarks/slice-experiments.md: the share of questions complete within
+each token budget (every expected coordinate shown), for field labels and for full labels
+(fields, arguments, types), the median tokens at which a question first becomes complete,
+and the wall time of 200 slices.
+Run after
+`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME [--labels full]`
+for NAME in github and gitlab:
 
     python scripts/slice_experiments.py [--quick] [--jobs 2]
 """
@@ -188,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         help="slice rows from the one whose name contains this on (and the defaults' row)",
     )
     parser.add_argument(
-        "--schemas", default="github,moviedb", help="comma-separated: github, moviedb"
+        "--schemas",
+        default="github,gitlab,moviedb",
+        help="comma-separated: github, gitlab, moviedb",
     )
     args = parser.parse_args(argv)
     wanted = set(args.schemas.split(","))
@@ -198,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
             ROOT / "schemas" / "github-wg.graphqls",
             ROOT / "benchmarks" / "github-wg.tsv",
             ROOT / "benchmarks" / "github-wg-full.tsv",
+        ),
+        (
+            "GitLab (WG, 200 q)",
+            ROOT / "schemas" / "gitlab-wg.graphqls",
+            ROOT / "benchmarks" / "gitlab-wg.tsv",
+            ROOT / "benchmarks" / "gitlab-wg-full.tsv",
         ),
         (
             "Movie DB (26 q; its labels are fields only, so full = field labels)",
@@ -215,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     rule = "|---" * (2 + len(BUDGETS) + len(FULL_BUDGETS) + 1) + "|"
     lines = [
-        "# Complete slices: configurations tried (issue 10)",
+        "# Complete slices: configurations tried (issues 10 and 23)",
         "",
         "Made by `python scripts/slice_experiments.py`. A question is *complete* within a "
         "budget when every expected coordinate is shown by an output of at most that many "
@@ -895,6 +904,55 @@ NOTES: list[str] = [
     "field labels it completes sooner than a slice (which must define every return type, "
     "its leaves, argument types and the path), but it shows no arguments and no types: on "
     "full labels a list completes only as SDL, and there slices win at every budget.",
+    "",
+    "## Issue 23: two development schemas (GitHub and GitLab)",
+    "",
+    "From this round every change is measured on GitHub, GitLab and the Movie DB and kept only "
+    "when it lowers neither large schema at any budget beyond one question (0.005) and raises "
+    "one. Figures: complete slices on full labels (the Working Group's perfect) within 500 / "
+    "1,000 / 2,000 / 4,000 / 8,000 / 16,000 tokens and list MRR, each printed by "
+    "`python scripts/ranking_sweep.py [--structural JSON] [--slice JSON]` on the code of its "
+    "step (a deleted knob's row is from before its deletion). The round started at GitHub "
+    "0.490 / 0.685 / 0.815 / 0.925 / 0.935 / 0.970, MRR 0.784; GitLab 0.320 / 0.510 / 0.690 / "
+    "0.840 / 0.905 / 0.945, MRR 0.614; Movie DB 0.962 at every budget.",
+    "",
+    "| step | GitHub | GitLab | Movie DB | kept? |",
+    "|---|---|---|---|---|",
+    "| short forms of the schema's type names and negations (`mrs` → merge requests, `repo` "
+    "→ repository, `unresolved` → resolved) | 0.495 / 0.695 / 0.820 / 0.925 / 0.935, MRR "
+    "0.783 | 0.325 / 0.510 / 0.695 / 0.850 / 0.915, MRR 0.611 | 0.962 | with the next |",
+    "| + lookups ×1.25 for a type named once beside a literal identifier | 0.490 / 0.685 / "
+    "0.820 / 0.925 / 0.935 / 0.970, MRR 0.789 | 0.325 / 0.510 / 0.700 / 0.850 / 0.920 / "
+    "0.945, MRR 0.622 | 1.000 | yes: never below the round's start, both kept as one step "
+    "(×1.5: GitHub +0.005 at 500, GitLab +0.005 at 8,000, MRR −0.001; a tie, not moved) |",
+    "| lists ×1.3–2 and lookups ×0.5 for types named in the plural (`plural_lists`, "
+    "`plural_lookups`) | 0.465–0.480 at 500 | up to +0.03 / +0.055 at 500 / 1,000 | 1.000 | "
+    "no: GitHub −0.01 to −0.025 at 500; deleted |",
+    "| `one_or_many` 0.3 / 1.0 (the earlier single-or-list pair rule) | 0.665 / 0.630 at "
+    "1,000 | MRR 0.512 / 0.482, 0.770 / 0.760 at 4,000 | MRR 0.416 | no: deleted |",
+    "| date and time fields ×1.3 / ×2 when the question speaks of time | −0.005 to −0.02 | "
+    "−0.005 to −0.025 | 1.000 | no: deleted |",
+    "| identifiers also from lookups whose arguments are all optional (`user(id:, "
+    "username:)` → `username`; not `ID`) | 0.490 / 0.685 / 0.820 / 0.925 / 0.935 | 0.335 / "
+    "0.525 / 0.720 / 0.860 / 0.930 | 1.000 | yes |",
+    "| argument descriptions matched like argument names | 0.430 / 0.620 / 0.775 / 0.915 / "
+    "0.940 | 0.290 / 0.425 / 0.660 / 0.820 / 0.890 | 1.000 | no (every long description "
+    "matches some word): deleted |",
+    "| a cut enum or union says how much it leaves out (`\"2 more: define OrderStatus\"`) "
+    "| −0.015 / −0.005 / −0.01 / −0.005 / 0 | −0.005 / 0 / −0.015 / −0.015 / 0 | 1.000 | "
+    "yes, whatever it costs: a slice must not misstate the schema |",
+    "| paging (`after`, `pageInfo { hasNextPage endCursor }`) on every connection | −0.045 / "
+    "−0.03 / −0.015 at 500 / 1,000 / 2,000 | | | no: paging only where the question asks a "
+    "set (below) |",
+    "| a type named in the plural, shown without a list into it, gets the best list or "
+    "connection from a type in the slice | +0.005 / +0.01 / 0 / 0 / 0 | +0.01 / +0.025 / "
+    "+0.015 / +0.005 / 0 | 1.000 | yes |",
+    "| paging for connections whose nodes the question names in the plural, as a step after "
+    "the connectives (while it fits) rather than with every hit | 0.465 / 0.675 / 0.805 / "
+    "0.920 / 0.935 / 0.970 | 0.350 / 0.530 / 0.720 / 0.850 / 0.930 / 0.960 | 1.000 | yes "
+    "(required; the later step never pushes a ranked hit out) |",
+    "| `reserve` 0.15 / 0.25 / 0.3, `fill_depth` 24 | 0.455 at 500 (0.15, 0.25) | −0.005 to "
+    "−0.01 | | no: 0.2 and 12 stay |",
     "",
 ]
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""One configuration of the structural backend and the slicer, scored on every development
+schema: list MRR and top-1 (field labels of the full label set), and the share of questions
+whose slice is complete (every `mustInclude` entry: the Working Group's "perfect") within
+each budget. The quick loop behind benchmarks/slice-experiments.md's issue-23 section.
+
+    python scripts/ranking_sweep.py [--structural JSON] [--slice JSON]
+        [--schemas github,gitlab,moviedb] [--budgets 500,1000,2000,4000,8000,16000]
+
+`--structural '{"literal_lookups": 0}'` moves `StructuralParams` knobs, `--slice
+'{"reserve": 0.3}'` `SliceParams` options. Needs the files of
+`bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME --labels full`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from schemanav.bench.labelled import load_labelled
+from schemanav.corpus import Format
+from schemanav.navigator import Navigator
+from schemanav.retrieval.slicing import SliceParams, Slicer
+from schemanav.retrieval.structural import StructuralBackend, StructuralParams
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {
+    "github": (ROOT / "schemas/github-wg.graphqls", ROOT / "benchmarks/github-wg-full.tsv"),
+    "gitlab": (ROOT / "schemas/gitlab-wg.graphqls", ROOT / "benchmarks/gitlab-wg-full.tsv"),
+    "moviedb": (None, ROOT / "src/schemanav/data/moviedb-sample.tsv"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--structural", default="{}", help="StructuralParams changes (JSON)")
+    parser.add_argument("--slice", default="{}", help="SliceParams changes (JSON)")
+    parser.add_argument("--schemas", default="github,gitlab,moviedb")
+    parser.add_argument("--budgets", default="500,1000,2000,4000,8000,16000")
+    args = parser.parse_args(argv)
+    structural = StructuralParams(**json.loads(args.structural))
+    slice_params = SliceParams(**json.loads(args.slice))
+    budgets = [int(b) for b in args.budgets.split(",")]
+    for name in args.schemas.split(","):
+        schema, questions = SETS[name]
+        navigator = Navigator.open(str(schema) if schema else None, max_paths=0)
+        corpus = navigator.corpus
+        searcher = StructuralBackend(
+            Format.DOT_PLUS_GLOSS, params=structural, max_paths=0
+        ).index(corpus)
+        slicer = Slicer(navigator.slice_facts, corpus, params=slice_params)
+        labelled = load_labelled(questions)
+        reciprocal, top, complete = 0.0, 0, dict.fromkeys(budgets, 0)
+        started = time.process_time()
+        for query in labelled:
+            ranked = list(searcher.ranking(query.question, max(budgets)).coordinates)
+            fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
+            first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
+            if first is not None:
+                reciprocal += 1 / first
+                top += first == 1
+            for budget in budgets:
+                shown = slicer.from_ranked(ranked, budget, query.question).coordinates
+                complete[budget] += all(c in shown for c in query.expected_coordinates)
+        count = len(labelled)
+        cells = " ".join(f"{b}:{complete[b] / count:.3f}" for b in budgets)
+        print(
+            f"{name:8s} MRR {reciprocal / count:.3f} top1 {top / count:.3f} | {cells}"
+            f"  ({time.process_time() - started:.0f} s CPU)",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
