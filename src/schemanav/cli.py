@@ -148,6 +148,9 @@ FormatOption = Annotated[str | None, _flag("format", metavar="NAME")]
 KOption = Annotated[int | None, _flag("k", "-k", metavar="N")]
 BudgetOption = Annotated[int | None, _flag("budget", "-b", metavar="N")]
 MaxPathsOption = Annotated[int | None, _flag("max_paths", metavar="N")]
+MaxDepthOption = Annotated[int | None, _flag("max_depth", metavar="N")]
+MaxAliasesOption = Annotated[int | None, _flag("max_aliases", metavar="N")]
+MaxNodesOption = Annotated[int | None, _flag("max_nodes", metavar="N")]
 OptionsOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -719,6 +722,9 @@ def agent(
     endpoint: Annotated[str | None, _flag("endpoint", metavar="URL")] = None,
     allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
     response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
+    max_depth: MaxDepthOption = None,
+    max_aliases: MaxAliasesOption = None,
+    max_nodes: MaxNodesOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
     chat_timeout: Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")] = None,
@@ -964,6 +970,27 @@ def agent_bench(
             out.print(rich_table)
 
 
+RefreshOption = Annotated[
+    float | None,
+    typer.Option(
+        "--refresh",
+        help="Re-read the schema every SECONDS (a URL schema; a file is re-read when it "
+        "changes, and SIGHUP re-reads either).",
+        metavar="SECONDS",
+    ),
+]
+
+ForwardHeaderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--forward-header",
+        help="Pass this header from the caller to the API (repeatable; never logged, "
+        "redacted from every answer).",
+        metavar="NAME",
+    ),
+]
+
+
 @_command("Serve search, define, validate and execute as MCP tools.")
 def mcp(
     ctx: typer.Context,
@@ -983,6 +1010,19 @@ def mcp(
             "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
         ),
     ] = None,
+    refresh: RefreshOption = None,
+    forward_header: ForwardHeaderOption = None,
+    max_depth: MaxDepthOption = None,
+    max_aliases: MaxAliasesOption = None,
+    max_nodes: MaxNodesOption = None,
+    operations: Annotated[
+        str | None,
+        typer.Option(
+            "--operations",
+            help="Offer each named operation in DIR/*.graphql as a tool of its own.",
+            metavar="DIR",
+        ),
+    ] = None,
 ) -> None:
     """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
     with _user_errors():
@@ -991,7 +1031,14 @@ def mcp(
 
         address = parse_host_port(http) if http is not None else None
         reporter = _Reporter()
-        run_mcp(Navigator(_settings(ctx), reporter), http=address, events=reporter)
+        run_mcp(
+            Navigator(_settings(ctx), reporter),
+            http=address,
+            events=reporter,
+            refresh=refresh,
+            forward_headers=tuple(forward_header or ()),
+            operations=operations,
+        )
 
 
 @_command("Serve the schema over GraphQL with __search and __definitions.")
@@ -1011,6 +1058,11 @@ def serve(
     max_paths: MaxPathsOption = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port (0: a free one).")] = 8000,
+    refresh: RefreshOption = None,
+    forward_header: ForwardHeaderOption = None,
+    max_depth: MaxDepthOption = None,
+    max_aliases: MaxAliasesOption = None,
+    max_nodes: MaxNodesOption = None,
 ) -> None:
     """Serve the schema over GraphQL with __search and __definitions on the query root."""
     with _user_errors():
@@ -1019,7 +1071,15 @@ def serve(
 
         reporter = _Reporter()
         navigator = Navigator(_settings(ctx), reporter)
-        run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
+        run_serve(
+            navigator,
+            upstream=upstream,
+            host=host,
+            port=port,
+            events=reporter,
+            refresh=refresh,
+            forward_headers=tuple(forward_header or ()),
+        )
 
 
 @_command("What a schema change did: coordinates, token costs and labelled questions.")

@@ -19,6 +19,11 @@ DEFAULT_SLICE_BUDGET = 2000
 """Tokens of a schema slice when no --budget is given (`search --slice`, the MCP tool)."""
 DEFAULT_BUDGETS = (125, 250, 500, 1000, 2000, 4000, 8000, 16000)
 
+DEFAULT_MAX_DEPTH = 12
+DEFAULT_MAX_ALIASES = 30
+DEFAULT_MAX_NODES = 10_000
+"""Limits on an operation an agent wrote (`schemanav.cost`): nesting, aliases, estimated nodes."""
+
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 """Ollama's own default address, used when neither a setting nor $OLLAMA_HOST names one."""
 DEFAULT_CHAT_MODEL = "qwen3:8b"
@@ -91,6 +96,10 @@ SETTING_HELP: dict[str, str] = {
     "endpoint": "GraphQL URL that runs valid operations [default: none]",
     "allow_mutations": "Let executeGraphql run mutations.",
     "response_token_cap": "Tokens of an endpoint response [default: 2000]",
+    "max_depth": f"Refuse operations nesting fields deeper [default: {DEFAULT_MAX_DEPTH}]",
+    "max_aliases": f"Refuse operations with more aliases [default: {DEFAULT_MAX_ALIASES}]",
+    "max_nodes": "Refuse operations whose estimated answer (lists sized by first/last) holds "
+    f"more objects [default: {DEFAULT_MAX_NODES:,}]",
     "chat_timeout": "Seconds per model call [default: 600]",
 }
 

@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
+from schemanav.cost import CostLimits
 from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents, phase, security_notice
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
     from schemanav.corpus.facts import SliceFacts
+    from schemanav.retrieval.members import MemberSearch
     from schemanav.retrieval.slicing import Slicer
     from schemanav.schema.define import Definition, DefinitionCache
 
@@ -233,6 +235,15 @@ class Navigator:
         )
 
     @cached_property
+    def members(self) -> MemberSearch:
+        """Search over every kind of member (types, fields, arguments, enum values,
+        directives) on the configured backend's field ranking, built once."""
+        from schemanav.retrieval.members import MemberIndex, MemberSearch
+
+        index = MemberIndex.build(self.loaded.schema, self.corpus)
+        return MemberSearch(self.searcher(), index, self.settings.max_paths)
+
+    @cached_property
     def slicer(self) -> Slicer:
         """The schema slicer, built once (from the corpus and `slice_facts`)."""
         from schemanav.retrieval.slicing import Slicer
@@ -409,6 +420,11 @@ class Navigator:
             allow_mutations=self.settings.allow_mutations,
             response_token_cap=self.settings.response_token_cap,
             timeout=self.settings.timeout,
+            limits=CostLimits(
+                max_depth=self.settings.max_depth,
+                max_aliases=self.settings.max_aliases,
+                max_nodes=self.settings.max_nodes,
+            ),
         )
 
     def validate(
@@ -418,7 +434,12 @@ class Navigator:
         return self.operations.validate(operation, variables)
 
     def execute(
-        self, operation: str, variables: Mapping[str, Any] | None = None
+        self,
+        operation: str,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        forwarded: Mapping[str, str] | None = None,
     ) -> OperationOutcome:
-        """Validate, then run against `settings.endpoint` (the response cut to its token cap)."""
-        return self.operations.run(operation, variables)
+        """Validate, then run against `settings.endpoint` (the response cut to its token cap);
+        `forwarded` headers (a caller's credentials) go with this request only, redacted."""
+        return self.operations.run(operation, variables, forwarded)

@@ -12,10 +12,11 @@ endpoint's answer is bounded in size (`MAX_RESPONSE_BYTES`) and in total time (`
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from schemanav.cost import CostLimits, cost_problem, operation_cost
 from schemanav.limits import (
     MAX_RESPONSE_BYTES,
     MAX_TOOL_ARGUMENT_CHARS,
@@ -70,9 +71,11 @@ def validate_operation(
     variables: Mapping[str, Any] | None = None,
     *,
     allow_mutations: bool = False,
+    limits: CostLimits | None = None,
 ) -> OperationOutcome:
     """Parse, refuse what must not run (mutations unless allowed, subscriptions), validate
-    against `schema` and coerce `variables`. `ok` means the operation may be sent."""
+    against `schema`, coerce `variables` and check the cost against `limits` (default
+    `CostLimits()`). `ok` means the operation may be sent."""
     from graphql import GraphQLSyntaxError, OperationDefinitionNode, OperationType, parse
 
     if len(query) > MAX_TOOL_ARGUMENT_CHARS:
@@ -111,7 +114,16 @@ def validate_operation(
         return OperationOutcome(False, "the operation or its variables are nested too deeply")
     if problems:
         return OperationOutcome(False, compact_errors(problems))
-    return OperationOutcome(True, "valid: the operation validates against the schema")
+    try:
+        cost = operation_cost(document, operation, variables)
+    except RecursionError:
+        return OperationOutcome(False, "the operation is nested too deeply")
+    refused = cost_problem(cost, limits or CostLimits())
+    if refused is not None:
+        return OperationOutcome(False, f"{refused} ({cost.describe()})")
+    return OperationOutcome(
+        True, f"valid: the operation validates against the schema ({cost.describe()})"
+    )
 
 
 def _problems(
@@ -195,6 +207,7 @@ class OperationRunner:
         allow_mutations: bool = False,
         response_token_cap: int = 2000,
         timeout: float = 30.0,
+        limits: CostLimits | None = None,
     ) -> None:
         self.schema = schema
         self.endpoint = endpoint
@@ -202,29 +215,50 @@ class OperationRunner:
         self.allow_mutations = allow_mutations
         self.response_token_cap = response_token_cap
         self.timeout = timeout
+        self.limits = limits or CostLimits()
         self.redact = Redactor(self._headers, urls=[endpoint] if endpoint else ())
 
     def validate(self, query: str, variables: Mapping[str, Any] | None = None) -> OperationOutcome:
         outcome = validate_operation(
-            self.schema, query, variables, allow_mutations=self.allow_mutations
+            self.schema,
+            query,
+            variables,
+            allow_mutations=self.allow_mutations,
+            limits=self.limits,
         )
         return OperationOutcome(outcome.ok, self.redact(outcome.text))
 
-    def run(self, query: str, variables: Mapping[str, Any] | None = None) -> OperationOutcome:
+    def run(
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None = None,
+        forwarded: Mapping[str, str] | None = None,
+    ) -> OperationOutcome:
+        """Validate, then POST; `forwarded` headers (a caller's own credentials, passed on by
+        a server) go with this request only and are redacted from what it answers."""
+        redact = self.redact
+        if forwarded:
+            urls = [self.endpoint] if self.endpoint else ()
+            redact = Redactor({**self._headers, **forwarded}, urls=urls)
         checked = self.validate(query, variables)
         if not checked.ok:
-            return checked
+            return OperationOutcome(False, redact(checked.text))
         if self.endpoint is None:
             return OperationOutcome(
                 True,
                 "valid: the operation validates against the schema; it was not executed "
                 "because no endpoint is configured",
             )
-        outcome = self._post(self.endpoint, query, variables)
-        return OperationOutcome(outcome.ok, self.redact(outcome.text), executed=outcome.executed)
+        outcome = self._post(self.endpoint, query, variables, forwarded or {}, redact)
+        return OperationOutcome(outcome.ok, redact(outcome.text), executed=outcome.executed)
 
     def _post(
-        self, endpoint: str, query: str, variables: Mapping[str, Any] | None
+        self,
+        endpoint: str,
+        query: str,
+        variables: Mapping[str, Any] | None,
+        forwarded: Mapping[str, str],
+        redact: Callable[[str], str],
     ) -> OperationOutcome:
         import httpx
 
@@ -232,7 +266,9 @@ class OperationRunner:
         if variables:
             body["variables"] = dict(variables)
         try:
-            status, content, charset = post_bounded(endpoint, body, self._headers, self.timeout)
+            status, content, charset = post_bounded(
+                endpoint, body, {**self._headers, **forwarded}, self.timeout
+            )
         except (httpx.TimeoutException, DeadlineExceeded):
             return OperationOutcome(
                 False, f"the endpoint did not answer within {self.timeout:g} s; try a smaller query"
@@ -266,7 +302,7 @@ class OperationRunner:
         if status >= 400:
             text = f"the endpoint answered HTTP {status}: {text}"
         # Redact first: a cut can leave a prefix of a secret that no longer matches.
-        return OperationOutcome(ok, self._capped(self.redact(text)), executed=True)
+        return OperationOutcome(ok, self._capped(redact(text)), executed=True)
 
     def _capped(self, text: str) -> str:
         kept, total = cut_to_tokens(text, self.response_token_cap)

@@ -34,6 +34,9 @@ from schemanav.defaults import (
     DEFAULT_CHAT_MODEL,
     DEFAULT_FORMAT,
     DEFAULT_KS,
+    DEFAULT_MAX_ALIASES,
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_NODES,
     DEFAULT_MAX_PATHS,
     DEFAULT_TEMPERATURE,
     SETTING_HELP,
@@ -149,6 +152,11 @@ with warnings.catch_warnings():
         slice_budget: int = Field(
             default=DEFAULT_AGENT_SLICE_BUDGET, ge=50, description=_about("slice_budget")
         )
+        max_depth: int = Field(default=DEFAULT_MAX_DEPTH, ge=1, description=_about("max_depth"))
+        max_aliases: int = Field(
+            default=DEFAULT_MAX_ALIASES, ge=0, description=_about("max_aliases")
+        )
+        max_nodes: int = Field(default=DEFAULT_MAX_NODES, ge=1, description=_about("max_nodes"))
 
         @field_validator("ks", "budgets", mode="before")
         @classmethod

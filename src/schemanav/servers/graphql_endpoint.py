@@ -1,17 +1,24 @@
 """`schemanav serve`: the user's schema plus Semantic Introspection, over GraphQL-over-HTTP.
 
-The query root gains the two fields the semantic-introspection proposal names:
+The query root gains the two fields of the Semantic Introspection RFC (graphql/ai-wg
+`rfcs/semantic-introspection.md`), with its types to the letter:
 
-    __search(query: String!, first: Int! = 10): [__SearchResult!]!
-    __definitions(coordinates: [String!]!): [__Definition]!
+    __search(query: String!, first: Int! = 10, after: String, minScore: Float): [__SearchResult!]!
+    __definitions(coordinates: [String!]!): [__SchemaDefinition!]!
 
     type __SearchResult {
-      coordinate: String!        # Type.field
-      score: Float!              # 0–1, relative to the best hit of this search
-      pathsToRoot: [[String!]!]! # root-first coordinate lists, best first
-      definition: __Definition!  # the matched member
+      coordinate: String!                 # a type, field, argument, enum value or directive
+      definition: __SchemaDefinition!     # the matched member
+      pathsToRoot: [[String!]!]!          # root-first coordinate lists, best first
+      score: Float                        # 0–1, relative to the best field of this search
+      cursor: String!                     # pass as `after` for the results after this one
     }
-    union __Definition = __Type | __Field | __InputValue | __EnumValue | __Directive
+    union __SchemaDefinition = __Type | __Field | __InputValue | __EnumValue | __Directive
+
+Paging and scores: `schemanav.servers.semantic_search`. `__definitions` answers the known
+coordinates in order; an unknown one is left out of the list (as Hot Chocolate does) and named
+in an `errors` entry with the closest coordinates, so the list stays `[__SchemaDefinition!]!`
+and one typo does not null the whole answer.
 
 `definition` and `__definitions` answer with graphql-core's own introspection types, so
 `... on __Field { name type { name } args { name } }` reads exactly like `__type`.
@@ -33,9 +40,10 @@ costly request never blocks the event loop that answers the others.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +51,7 @@ from schemanav.errors import InputError
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
+from schemanav.servers.forwarding import forwarded_names, pick_forwarded
 from schemanav.servers.request_limits import (
     MAX_DOCUMENT_TOKENS,
     BudgetSpent,
@@ -52,7 +61,8 @@ from schemanav.servers.request_limits import (
     check_document,
     resolved_field_cap,
 )
-from schemanav.servers.tools import MAX_COORDINATES, MAX_QUERY_CHARS
+from schemanav.servers.semantic_search import MAX_FIRST, search_results
+from schemanav.servers.tools import MAX_COORDINATES
 
 if TYPE_CHECKING:
     from graphql import DocumentNode, GraphQLSchema, OperationDefinitionNode
@@ -64,7 +74,6 @@ if TYPE_CHECKING:
     from schemanav.navigator import Navigator
 
 GRAPHQL_PATH = "/graphql"
-MAX_FIRST = 150
 DEFAULT_FIRST = 10
 MAX_BODY_BYTES = 1_000_000
 DOCUMENT_CACHE = 512
@@ -77,26 +86,37 @@ MISSING_EXTRA = "the GraphQL server needs Starlette and uvicorn: pip install 'sc
 
 SEMANTIC_SDL = f"""
 extend type {{query}} {{
-  "Schema coordinates ranked for a question in plain words, best first."
-  {SEARCH}(query: String!, first: Int! = {DEFAULT_FIRST}): [__SearchResult!]!
-  "The definitions of schema coordinates, in order; null (with an error) for unknown ones."
-  {DEFINITIONS}(coordinates: [String!]!): [__Definition]!
+  "Schema members ranked for a question in plain words, best first."
+  {SEARCH}(
+    "What you need, in plain words."
+    query: String!
+    "How many results at most (1 to {MAX_FIRST})."
+    first: Int! = {DEFAULT_FIRST}
+    "The cursor of a result: the page starts after it."
+    after: String
+    "Only results scoring at least this (scores lie from 0 to 1)."
+    minScore: Float
+  ): [__SearchResult!]!
+  "Definitions of schema coordinates, in order; unknown ones are left out and named in errors."
+  {DEFINITIONS}(coordinates: [String!]!): [__SchemaDefinition!]!
 }}
 
 "One hit of __search."
 type __SearchResult {{
-  "The hit, as Type.field."
+  "The hit: Type, Type.field, Type.field(arg:), Input.field, Enum.VALUE or @directive."
   coordinate: String!
-  "Relevance from 0 to 1, relative to the best hit of this search."
-  score: Float!
+  "The matched member."
+  definition: __SchemaDefinition!
   "Ways to reach the hit from the root: root-first coordinate lists, best first."
   pathsToRoot: [[String!]!]!
-  "The matched member."
-  definition: __Definition!
+  "Relevance from 0 to 1, relative to the best field of this search."
+  score: Float
+  "Pass as after to get the results after this one."
+  cursor: String!
 }}
 
 "A schema member, as introspection describes it."
-union __Definition = __Type | __Field | __InputValue | __EnumValue | __Directive
+union __SchemaDefinition = __Type | __Field | __InputValue | __EnumValue | __Directive
 """
 
 
@@ -113,6 +133,15 @@ def semantic_schema(schema: GraphQLSchema) -> GraphQLSchema:
     extended = extend_schema(schema, extension, assume_valid=True, assume_valid_sdl=True)
     extended._validation_errors = []
     return extended
+
+
+class _Request(RequestBudget):
+    """One request's budget (`request_limits`), and the errors it reports beside its data
+    (unknown `__definitions` coordinates)."""
+
+    def __init__(self, max_fields: int) -> None:
+        super().__init__(max_fields)
+        self.notes: list[Any] = []
 
 
 def _definition_type(value: Any, _info: Any, _union: Any) -> str:
@@ -139,11 +168,14 @@ class SemanticEndpoint:
         *,
         upstream: str | None = None,
         timeout: float | None = None,
+        forward: tuple[str, ...] = (),
     ) -> None:
         from graphql import GraphQLUnionType
 
         self.navigator = navigator
         self.upstream = upstream
+        self.forward = forward
+        """Header names passed from the caller to the upstream (`servers.forwarding`)."""
         self.timeout = timeout or navigator.settings.timeout
         self._headers = headers_from(navigator.settings)
         # The header values and the credentials of every URL this endpoint knows.
@@ -154,10 +186,13 @@ class SemanticEndpoint:
         assert query_type is not None
         query_type.fields[SEARCH].resolve = self._resolve_search
         query_type.fields[DEFINITIONS].resolve = self._resolve_definitions
-        union = self.schema.get_type("__Definition")
+        union = self.schema.get_type("__SchemaDefinition")
         assert isinstance(union, GraphQLUnionType)
         union.resolve_type = _definition_type
         navigator.searcher().search("warm up", 1)
+        navigator.members.page("warm up", count=1)
+        self.version = hashlib.sha256(navigator.corpus.fingerprint().encode()).hexdigest()[:16]
+        """The schema a cursor was given out for (a cursor of another is refused)."""
         # Requests run in worker threads; searches take turns on the one warm index.
         self._search_lock = threading.Lock()
         self._max_fields = resolved_field_cap()
@@ -208,36 +243,29 @@ class SemanticEndpoint:
 
         return introspection_item(self.schema, coordinate)
 
-    def _resolve_search(self, _root: Any, info: Any, query: str, first: int) -> list[Any]:
+    def _resolve_search(self, _root: Any, info: Any, **args: Any) -> list[Any]:
         from graphql import GraphQLError
 
-        if len(query) > MAX_QUERY_CHARS:
-            raise GraphQLError(
-                f"__search: the query is {len(query):,} characters long; the most is "
-                f"{MAX_QUERY_CHARS:,}. Ask in fewer words."
+        if isinstance(info.context, RequestBudget) and 1 <= args["first"] <= MAX_FIRST:
+            info.context.spend_first(args["first"])
+        try:
+            with self._search_lock:
+                results = search_results(
+                    self.navigator.members,
+                    self.version,
+                    args["query"],
+                    args["first"],
+                    args.get("after"),
+                    args.get("minScore"),
             )
-        if not 1 <= first <= MAX_FIRST:
-            raise GraphQLError(f"__search: first must be from 1 to {MAX_FIRST}, got {first}")
-        if isinstance(info.context, RequestBudget):
-            info.context.spend_first(first)
-        with self._search_lock:
-            hits = self.navigator.searcher().search(query, first)
-        top = max((hit.score for hit in hits), default=0.0)
-        results = []
-        for hit in hits:
-            score = min(max(hit.score / top, 0.0), 1.0) if top > 0 else 0.0
-            results.append(
-                {
-                    "coordinate": hit.coordinate,
-                    "score": round(score, 6),
-                    "pathsToRoot": [list(path) for path in hit.paths_to_root],
-                    # Resolved only when selected.
-                    "definition": lambda _info, coordinate=hit.coordinate: self._item(coordinate),
-                }
-            )
+        except ValueError as err:
+            raise GraphQLError(f"__search: {err}") from None
+        for result in results:
+            # Resolved only when selected.
+            result["definition"] = lambda _info, c=result["coordinate"]: self._item(c)
         return results
 
-    def _resolve_definitions(self, _root: Any, _info: Any, coordinates: list[str]) -> list[Any]:
+    def _resolve_definitions(self, _root: Any, info: Any, coordinates: list[str]) -> list[Any]:
         from graphql import GraphQLError
 
         if len(coordinates) > MAX_COORDINATES:
@@ -250,20 +278,29 @@ class SemanticEndpoint:
             try:
                 items.append(self._item(coordinate))
             except LookupError as err:
-                # An exception as a list item nulls that item and reports it at its path.
-                items.append(GraphQLError(f"__definitions: {err}"))
+                # Left out of the non-null list, and said in `errors` (see the module doc).
+                if isinstance(info.context, _Request):
+                    info.context.notes.append(
+                        GraphQLError(f"__definitions: {err}", path=[*info.path.as_list()])
+                    )
         return items
 
     # HTTP ------------------------------------------------------------------------------------
 
-    def app(self) -> Starlette:
-        """The ASGI app: POST (JSON) and GET (queries only) on `/graphql`."""
+    def app(self, current: Callable[[], SemanticEndpoint] | None = None) -> Starlette:
+        """The ASGI app: POST (JSON) and GET (queries only) on `/graphql`; each request is
+        answered by `current()` (default this endpoint), read once, so by one schema only."""
         try:
             from starlette.applications import Starlette
             from starlette.routing import Route
         except ImportError:
             raise InputError(MISSING_EXTRA) from None
-        return Starlette(routes=[Route(GRAPHQL_PATH, self.handle, methods=["GET", "POST"])])
+        serving = current or (lambda: self)
+
+        async def handle(request: Request) -> Response:
+            return await serving().handle(request)
+
+        return Starlette(routes=[Route(GRAPHQL_PATH, handle, methods=["GET", "POST"])])
 
     async def handle(self, request: Request) -> Response:
         params, problem = await _request_params(request)
@@ -275,7 +312,9 @@ class SemanticEndpoint:
         ):
             message = "only queries may be sent with GET; send mutations with POST"
             return _json(_error(message), 405)
-        return _json(await self.answer(query, variables, operation_name))
+        forwarded = pick_forwarded(request.headers, self.forward)
+        answer = await self.answer(query, variables, operation_name, forwarded=forwarded)
+        return _json(answer)
 
     def _is_query(self, query: str, operation_name: str | None) -> bool:
         """False only for a document whose operation is surely not a query."""
@@ -292,18 +331,24 @@ class SemanticEndpoint:
         query: str,
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
+        *,
+        forwarded: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """The GraphQL response (a dict with `data` and/or `errors`) to one request."""
-        local = await asyncio.to_thread(self._answer_here, query, variables, operation_name)
+        """The GraphQL response (a dict with `data` and/or `errors`) to one request;
+        `forwarded` headers go to the upstream with it, and are redacted from its answer."""
+        local = await asyncio.to_thread(
+            self._answer_here, query, variables, operation_name, forwarded
+        )
         if local is not None:
             return local
-        return await self._forward(query, variables, operation_name)
+        return await self._forward(query, variables, operation_name, forwarded or {})
 
     def _answer_here(
         self,
         query: str,
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
+        forwarded: Mapping[str, str] | None = None,
     ) -> dict[str, Any] | None:
         """The answer when this endpoint gives it, redacted; None when the operation is valid
         and goes upstream. Blocking (parsing, validation, search): run in a worker thread."""
@@ -336,7 +381,7 @@ class SemanticEndpoint:
             )
         outcome = self.navigator.validate(query, variables)
         if not outcome.ok:
-            return _error(outcome.text)
+            return _error(Redactor(forwarded)(outcome.text) if forwarded else outcome.text)
         return None
 
     def _execute_here(
@@ -351,7 +396,7 @@ class SemanticEndpoint:
         errors = self._validate(query)
         if errors:
             return {"errors": errors}
-        budget = RequestBudget(self._max_fields)
+        budget = _Request(self._max_fields)
         try:
             result = execute(
                 self.schema,
@@ -364,12 +409,18 @@ class SemanticEndpoint:
         except BudgetSpent as spent:
             return _error(spent.message)
         assert isinstance(result, ExecutionResult)  # every resolver here is synchronous
+        if budget.notes:
+            result.errors = [*(result.errors or []), *budget.notes]
         formatted = dict(result.formatted)
         too_large = answer_too_large(len(json.dumps(formatted, ensure_ascii=False)))
         return _error(too_large) if too_large else formatted
 
     async def _forward(
-        self, query: str, variables: Mapping[str, Any] | None, operation_name: str | None
+        self,
+        query: str,
+        variables: Mapping[str, Any] | None,
+        operation_name: str | None,
+        forwarded: Mapping[str, str],
     ) -> dict[str, Any]:
         """The upstream's answer, bounded like the CLI's (`post_bounded`) and redacted."""
         assert self.upstream is not None
@@ -378,16 +429,20 @@ class SemanticEndpoint:
             body["variables"] = dict(variables)
         if operation_name:
             body["operationName"] = operation_name
-        return await asyncio.to_thread(self._post_upstream, self.upstream, body)
+        return await asyncio.to_thread(self._post_upstream, self.upstream, body, forwarded)
 
-    def _post_upstream(self, upstream: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _post_upstream(
+        self, upstream: str, body: dict[str, Any], forwarded: Mapping[str, str]
+    ) -> dict[str, Any]:
         import httpx
 
         from schemanav.limits import DeadlineExceeded, TooDeep, TooLarge, describe_bytes
         from schemanav.operations import post_bounded
 
         try:
-            status, content, _charset = post_bounded(upstream, body, self._headers, self.timeout)
+            status, content, _charset = post_bounded(
+                upstream, body, {**self._headers, **forwarded}, self.timeout
+            )
         except (httpx.TimeoutException, DeadlineExceeded):
             return _error(f"the upstream API did not answer within {self.timeout:g} s")
         except TooLarge:
@@ -407,6 +462,8 @@ class SemanticEndpoint:
             payload = None
         if isinstance(payload, dict) and ("data" in payload or "errors" in payload):
             redacted: dict[str, Any] = self.redact.json(payload)
+            if forwarded:
+                redacted = Redactor(forwarded).json(redacted)
             return redacted
         return _error(f"the upstream API answered HTTP {status} without a GraphQL result")
 
@@ -518,24 +575,36 @@ def run_serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     events: Events | None = None,
+    refresh: float | None = None,
+    forward_headers: tuple[str, ...] = (),
 ) -> None:
-    """Build the index, then serve GraphQL on host:port until the process is stopped."""
+    """Build the index, then serve GraphQL on host:port until the process is stopped; the
+    schema is re-read when it changes (`schemanav.servers.active`)."""
     from importlib.util import find_spec
 
+    from schemanav.servers.active import ActiveSchema
     from schemanav.servers.http import serve_asgi
 
     if find_spec("starlette") is None or find_spec("uvicorn") is None:
         raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
-    endpoint = SemanticEndpoint(navigator, upstream=upstream)
-    app = endpoint.app()
+    forward = forwarded_names(forward_headers)
+    if forward and upstream is None:
+        raise InputError("--forward-header needs --upstream, the API the headers are for")
+
+    def build(fresh: Navigator, previous: SemanticEndpoint | None) -> SemanticEndpoint:
+        return SemanticEndpoint(fresh, upstream=upstream, forward=forward)
+
+    active = ActiveSchema(navigator, build, refresh=refresh, events=events)
+    app = active.current.app(lambda: active.current)
+    active.start()
     note = events.note if events is not None else (lambda _message: None)
-    forward = f"forwarding other operations to {upstream}" if upstream else "no upstream"
+    forwarding = f"forwarding other operations to {upstream}" if upstream else "no upstream"
     serve_asgi(
         app,
         host,
         port,
         lambda url: note(
             f"schemanav serve: {navigator.label}, {len(navigator.corpus):,} coordinates, "
-            f"{forward}; listening on {url}{GRAPHQL_PATH}"
+            f"{forwarding}; listening on {url}{GRAPHQL_PATH}"
         ),
     )

@@ -12,9 +12,13 @@ note goes to stderr) and streamable HTTP on host:port at `/mcp`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemanav.errors import InputError
+from schemanav.servers.forwarding import forwarded_names, pick_forwarded
+from schemanav.servers.operation_tools import OperationTool, load_operation_tools
 from schemanav.servers.tools import ToolBox
 
 if TYPE_CHECKING:
@@ -32,8 +36,14 @@ INSTRUCTIONS = (
 MISSING_EXTRA = "the MCP server needs the `mcp` package: pip install 'schemanav[mcp]'"
 
 
-def build_mcp_server(toolbox: ToolBox) -> Server[Any]:
-    """A low-level MCP `Server` offering the toolbox's tools."""
+def build_mcp_server(
+    toolbox: ToolBox,
+    current: Callable[[], ToolBox] | None = None,
+    forward: tuple[str, ...] = (),
+) -> Server[Any]:
+    """A low-level MCP `Server` offering the toolbox's tools; each call is answered by
+    `current()` (default `toolbox`: the one of the schema active now, same tool list), with
+    the `forward` headers of the HTTP request that carried it passed on to `execute`."""
     try:
         import anyio
         import mcp_types as types
@@ -54,14 +64,19 @@ def build_mcp_server(toolbox: ToolBox) -> Server[Any]:
         for spec in toolbox.specs
     ]
     schemas = {spec.name: spec.input_schema for spec in toolbox.specs}
+    serving = current or (lambda: toolbox)
 
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         # Searches are CPU-bound and execute waits on the endpoint: off the event loop, so
         # one slow call never holds up the others.
-        output = await anyio.to_thread.run_sync(toolbox.call, params.name, params.arguments)
+        request = getattr(ctx, "request", None)
+        forwarded = pick_forwarded(getattr(request, "headers", None), forward)
+        output = await anyio.to_thread.run_sync(
+            serving().call, params.name, params.arguments, forwarded
+        )
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=output.text)],
             structured_content=output.data,
@@ -83,18 +98,46 @@ def run_mcp(
     *,
     http: tuple[str, int] | None = None,
     events: Events | None = None,
+    refresh: float | None = None,
+    forward_headers: tuple[str, ...] = (),
+    operations: str | None = None,
 ) -> None:
     """Build the index, then serve the tools until the client disconnects (stdio) or the
-    process is stopped (HTTP)."""
+    process is stopped (HTTP); the schema is re-read when it changes (`servers.active`)."""
     from importlib.util import find_spec
 
     import anyio
 
+    from schemanav.servers.active import ActiveSchema
+
     if find_spec("mcp") is None:
         raise InputError(MISSING_EXTRA)  # before the schema is loaded, not after
-    toolbox = ToolBox(navigator)
-    server = build_mcp_server(toolbox)
-    toolbox.warm()
+    forward = forwarded_names(forward_headers)
+    if forward and http is None:
+        raise InputError("--forward-header needs --http: over stdio no caller sends headers")
+    if forward and navigator.settings.endpoint is None:
+        raise InputError("--forward-header needs --endpoint, the API the headers are for")
+
+    if operations is not None and navigator.settings.endpoint is None:
+        raise InputError("--operations needs --endpoint, the API that runs the operations")
+
+    def build(fresh: Navigator, _previous: ToolBox | None) -> ToolBox:
+        curated: tuple[OperationTool, ...] = ()
+        if operations is not None:
+            curated = load_operation_tools(
+                Path(operations),
+                fresh.loaded.schema,
+                allow_mutations=fresh.settings.allow_mutations,
+                taken=[spec.name for spec in ToolBox(fresh).specs],
+            )
+        built = ToolBox(fresh, operations=curated)
+        built.warm()
+        return built
+
+    active = ActiveSchema(navigator, build, refresh=refresh, events=events)
+    toolbox = active.current
+    server = build_mcp_server(toolbox, lambda: active.current, forward)
+    active.start()
     note = events.note if events is not None else (lambda _message: None)
     summary = (
         f"schemanav mcp: {navigator.label}, {len(navigator.corpus):,} coordinates, "

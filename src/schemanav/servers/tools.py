@@ -18,12 +18,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemanav.redaction import Redactor
 from schemanav.retrieval import fit_prefix, has_words
+from schemanav.retrieval.members import FIELD, KINDS, MAX_RESULTS
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
 if TYPE_CHECKING:
     from schemanav.navigator import Navigator
     from schemanav.retrieval import SearchHit
+    from schemanav.retrieval.members import MemberHit
+    from schemanav.servers.operation_tools import OperationTool
 
 SEARCH_SCHEMA = "search_schema"
 DEFINE = "define"
@@ -100,8 +104,11 @@ class ToolBox:
         *,
         default_budget: int | None = None,
         slicer: Slicer | None = None,
+        operations: tuple[OperationTool, ...] = (),
     ) -> None:
         self.navigator = navigator
+        self.operations = {tool.name: tool for tool in operations}
+        """Curated operations offered as tools of their own (`servers.operation_tools`)."""
         self.default_budget = default_budget or navigator.settings.budget or DEFAULT_SEARCH_BUDGET
         # By default the navigator's own slicer: what `search --slice` and `bench --output slice`
         # build and measure.
@@ -142,6 +149,13 @@ class ToolBox:
             "type": "string",
             "enum": ["list", "slice"],
             "description": "list: ranked fields (default); slice: a connected SDL excerpt",
+        }
+        search_properties["kinds"] = {
+            "type": "array",
+            "items": {"type": "string", "enum": list(KINDS)},
+            "minItems": 1,
+            "maxItems": len(KINDS),
+            "description": "What to list (default [field])",
         }
         specs = [
             ToolSpec(
@@ -197,6 +211,10 @@ class ToolBox:
                     read_only=not settings.allow_mutations,
                 )
             )
+        specs.extend(
+            ToolSpec(tool.name, tool.description, tool.input_schema, read_only=not tool.mutation)
+            for tool in self.operations.values()
+        )
         return tuple(specs)
 
     def tool_list_tokens(self) -> int:
@@ -205,32 +223,68 @@ class ToolBox:
 
     # calls -----------------------------------------------------------------------------------
 
-    def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutput:
-        """Run one tool call; every text that leaves is redacted and stamped with its cost."""
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        forwarded: Mapping[str, str] | None = None,
+    ) -> ToolOutput:
+        """Run one tool call; every text that leaves is redacted and stamped with its cost.
+        `forwarded`: the caller's own headers, sent with `execute` only, redacted everywhere."""
+        output = self._call(name, arguments, forwarded or {})
+        return redacted(output, Redactor(forwarded)) if forwarded else output
+
+    def _call(
+        self, name: str, arguments: Mapping[str, Any] | None, forwarded: Mapping[str, str]
+    ) -> ToolOutput:
         spec = self._by_name.get(name)
         if spec is None:
             names = ", ".join(self._by_name)
             return self._output(False, f"unknown tool {name!r}: the tools are {names}", {})
+        if name in self.operations:
+            return self._run_operation(self.operations[name], arguments, forwarded)
         problem = check_arguments(spec, arguments or {})
         if problem is not None:
             return self._output(False, problem, {})
         args = dict(arguments or {})
         if name == SEARCH_SCHEMA:
-            return self.search_schema(args["query"], args.get("budget"), args.get("output", "list"))
+            return self.search_schema(
+                args["query"], args.get("budget"), args.get("output", "list"), args.get("kinds")
+            )
         if name == DEFINE:
             return self.define(args["coordinates"])
         variables = args.get("variables")
         if name == VALIDATE:
             outcome = self.navigator.validate(args["operation"], variables)
             return self._output(True, outcome.text, {"valid": outcome.ok})
-        outcome = self.navigator.execute(args["operation"], variables)
+        outcome = self.navigator.execute(args["operation"], variables, forwarded=forwarded)
+        return self._output(outcome.ok, outcome.text, {"executed": outcome.executed})
+
+    def _run_operation(
+        self, tool: OperationTool, arguments: Any, forwarded: Mapping[str, str]
+    ) -> ToolOutput:
+        """A curated operation, its arguments as its variables (graphql-core coerces them)."""
+        if not isinstance(arguments, Mapping | None):
+            return self._output(False, f"the arguments of {tool.name} must be a JSON object", {})
+        unknown = sorted(set(arguments or {}) - set(tool.input_schema["properties"]))
+        if unknown:
+            known = ", ".join(tool.input_schema["properties"]) or "none"
+            return self._output(
+                False, f"{tool.name} has no argument {unknown[0]!r}; its arguments are {known}", {}
+            )
+        outcome = self.navigator.execute(tool.document, arguments, forwarded=forwarded)
         return self._output(outcome.ok, outcome.text, {"executed": outcome.executed})
 
     def search_schema(
-        self, query: str, budget: int | None = None, output: str = "list"
+        self,
+        query: str,
+        budget: int | None = None,
+        output: str = "list",
+        kinds: list[str] | None = None,
     ) -> ToolOutput:
         """Ranked hits, each with its paths from the root, as many as fit `budget` tokens
-        (the budget covers each hit's whole block: its text and its path lines)."""
+        (the budget covers each hit's whole block: its text and its path lines). `kinds`
+        other than fields alone lists members of those kinds on the same scale."""
         budget = budget or self.default_budget
         if not has_words(query):
             return self._output(
@@ -239,6 +293,8 @@ class ToolBox:
         if output == "slice":
             sdl = self.slicer(query, budget)
             return self._output(True, sdl, {"query": query, "budget": budget, "output": "slice"})
+        if kinds is not None and set(kinds) != {FIELD}:
+            return self._search_members(query, budget, kinds)
         hits, blocks, costs = self._fill(query, budget)
         if not hits:
             if blocks:
@@ -285,6 +341,43 @@ class ToolBox:
                 return ranked[:shown], blocks, costs
             depth = min(depth * 2, size)
 
+    def _search_members(self, query: str, budget: int, kinds: list[str]) -> ToolOutput:
+        """`search_schema` over the chosen kinds: each block says its kind, the paths follow."""
+        members = self.navigator.members
+        count = max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1)
+        while True:
+            page = members.page(query, count=count, kinds=kinds)
+            blocks = [member_block(hit, self.navigator.settings.max_paths) for hit in page.hits]
+            costs = [count_tokens(block) for block in blocks]
+            shown = fit_prefix(costs, budget)
+            if shown < len(page.hits) or not page.more or count >= MAX_RESULTS:
+                break
+            count = min(count * 2, MAX_RESULTS)
+        data: dict[str, Any] = {"query": query, "budget": budget, "kinds": kinds}
+        if not shown:
+            message = (
+                f"the best hit ({costs[0]} tokens) does not fit the budget of {budget} tokens; "
+                "ask again with a larger budget"
+                if blocks
+                else f"no {' or '.join(kinds)} in the schema matches {query!r}; try other words"
+            )
+            return self._output(True, message, {**data, "hits": []})
+        spent = sum(costs[:shown])
+        text = "\n".join(
+            [f"{shown} hits ({spent} of {budget} budget tokens), best first:", *blocks[:shown]]
+        )
+        data["hits"] = [
+            {
+                "coordinate": hit.coordinate,
+                "kind": hit.kind,
+                "score": round(hit.score / page.top, 6) if page.top > 0 else 0.0,
+                "tokens": cost,
+                "paths_to_root": [list(path) for path in hit.paths_to_root],
+            }
+            for hit, cost in zip(page.hits[:shown], costs, strict=False)
+        ]
+        return self._output(True, text, data)
+
     def define(self, coordinates: list[str]) -> ToolOutput:
         definitions = self.navigator.define(coordinates)
         parts: list[str] = []
@@ -307,6 +400,34 @@ class ToolBox:
     def _output(self, ok: bool, text: str, data: dict[str, Any]) -> ToolOutput:
         text, tokens = stamp(self.redact(text))
         return ToolOutput(ok, text, tokens, {**data, "tokens": tokens, "encoding": ENCODING_NAME})
+
+
+def redacted(output: ToolOutput, redact: Callable[[str], str]) -> ToolOutput:
+    """`output` with `redact` applied to its text and its record (re-stamped if it changed)."""
+    text = redact(output.text)
+    try:
+        data = json.loads(redact(json.dumps(output.data)))
+    except ValueError:  # a secret that spanned JSON syntax: keep no record rather than leak
+        data = {"tokens": output.tokens, "encoding": ENCODING_NAME}
+    if text == output.text:
+        return ToolOutput(output.ok, text, output.tokens, data)
+    body = text.rsplit("\n[", 1)[0]
+    stamped, tokens = stamp(body)
+    return ToolOutput(output.ok, stamped, tokens, {**data, "tokens": tokens})
+
+
+def member_block(hit: MemberHit, max_paths: int | None = None) -> str:
+    """A hit of any kind as the search tool shows it: coordinate, kind and description, then
+    one `from the root:` line per path (a root field, its own path, gets none)."""
+    kind = hit.kind.replace("_", " ")
+    head = f"{hit.coordinate} ({kind})"
+    lines = [f"{head}: {hit.description}" if hit.description else head]
+    lines.extend(
+        "   from the root: " + " > ".join(path)
+        for path in hit.paths_to_root[:max_paths]
+        if len(path) > 1
+    )
+    return "\n".join(lines)
 
 
 def stamp(text: str) -> tuple[str, int]:
