@@ -25,9 +25,10 @@ from schemanav.errors import InputError
 from schemanav.servers.operation_tools import load_operation_tools
 from servers.graphql_server import MovieDbServer, serve_moviedb
 from servers.process import schemanav_server
+from test_mcp_server import SECRET
+from test_mcp_server import _command as mcp_command
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SECRET = "operations-secret-2024"
 
 MOVIES = """
 # Titles of the movies of one genre, oldest first.
@@ -117,21 +118,6 @@ def test_the_cli_refuses_a_bad_folder_with_one_line(
     user_error(CliRunner().invoke(app, alone), "--operations needs --endpoint")
 
 
-def _command(upstream: MovieDbServer, operations: Path, *extra: str) -> list[str]:
-    return [
-        "-m",
-        "schemanav",
-        "mcp",
-        "--endpoint",
-        upstream.url,
-        "--header",
-        f"Authorization: Bearer {SECRET}",
-        "--operations",
-        str(operations),
-        *extra,
-    ]
-
-
 async def _scenario(client: Client) -> None:
     tools = {tool.name: tool for tool in (await client.list_tools()).tools}
     assert {"search_schema", "execute", "MoviesByGenre", "MovieTitle"} <= set(tools)
@@ -160,7 +146,9 @@ def test_operation_tools_over_stdio(
 ) -> None:
     env = {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path / "cache")}
     params = StdioServerParameters(
-        command=sys.executable, args=_command(upstream, operations), env=env
+        command=sys.executable,
+        args=mcp_command(upstream, "--operations", str(operations)),
+        env=env,
     )
 
     async def main() -> None:
