@@ -9,16 +9,22 @@ never hides the environment or the file. Help texts and defaults come from
 """
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer._click.exceptions import UsageError  # Typer's vendored Click
-from typer.core import TyperArgument, TyperCommand
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # Typer's vendored Click
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from schemanav.defaults import SETTING_HELP, SETTINGS_EPILOG
+from schemanav.defaults import (
+    LIST_SETTING_HELP,
+    SERVER_SETTING_HELP,
+    SETTING_HELP,
+    SETTINGS_EPILOG,
+)
 from schemanav.text import strip_control
 
 if TYPE_CHECKING:
@@ -28,8 +34,33 @@ if TYPE_CHECKING:
     from schemanav.compare import Finding
     from schemanav.settings import Settings
 
+class _Group(TyperGroup):
+    """The command list: a mistyped command or a flag before it is one `error: …` line with
+    the nearest commands, like every other bad input (not Click's usage block)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            parsed: list[str] = super().parse_args(ctx, args)
+        except NoArgsIsHelpError:
+            raise  # no command at all: the help, as it is
+        except UsageError as err:
+            raise _OneLineUsageError(err.format_message(), ctx) from None
+        return parsed
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            from schemanav.wording import closest
+
+            nearest = closest(name, self.list_commands(ctx))
+            hint = f": did you mean {', '.join(nearest)}?" if nearest else ""
+            raise _OneLineUsageError(f"no such command {name!r}{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+
 app = typer.Typer(
     name="schemanav",
+    cls=_Group,
     help="Measure how well, and how cheaply, an agent can navigate a GraphQL schema. "
     "Token counts are o200k_base.",
     no_args_is_help=True,
@@ -42,6 +73,8 @@ app = typer.Typer(
 _F = TypeVar("_F", bound=Callable[..., Any])
 _OPTION_FLAGS = ("-o", "--option")
 _PAIR_SEPARATOR = "\x1f"
+_TYPED_ARGS = "schemanav.typed_args"
+_CLICK_RANGE = re.compile(r"(?:\n +| {2})\[(?:-?\d+<=?)?x(?:<=?-?\d+|>=?-?\d+)?\]")
 
 
 class _Command(TyperCommand):
@@ -49,6 +82,7 @@ class _Command(TyperCommand):
     repeatable pair), by joining each pair into one value before Click parses the line."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[_TYPED_ARGS] = tuple(args)  # so an error can name a flag as it was typed
         try:
             return self._parse_pairs(ctx, args)
         except UsageError as err:
@@ -69,7 +103,8 @@ class _Command(TyperCommand):
                 shown = f"{param.metavar} {param.display_type_rich(ctx)}"
                 text = text.replace(shown, param.metavar + " " * (len(shown) - len(param.metavar)))
                 text = text.replace(f"{{{param.metavar}}}", param.metavar)
-        return text
+        # Click's range notation (`[x>=1]`): the help text says the range in words.
+        return _CLICK_RANGE.sub("", text)
 
     def _parse_pairs(self, ctx: Any, args: list[str]) -> list[str]:
         joined: list[str] = []
@@ -125,13 +160,20 @@ def _main(
     Token counts are o200k_base."""
 
 
-def _flag(name: str, *declarations: str, metavar: str | None = None, **extra: Any) -> Any:
+def _flag(
+    name: str,
+    *declarations: str,
+    metavar: str | None = None,
+    help: str | None = None,
+    **extra: Any,
+) -> Any:
     """The flag of setting `name` (`--name-with-dashes`, plus any short `declarations`), its
-    help text from the settings; value flags take a `metavar` (`N`, `TEXT`, …)."""
+    help text from the settings unless a command means it its own way (`help`); value flags
+    take a `metavar` (`N`, `TEXT`, …)."""
     return typer.Option(
         *declarations,
         f"--{name.replace('_', '-')}",
-        help=SETTING_HELP[name],
+        help=help or SETTING_HELP[name],
         show_default=False,
         metavar=metavar,
         **extra,
@@ -164,7 +206,7 @@ JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON o
 BenchFileOption = Annotated[str | None, _flag("bench_file", metavar="FILE")]
 KsOption = Annotated[str | None, _flag("ks", metavar="N,N…")]
 BudgetsOption = Annotated[str | None, _flag("budgets", metavar="N,N…")]
-OutputOption = Annotated[str | None, _flag("output")]
+OutputOption = Annotated[str | None, _flag("output", metavar="list,slice")]
 MaxDropOption = Annotated[
     float | None,
     typer.Option(
@@ -183,6 +225,27 @@ MaxGrowthOption = Annotated[
         show_default=False,
         help="Exit 1 when the tokens of the corpus (any format), the SDL text or the "
         "introspection JSON grow by more than PCT percent [default: never].",
+    ),
+]
+BackendsOption = Annotated[
+    str | None, _flag("backend", metavar="NAME,…", help=LIST_SETTING_HELP["backend"])
+]
+FormatsOption = Annotated[
+    str | None, _flag("format", metavar="NAME,…", help=LIST_SETTING_HELP["format"])
+]
+ModelOption = Annotated[str | None, _flag("model", metavar="NAME")]
+OllamaHostOption = Annotated[str | None, _flag("ollama_host", metavar="URL")]
+MaxCallsOption = Annotated[int | None, _flag("max_calls", metavar="N")]
+NumCtxOption = Annotated[int | None, _flag("num_ctx", metavar="N")]
+ChatTimeoutOption = Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")]
+EndpointOption = Annotated[str | None, _flag("endpoint", metavar="URL")]
+MarkdownOption = Annotated[
+    str | None,
+    typer.Option(
+        "--markdown",
+        metavar="FILE",
+        show_default=False,
+        help="Also write the tables as markdown to this file (its folder must exist).",
     ),
 ]
 
@@ -256,7 +319,23 @@ def _settings(ctx: typer.Context) -> "Settings":
     }
     if "options" in given:
         given["options"] = _option_pairs(given["options"])
-    return load_settings(**given)
+    return load_settings(**given, spelled={name: _typed_flag(ctx, name) for name in given})
+
+
+def _typed_flag(ctx: typer.Context, name: str) -> str:
+    """The flag of parameter `name` as the user last typed it (`-k`, not `--k`), so an invalid
+    value is reported under that spelling; its long form when it cannot be told."""
+    param = next(param for param in ctx.command.params if param.name == name)
+    spelled = param.opts[-1]
+    for token in ctx.meta.get(_TYPED_ARGS, ()):
+        if token == "--":
+            break
+        for flag in param.opts:
+            if token == flag or token.startswith(f"{flag}=") or (
+                len(flag) == 2 and not token.startswith("--") and token.startswith(flag)
+            ):
+                spelled = flag
+    return str(spelled)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -526,8 +605,8 @@ def bench(
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
     bench_file: BenchFileOption = None,
-    backend: BackendOption = None,
-    format: FormatOption = None,
+    backend: BackendsOption = None,
+    format: FormatsOption = None,
     ks: KsOption = None,
     budgets: BudgetsOption = None,
     output: OutputOption = None,
@@ -540,12 +619,7 @@ def bench(
         bool,
         typer.Option("-j", "--json", help="Print one JSON object (with per-question results)."),
     ] = False,
-    markdown: Annotated[
-        str | None,
-        typer.Option(
-            "--markdown", metavar="FILE", help="Also write the tables as markdown to this file."
-        ),
-    ] = None,
+    markdown: MarkdownOption = None,
     plot: Annotated[
         str | None,
         typer.Option(
@@ -693,15 +767,17 @@ def agent(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    model: Annotated[str | None, _flag("model", metavar="NAME")] = None,
-    ollama_host: Annotated[str | None, _flag("ollama_host", metavar="URL")] = None,
+    model: ModelOption = None,
+    ollama_host: OllamaHostOption = None,
     chat_api: ChatApiOption = None,
     chat_url: ChatUrlOption = None,
     chat_key_env: ChatKeyEnvOption = None,
     temperature: TemperatureOption = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed sent with every model call.", show_default=False),
+        typer.Option(
+            "--seed", metavar="N", help="Seed sent with every model call.", show_default=False
+        ),
     ] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
@@ -714,14 +790,14 @@ def agent(
             "--inline", help="Put the whole schema SDL in the system message; offer only execution."
         ),
     ] = False,
-    max_calls: Annotated[int | None, _flag("max_calls", metavar="N")] = None,
-    num_ctx: Annotated[int | None, _flag("num_ctx", metavar="N")] = None,
-    endpoint: Annotated[str | None, _flag("endpoint", metavar="URL")] = None,
+    max_calls: MaxCallsOption = None,
+    num_ctx: NumCtxOption = None,
+    endpoint: EndpointOption = None,
     allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
     response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    chat_timeout: Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")] = None,
+    chat_timeout: ChatTimeoutOption = None,
     transcript: Annotated[
         str | None,
         typer.Option(
@@ -823,7 +899,8 @@ def build(
         list[str],
         typer.Argument(
             help="Field coordinates: a path from the root (Query.a A.b B.c, or 'A > B > C') "
-            "or any set of them; Type.field(arg:) also declares that optional argument"
+            "or any set of them; Type.field(arg:) also declares that optional argument",
+            metavar="COORD",
         ),
     ],
     schema: SchemaOption = None,
@@ -832,8 +909,15 @@ def build(
     cache_dir: CacheDirOption = None,
     leaf_fields: Annotated[
         int,
-        typer.Option("--leaf-fields", min=1, help="Leaf fields selected under an object end."),
+        typer.Option(
+            "--leaf-fields",
+            min=1,
+            metavar="N",
+            help="Leaf fields selected under an object end [default: 3]",
+            show_default=False,
+        ),
     ] = 3,
+    quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Write one operation containing the coordinates, with typed variables and leaf fields,
@@ -842,7 +926,8 @@ def build(
         from schemanav.build import build_operation
         from schemanav.navigator import Navigator
 
-        loaded = Navigator(_settings(ctx), _Reporter()).loaded
+        settings = _settings(ctx)
+        loaded = Navigator(settings, _Reporter(quiet=settings.quiet)).loaded
         result = build_operation(loaded.schema, coordinates, leaf_fields=leaf_fields)
         if as_json:
             _print_json(result.as_dict())
@@ -880,27 +965,46 @@ def agent_bench(
     ctx: typer.Context,
     tasks: Annotated[
         str,
-        typer.Argument(help="Task file: labelled TSV, question<TAB>Type.field[,Type.field…]"),
+        typer.Argument(
+            help="Task file: labelled TSV, question<TAB>Type.field[,Type.field…]",
+            metavar="TASKS",
+        ),
     ],
     mode: Annotated[
         str,
-        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, slice, oracle"),
+        typer.Option(
+            "--mode",
+            metavar="MODE,…",
+            help="Modes, comma-separated: inline, navigate, slice, oracle [default: all four]",
+            show_default=False,
+        ),
     ] = "inline,navigate,slice,oracle",
     results: Annotated[
         str,
         typer.Option(
-            "--results", help="JSONL file results are appended to; a rerun skips finished tasks"
+            "--results",
+            metavar="FILE",
+            help="JSONL file results are appended to; a rerun skips finished tasks "
+            "[default: agent-bench.jsonl]",
+            show_default=False,
         ),
     ] = "agent-bench.jsonl",
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N tasks.")
+        int | None,
+        typer.Option("--limit", min=1, metavar="N", help="Only the first N tasks."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed sent with every model call.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", metavar="N", help="Seed sent with every model call [default: 0]",
+            show_default=False,
+        ),
+    ] = 0,
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    model: Annotated[str | None, _flag("model")] = None,
-    ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    model: ModelOption = None,
+    ollama_host: OllamaHostOption = None,
     chat_api: ChatApiOption = None,
     chat_url: ChatUrlOption = None,
     chat_key_env: ChatKeyEnvOption = None,
@@ -911,18 +1015,16 @@ def agent_bench(
     k: KOption = None,
     budget: BudgetOption = None,
     options: OptionsOption = None,
-    max_calls: Annotated[int | None, _flag("max_calls")] = None,
-    num_ctx: Annotated[int | None, _flag("num_ctx")] = None,
+    max_calls: MaxCallsOption = None,
+    num_ctx: NumCtxOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    chat_timeout: Annotated[float | None, _flag("chat_timeout")] = None,
+    chat_timeout: ChatTimeoutOption = None,
+    quiet: QuietOption = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object (with every task's result).")
     ] = False,
-    markdown: Annotated[
-        str | None,
-        typer.Option("--markdown", help="Also write the tables as markdown to this file."),
-    ] = None,
+    markdown: MarkdownOption = None,
 ) -> None:
     """Run the agent on every task in each mode (inline, navigate, slice, oracle), score each run
     without a live API, and compare the modes."""
@@ -938,9 +1040,10 @@ def agent_bench(
         for path in (results, markdown):
             if path is not None:
                 check_output_path(path)  # before the runs, not after them
-        reporter = _Reporter()
+        settings = _settings(ctx)
+        reporter = _Reporter(quiet=settings.quiet)
         run = run_agent_bench(
-            _settings(ctx), tasks, modes, results, seed=seed, limit=limit, events=reporter
+            settings, tasks, modes, results, seed=seed, limit=limit, events=reporter
         )
         report = summarise(run)
         if markdown is not None:
@@ -970,8 +1073,10 @@ def mcp(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    endpoint: Annotated[str | None, _flag("endpoint")] = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    endpoint: EndpointOption = None,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help=SERVER_SETTING_HELP["mcp.allow_mutations"])
+    ] = False,
     backend: BackendOption = None,
     format: FormatOption = None,
     options: OptionsOption = None,
@@ -980,9 +1085,12 @@ def mcp(
     http: Annotated[
         str | None,
         typer.Option(
-            "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
+            "--http",
+            metavar="HOST:PORT",
+            help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio.",
         ),
     ] = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
     with _user_errors():
@@ -990,8 +1098,9 @@ def mcp(
         from schemanav.servers.mcp_server import parse_host_port, run_mcp
 
         address = parse_host_port(http) if http is not None else None
-        reporter = _Reporter()
-        run_mcp(Navigator(_settings(ctx), reporter), http=address, events=reporter)
+        settings = _settings(ctx)
+        reporter = _Reporter(quiet=settings.quiet)
+        run_mcp(Navigator(settings, reporter), http=address, events=reporter)
 
 
 @_command("Serve the schema over GraphQL with __search and __definitions.")
@@ -1002,23 +1111,47 @@ def serve(
     timeout: TimeoutOption = None,
     upstream: Annotated[
         str | None,
-        typer.Option("--upstream", help="GraphQL URL that runs every other operation"),
+        typer.Option(
+            "--upstream", metavar="URL", help="GraphQL URL that runs every other operation"
+        ),
     ] = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help=SERVER_SETTING_HELP["serve.allow_mutations"])
+    ] = False,
     backend: BackendOption = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port (0: a free one).")] = 8000,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="Address to listen on [default: 127.0.0.1]",
+            show_default=False,
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            min=0,
+            max=65535,
+            metavar="PORT",
+            help="Port, 0-65535 (0: a free one) [default: 8000]",
+            show_default=False,
+        ),
+    ] = 8000,
+    quiet: QuietOption = False,
 ) -> None:
     """Serve the schema over GraphQL with __search and __definitions on the query root."""
     with _user_errors():
         from schemanav.navigator import Navigator
         from schemanav.servers.graphql_endpoint import run_serve
 
-        reporter = _Reporter()
-        navigator = Navigator(_settings(ctx), reporter)
+        settings = _settings(ctx)
+        reporter = _Reporter(quiet=settings.quiet)
+        navigator = Navigator(settings, reporter)
         run_serve(navigator, upstream=upstream, host=host, port=port, events=reporter)
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
@@ -225,11 +226,12 @@ class _FileSource(_TomlFile):
         return values
 
 
-def load_settings(**flags: Any) -> Settings:
+def load_settings(spelled: Mapping[str, str] | None = None, **flags: Any) -> Settings:
     """Settings from flags (None = not given), the environment and ./schemanav.toml.
 
     `options` given as a flag are merged key by key over those of the environment or the file
-    (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml).
+    (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml). `spelled` names
+    each given flag as it was typed (`-k`), for the error that refuses its value.
     """
     given = {key: value for key, value in flags.items() if value is not None}
     try:
@@ -238,7 +240,7 @@ def load_settings(**flags: Any) -> Settings:
             given["options"] = {**below, **given["options"]}
         settings = Settings(**given)
     except ValidationError as err:
-        raise InputError(_describe(err, given)) from None
+        raise InputError(_describe(err, given, spelled or {})) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
         raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None
@@ -251,7 +253,7 @@ def load_settings(**flags: Any) -> Settings:
     return settings
 
 
-def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
+def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str, str]) -> str:
     """One line naming the setting where the user wrote it: the flag (`--k`), the environment
     variable (`SCHEMANAV_K`) or the key of schemanav.toml."""
     first = err.errors()[0]
@@ -263,7 +265,7 @@ def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
         )
     flag = f"--{name.replace('_', '-')}"
     if name in flags:
-        where = flag
+        where = spelled.get(name, flag)
     elif f"SCHEMANAV_{name.upper()}" in {key.upper() for key in os.environ}:
         where = f"SCHEMANAV_{name.upper()} (the environment variable of {flag})"
     else:

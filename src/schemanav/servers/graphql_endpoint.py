@@ -522,18 +522,19 @@ def run_serve(
     """Build the index, then serve GraphQL on host:port until the process is stopped."""
     from importlib.util import find_spec
 
-    from schemanav.servers.http import serve_asgi
+    from schemanav.servers.http import bind_listener, serve_asgi
 
     if find_spec("starlette") is None or find_spec("uvicorn") is None:
         raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
+    # A busy port is bad input found before the schema loads, not after.
+    listener = bind_listener(host, port, host_flag="--host", port_flag="--port")
     endpoint = SemanticEndpoint(navigator, upstream=upstream)
     app = endpoint.app()
     note = events.note if events is not None else (lambda _message: None)
     forward = f"forwarding other operations to {upstream}" if upstream else "no upstream"
     serve_asgi(
         app,
-        host,
-        port,
+        listener,
         lambda url: note(
             f"schemanav serve: {navigator.label}, {len(navigator.corpus):,} coordinates, "
             f"{forward}; listening on {url}{GRAPHQL_PATH}"

@@ -92,6 +92,11 @@ def run_mcp(
 
     if find_spec("mcp") is None:
         raise InputError(MISSING_EXTRA)  # before the schema is loaded, not after
+    if http is not None:
+        from schemanav.servers.http import bind_listener
+
+        # A busy port is bad input found before the schema loads, not after.
+        listener = bind_listener(*http, host_flag="--http", port_flag="--http")
     toolbox = ToolBox(navigator)
     server = build_mcp_server(toolbox)
     toolbox.warm()
@@ -118,9 +123,8 @@ def run_mcp(
         return
     from schemanav.servers.http import serve_asgi
 
-    host, port = http
-    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    serve_asgi(app, host, port, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=http[0])
+    serve_asgi(app, listener, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
 
 
 async def _answer_unreadable(source: Any, sink: Any, write_stream: Any) -> None:
