@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from schemanav.compare import Finding
     from schemanav.settings import Settings
 
+
 class _Group(TyperGroup):
     """The command list: a mistyped command or a flag before it is one `error: …` line with
     the nearest commands, like every other bad input (not Click's usage block)."""
@@ -331,8 +332,10 @@ def _typed_flag(ctx: typer.Context, name: str) -> str:
         if token == "--":
             break
         for flag in param.opts:
-            if token == flag or token.startswith(f"{flag}=") or (
-                len(flag) == 2 and not token.startswith("--") and token.startswith(flag)
+            if (
+                token == flag
+                or token.startswith(f"{flag}=")
+                or (len(flag) == 2 and not token.startswith("--") and token.startswith(flag))
             ):
                 spelled = flag
     return str(spelled)
@@ -729,10 +732,8 @@ def _finish_comparison(
 
 def _check_outputs(markdown: str | None, plot: str | None) -> None:
     """Refuse an output path that cannot be written (or a missing matplotlib for --plot)."""
-    import os
-    from pathlib import Path
-
-    from schemanav.errors import InputError, SchemanavError
+    from schemanav.errors import SchemanavError
+    from schemanav.outputs import check_output_target
 
     if plot is not None:
         try:
@@ -741,20 +742,9 @@ def _check_outputs(markdown: str | None, plot: str | None) -> None:
             raise SchemanavError(
                 "--plot needs matplotlib: install schemanav[plot] (pip install 'schemanav[plot]')"
             ) from None
-    for flag, value, folder in (("--markdown", markdown, False), ("--plot", plot, True)):
-        if value is None:
-            continue
-        path = Path(value)
-        if path.exists() and path.is_dir() != folder:
-            kind = "a folder" if folder else "a file"
-            raise InputError(f"{flag} {value} is not {kind}: name {kind} to write")
-        existing = path if folder else path.parent  # missing folders are created
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise InputError(f"{flag} {value}: {existing} is a file, not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise InputError(f"{flag} {value}: cannot write into {existing} (permission denied)")
+        check_output_target("--plot", plot, folder=True)
+    if markdown is not None:
+        check_output_target("--markdown", markdown)
 
 
 @_command("Let a model (Ollama or OpenAI-compatible) answer a task by navigating the schema.")
@@ -824,14 +814,14 @@ def agent(
     with _user_errors():
         from schemanav.agent import run_agent
         from schemanav.errors import SchemanavError
-        from schemanav.outputs import check_output_path
+        from schemanav.outputs import check_output_target
         from schemanav.render import render_receipt
 
         settings = _settings(ctx)
         _one_backend(settings, "agent")
-        for path in (transcript, receipt_json):
+        for flag, path in (("--transcript", transcript), ("--receipt-json", receipt_json)):
             if path is not None:
-                check_output_path(path)  # before the run, not after it
+                check_output_target(flag, path)  # before the run, not after it
         run = run_agent(
             task, settings, inline=inline, events=_Reporter(quiet=settings.quiet), seed=seed
         )
@@ -996,7 +986,9 @@ def agent_bench(
     seed: Annotated[
         int,
         typer.Option(
-            "--seed", metavar="N", help="Seed sent with every model call [default: 0]",
+            "--seed",
+            metavar="N",
+            help="Seed sent with every model call [default: 0]",
             show_default=False,
         ),
     ] = 0,
@@ -1034,13 +1026,13 @@ def agent_bench(
         from schemanav.agentbench.report import report_markdown, summarise, tables
         from schemanav.agentbench.runner import parse_modes, run_agent_bench
         from schemanav.bench.report import to_rich, write_output_file
-        from schemanav.outputs import check_output_path
+        from schemanav.outputs import check_output_target
 
         modes = parse_modes(mode)
-        for path in (results, markdown):
-            if path is not None:
-                check_output_path(path)  # before the runs, not after them
         settings = _settings(ctx)
+        check_output_target("--results", results)  # before the runs, not after them
+        if markdown is not None:
+            check_output_target("--markdown", markdown)
         reporter = _Reporter(quiet=settings.quiet)
         run = run_agent_bench(
             settings, tasks, modes, results, seed=seed, limit=limit, events=reporter
