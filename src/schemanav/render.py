@@ -29,14 +29,19 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
 
     out.print(f"schema: {strip_control(price.schema)}", markup=False)
     out.print(f"coordinates: {price.coordinates:,} (fields of object and interface types)")
-    table = Table(title=f"Tokens ({price.encoding})", title_justify="left")
-    table.add_column("what")
-    table.add_column("tokens", justify="right")
-    for fmt, tokens in price.corpus_tokens.items():
-        table.add_row(f"corpus {fmt}", f"{tokens:,}")
-    table.add_row("schema as SDL text", f"{price.sdl_tokens:,}")
-    table.add_row("schema as introspection JSON", f"{price.introspection_tokens:,}")
-    out.print(table)
+    title = f"Tokens ({price.encoding})"
+    rows = [(f"corpus {fmt}", f"{tokens:,}") for fmt, tokens in price.corpus_tokens.items()]
+    rows.append(("schema as SDL text", f"{price.sdl_tokens:,}"))
+    rows.append(("schema as introspection JSON", f"{price.introspection_tokens:,}"))
+    if not out.is_terminal:
+        _plain_columns(out, title, [("what", "tokens"), *rows], right_aligned={1})
+    else:
+        table = Table(title=title, title_justify="left")
+        table.add_column("what")
+        table.add_column("tokens", justify="right")
+        for row in rows:
+            table.add_row(*row)
+        out.print(table)
     for fmt, texts in shown.items():
         out.print(f"\nfirst {len(texts)} entries, {fmt}:")
         for text in texts:
@@ -79,16 +84,8 @@ def render_search(out: Console, result: SearchResult) -> None:
         for hit in result.hits
     ]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
-    if not out.is_terminal:  # plain lines, never wrapped: a pipe or a file gets every cell
-        out.print(title, markup=False, soft_wrap=True)
-        for row in [header, *rows]:
-            cells = [
-                row[column].rjust(widths[column])
-                if column in (0, 2, 3)
-                else row[column].ljust(widths[column])
-                for column in range(5)
-            ]
-            out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
+    if not out.is_terminal:
+        _plain_columns(out, title, [header, *rows], right_aligned={0, 2, 3})
     else:
         # A boxed table needs 3 characters per column and 1 more for its right edge.
         side_by_side = sum(widths) + 3 * len(widths) + 1 <= out.width
@@ -118,6 +115,21 @@ def render_search(out: Console, result: SearchResult) -> None:
     )
     if result.disposition is not None:
         out.print(f"disposition: {result.disposition}", markup=False)
+
+
+def _plain_columns(
+    out: Console, title: str, rows: Sequence[Sequence[str]], *, right_aligned: set[int]
+) -> None:
+    """A table for a pipe or a file: the title, then aligned columns two spaces apart, one line
+    per row, never wrapped or cut (every cell reaches the reader whole)."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    out.print(title, markup=False, soft_wrap=True)
+    for row in rows:
+        cells = [
+            cell.rjust(width) if column in right_aligned else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
 
 
 def _via(paths_to_root: Sequence[Sequence[str]]) -> str:
