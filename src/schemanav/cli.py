@@ -256,13 +256,23 @@ def _stderr() -> "Console":
 
     # markup=False: user and server text (a path with `[/x]`, `[redacted]`) is never markup,
     # in prints, table titles and cells alike.
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
+    return _wrapping_on_a_terminal(
+        Console(stderr=True, highlight=False, emoji=False, markup=False)
+    )
 
 
 def _stdout() -> "Console":
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
+    return _wrapping_on_a_terminal(Console(highlight=False, emoji=False, markup=False))
+
+
+def _wrapping_on_a_terminal(console: "Console") -> "Console":
+    """On a terminal, prose (notes, start-up lines, captions, errors) is wrapped between words
+    at its width, never broken mid-word by the terminal; a pipe or a file gets every line
+    whole. Code (SDL, an operation) is printed unwrapped either way."""
+    console.soft_wrap = not console.is_terminal
+    return console
 
 
 _EXITS_AFTER_COMMAND = False
@@ -922,7 +932,7 @@ def build(
         if as_json:
             _print_json(result.as_dict())
         else:
-            _stdout().print(result.operation, markup=False)
+            _stdout().print(result.operation, markup=False, soft_wrap=True)
             err = _stderr()
             for variable in result.variables:
                 err.print(

@@ -8,6 +8,7 @@ figure. The benchmark's tables live beside its runner, in `schemanav.bench.repor
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -51,13 +52,16 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
 def render_slice(out: Console, piece: SliceResult) -> None:
     """The slice's SDL as it is, then one comment line with what it costs and holds."""
     if piece.sdl:
-        out.print(strip_control(piece.sdl).rstrip("\n"), markup=False, highlight=False)
-    out.print(
+        _print_sdl(out, strip_control(piece.sdl).rstrip("\n"))
+    summary = (
         f"# slice: {piece.tokens:,} of {piece.budget:,} tokens ({piece.encoding}), "
         f"{piece.hits} hits, {len(piece.fields)} fields, {len(piece.arguments)} arguments, "
-        f"{len(piece.types)} types",
-        markup=False,
+        f"{len(piece.types)} types"
     )
+    # A comment stays a comment when a terminal's width wraps it: every line starts with `#`.
+    width = out.width if out.is_terminal else len(summary)
+    for line in textwrap.wrap(summary, width=max(width, 20), subsequent_indent="# "):
+        out.print(line, markup=False, soft_wrap=True)
 
 
 def render_search(out: Console, result: SearchResult) -> None:
@@ -205,8 +209,35 @@ def render_definitions(out: Console, definitions: Sequence[Definition]) -> None:
         if definition.sdl is not None:
             if number:
                 out.print()
-            out.print(f"# {strip_control(definition.coordinate)}", markup=False)
-            out.print(strip_control(definition.sdl), markup=False)
+            out.print(f"# {strip_control(definition.coordinate)}", markup=False, soft_wrap=True)
+            _print_sdl(out, strip_control(definition.sdl))
+
+
+def _print_sdl(out: Console, sdl: str) -> None:
+    """SDL as it is; on a terminal, a line wider than it is broken between two tokens and
+    continued two spaces further in, which is still the same SDL (whitespace and commas
+    separate tokens alike). A line holding a string, or inside a block string (a description),
+    is left whole: a break inside a string would change it."""
+    if not out.is_terminal:
+        out.print(sdl, markup=False, highlight=False, soft_wrap=True)
+        return
+    width = max(out.width, 20)
+    in_block_string = False
+    for line in sdl.split("\n"):
+        pieces = [line]
+        opens_or_closes = line.count('"""') % 2 == 1
+        if len(line) > width and '"' not in line and not in_block_string:
+            indent = " " * (len(line) - len(line.lstrip()) + 2)
+            pieces = textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        in_block_string ^= opens_or_closes
+        for piece in pieces:
+            out.print(piece, markup=False, highlight=False, soft_wrap=True)
 
 
 def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:
