@@ -256,9 +256,7 @@ def _stderr() -> "Console":
 
     # markup=False: user and server text (a path with `[/x]`, `[redacted]`) is never markup,
     # in prints, table titles and cells alike.
-    return _wrapping_on_a_terminal(
-        Console(stderr=True, highlight=False, emoji=False, markup=False)
-    )
+    return _wrapping_on_a_terminal(Console(stderr=True, highlight=False, emoji=False, markup=False))
 
 
 def _stdout() -> "Console":
@@ -321,7 +319,7 @@ def _user_errors() -> Iterator[None]:
 
 def _settings(ctx: typer.Context) -> "Settings":
     """Settings from the flags the user gave on this command line, over env, file, defaults."""
-    from schemanav.settings import Settings, load_settings
+    from schemanav.settings import Settings, load_typed_settings
 
     given: dict[str, Any] = {
         name: value
@@ -330,7 +328,7 @@ def _settings(ctx: typer.Context) -> "Settings":
     }
     if "options" in given:
         given["options"] = _option_pairs(given["options"])
-    return load_settings(**given, spelled={name: _typed_flag(ctx, name) for name in given})
+    return load_typed_settings(given, {name: _typed_flag(ctx, name) for name in given})
 
 
 def _typed_flag(ctx: typer.Context, name: str) -> str:
@@ -742,16 +740,14 @@ def _finish_comparison(
 
 def _check_outputs(markdown: str | None, plot: str | None) -> None:
     """Refuse an output path that cannot be written (or a missing matplotlib for --plot)."""
-    from schemanav.errors import SchemanavError
+    from schemanav.errors import SchemanavError, install_extra
     from schemanav.outputs import check_output_target
 
     if plot is not None:
         try:
             import matplotlib.figure  # noqa: F401
         except ImportError:
-            raise SchemanavError(
-                "--plot needs matplotlib: install schemanav[plot] (pip install 'schemanav[plot]')"
-            ) from None
+            raise SchemanavError(f"--plot needs matplotlib: {install_extra('plot')}") from None
         check_output_target("--plot", plot, folder=True)
     if markdown is not None:
         check_output_target("--markdown", markdown)

@@ -226,13 +226,18 @@ class _FileSource(_TomlFile):
         return values
 
 
-def load_settings(spelled: Mapping[str, str] | None = None, **flags: Any) -> Settings:
+def load_settings(**flags: Any) -> Settings:
     """Settings from flags (None = not given), the environment and ./schemanav.toml.
 
     `options` given as a flag are merged key by key over those of the environment or the file
-    (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml). `spelled` names
-    each given flag as it was typed (`-k`), for the error that refuses its value.
+    (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml).
     """
+    return load_typed_settings(flags, spelled={})
+
+
+def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) -> Settings:
+    """`load_settings`, where `spelled` names each flag as the user typed it (`-k`), for the
+    error that refuses its value."""
     given = {key: value for key, value in flags.items() if value is not None}
     try:
         if given.get("options"):
@@ -240,7 +245,7 @@ def load_settings(spelled: Mapping[str, str] | None = None, **flags: Any) -> Set
             given["options"] = {**below, **given["options"]}
         settings = Settings(**given)
     except ValidationError as err:
-        raise InputError(_describe(err, given, spelled or {})) from None
+        raise InputError(_describe(err, given, spelled)) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
         raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError
+from schemanav.errors import InputError, install_extra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
@@ -73,7 +73,7 @@ SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
-MISSING_EXTRA = "the GraphQL server needs Starlette and uvicorn: pip install 'schemanav[serve]'"
+MISSING_EXTRA = f"the GraphQL server needs Starlette and uvicorn: {install_extra('serve')}"
 
 SEMANTIC_SDL = f"""
 extend type {{query}} {{

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError
+from schemanav.errors import InputError, install_extra
 from schemanav.servers.tools import ToolBox
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ INSTRUCTIONS = (
     "Find what a task needs in a GraphQL schema without reading all of it: search_schema first, "
     "define for exact signatures, then validate (and execute, when offered) an operation."
 )
-MISSING_EXTRA = "the MCP server needs the `mcp` package: pip install 'schemanav[mcp]'"
+MISSING_EXTRA = f"the MCP server needs the `mcp` package: {install_extra('mcp')}"
 
 
 def build_mcp_server(toolbox: ToolBox) -> Server[Any]:
