@@ -530,14 +530,16 @@ def _one_backend(settings: "Settings", command: str) -> None:
 class _Reporter:
     """Library events (warnings, notes, slow phases, progress) rendered on stderr.
 
-    Progress and phases are transient Rich displays, shown only on a terminal (a pipe or a
-    file gets no blank lines from them); `quiet` drops everything but errors.
+    Progress and phases are transient Rich displays, shown only on an interactive terminal (a
+    pipe, a file or a dumb terminal gets no blank lines from them); `quiet` drops everything
+    but errors.
     """
 
     def __init__(self, *, quiet: bool = False) -> None:
         self._quiet = quiet
         self._console = _stderr()
-        self._live = not quiet and self._console.is_terminal
+        # A terminal that cannot move its cursor (TERM=dumb) would keep every frame.
+        self._live = not quiet and self._console.is_interactive
         self._progress: Any = None
         self._tasks: dict[str, Any] = {}
         self._printed: set[str] = set()
