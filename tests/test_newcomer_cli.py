@@ -139,6 +139,15 @@ def test_serve_refuses_a_port_out_of_range(port: str) -> None:
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("port", ["99999", "-5"])
+def test_mcp_refuses_a_port_out_of_range(port: str) -> None:
+    result = CliRunner().invoke(app, ["mcp", "--http", f"127.0.0.1:{port}"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --http expects HOST:PORT such as 127.0.0.1:8765, got '127.0.0.1:{port}'\n"
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [["serve", "--port", "{port}"], ["mcp", "--http", "127.0.0.1:{port}"]],
