@@ -24,11 +24,11 @@ from schemanav.errors import InputError
 def check_output_target(flag: str, value: str, *, folder: bool = False) -> None:
     """Refuse, before any work, an output path `flag` cannot be written to: a file whose
     folder is missing (it is never created: a typo would otherwise grow a tree, as root even
-    under `/`), a folder whose parent is missing, the wrong kind of thing, no permission."""
+    under `/`), a folder whose parent is missing, no permission, and (`check_output_path`)
+    anything but a new path or a regular file where a file goes."""
     path = Path(value)
-    if path.exists() and path.is_dir() != folder:
-        kind = "a folder" if folder else "a file"
-        raise InputError(f"{flag} {value} is not {kind}: name {kind} to write")
+    if folder and path.exists() and not path.is_dir():
+        raise InputError(f"{flag} {value} is not a folder: name a folder to write")
     into = path if folder and path.is_dir() else path.parent
     if not into.exists():
         what = "a folder" if folder else "a file"
