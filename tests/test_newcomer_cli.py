@@ -370,7 +370,8 @@ def test_install_commands_work_from_the_checkout() -> None:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     installs = re.findall(r"^pip install (.+)$", readme, flags=re.MULTILINE)
     assert {"'.[mcp]'", "'.[serve]'"} <= {command.split()[0] for command in installs}
-    assert "pip install 'schemanav[" not in readme
+    for doc in [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").glob("*.md")]:
+        assert "pip install 'schemanav[" not in doc.read_text(encoding="utf-8"), doc
     result = _schemanav("mcp", before="import sys; sys.modules['mcp'] = None")
     assert result.returncode == 2
     assert "pip install '.[mcp]' in the schemanav checkout" in result.stderr
