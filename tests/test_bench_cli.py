@@ -351,7 +351,7 @@ def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
 
 
 def test_markdown_holds_every_table(tmp_path: Path) -> None:
-    target = tmp_path / "out" / "bench.md"
+    target = tmp_path / "bench.md"
     result = _bench("--format", "RAW,DOT_PLUS_GLOSS", "--markdown", str(target))
     assert result.exit_code == 0, result.stderr
     text = target.read_text(encoding="utf-8")
@@ -400,7 +400,7 @@ def test_plot_without_matplotlib_says_what_to_install(
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if absent
     result = _bench("--plot", str(tmp_path / "plots"))
     assert result.exit_code == 1
-    assert "install schemanav[plot]" in result.stderr
+    assert "pip install '.[plot]'" in result.stderr
     assert "Traceback" not in result.stderr
 
 

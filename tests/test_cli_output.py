@@ -61,7 +61,7 @@ def test_help_names_values_choices_and_where_settings_come_from() -> None:
     assert "<" not in options and "{" not in options  # no `<str>`, `{question}`
     assert tuple(BUILTIN_MODULES) == BUILTIN_BACKENDS  # help lists every module's names, in order
     assert set(BUILTIN_BACKENDS) <= set(backend_names())
-    assert f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)};" in text
+    assert f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)} [default: structural]" in text
     assert all(fmt.value in text for fmt in Format)
     assert "SCHEMANAV_<NAME>" in text and "max-paths = 1" in text
     assert 'backend = ["bm25", "structural"]' in text

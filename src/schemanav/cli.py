@@ -9,16 +9,22 @@ never hides the environment or the file. Help texts and defaults come from
 """
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer._click.exceptions import UsageError  # Typer's vendored Click
-from typer.core import TyperArgument, TyperCommand
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # Typer's vendored Click
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from schemanav.defaults import SETTING_HELP, SETTINGS_EPILOG
+from schemanav.defaults import (
+    LIST_SETTING_HELP,
+    SERVER_SETTING_HELP,
+    SETTING_HELP,
+    SETTINGS_EPILOG,
+)
 from schemanav.text import strip_control
 
 if TYPE_CHECKING:
@@ -28,8 +34,34 @@ if TYPE_CHECKING:
     from schemanav.compare import Finding
     from schemanav.settings import Settings
 
+
+class _Group(TyperGroup):
+    """The command list: a mistyped command or a flag before it is one `error: …` line with
+    the nearest commands, like every other bad input (not Click's usage block)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            parsed: list[str] = super().parse_args(ctx, args)
+        except NoArgsIsHelpError:
+            raise  # no command at all: the help, as it is
+        except UsageError as err:
+            raise _OneLineUsageError(err.format_message(), ctx) from None
+        return parsed
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            from schemanav.wording import closest
+
+            nearest = closest(name, self.list_commands(ctx))
+            hint = f": did you mean {', '.join(nearest)}?" if nearest else ""
+            raise _OneLineUsageError(f"no such command {name!r}{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+
 app = typer.Typer(
     name="schemanav",
+    cls=_Group,
     help="Measure how well, and how cheaply, an agent can navigate a GraphQL schema. "
     "Token counts are o200k_base.",
     no_args_is_help=True,
@@ -42,6 +74,8 @@ app = typer.Typer(
 _F = TypeVar("_F", bound=Callable[..., Any])
 _OPTION_FLAGS = ("-o", "--option")
 _PAIR_SEPARATOR = "\x1f"
+_TYPED_ARGS = "schemanav.typed_args"
+_CLICK_RANGE = re.compile(r"(?:\n +| {2})\[(?:-?\d+<=?)?x(?:<=?-?\d+|>=?-?\d+)?\]")
 
 
 class _Command(TyperCommand):
@@ -49,6 +83,7 @@ class _Command(TyperCommand):
     repeatable pair), by joining each pair into one value before Click parses the line."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[_TYPED_ARGS] = tuple(args)  # so an error can name a flag as it was typed
         try:
             return self._parse_pairs(ctx, args)
         except UsageError as err:
@@ -69,7 +104,8 @@ class _Command(TyperCommand):
                 shown = f"{param.metavar} {param.display_type_rich(ctx)}"
                 text = text.replace(shown, param.metavar + " " * (len(shown) - len(param.metavar)))
                 text = text.replace(f"{{{param.metavar}}}", param.metavar)
-        return text
+        # Click's range notation (`[x>=1]`): the help text says the range in words.
+        return _CLICK_RANGE.sub("", text)
 
     def _parse_pairs(self, ctx: Any, args: list[str]) -> list[str]:
         joined: list[str] = []
@@ -125,13 +161,20 @@ def _main(
     Token counts are o200k_base."""
 
 
-def _flag(name: str, *declarations: str, metavar: str | None = None, **extra: Any) -> Any:
+def _flag(
+    name: str,
+    *declarations: str,
+    metavar: str | None = None,
+    help: str | None = None,
+    **extra: Any,
+) -> Any:
     """The flag of setting `name` (`--name-with-dashes`, plus any short `declarations`), its
-    help text from the settings; value flags take a `metavar` (`N`, `TEXT`, …)."""
+    help text from the settings unless a command means it its own way (`help`); value flags
+    take a `metavar` (`N`, `TEXT`, …)."""
     return typer.Option(
         *declarations,
         f"--{name.replace('_', '-')}",
-        help=SETTING_HELP[name],
+        help=help or SETTING_HELP[name],
         show_default=False,
         metavar=metavar,
         **extra,
@@ -167,7 +210,7 @@ JsonOption = Annotated[bool, typer.Option("-j", "--json", help="Print one JSON o
 BenchFileOption = Annotated[str | None, _flag("bench_file", metavar="FILE")]
 KsOption = Annotated[str | None, _flag("ks", metavar="N,N…")]
 BudgetsOption = Annotated[str | None, _flag("budgets", metavar="N,N…")]
-OutputOption = Annotated[str | None, _flag("output")]
+OutputOption = Annotated[str | None, _flag("output", metavar="list,slice")]
 MaxDropOption = Annotated[
     float | None,
     typer.Option(
@@ -188,6 +231,27 @@ MaxGrowthOption = Annotated[
         "introspection JSON grow by more than PCT percent [default: never].",
     ),
 ]
+BackendsOption = Annotated[
+    str | None, _flag("backend", metavar="NAME,…", help=LIST_SETTING_HELP["backend"])
+]
+FormatsOption = Annotated[
+    str | None, _flag("format", metavar="NAME,…", help=LIST_SETTING_HELP["format"])
+]
+ModelOption = Annotated[str | None, _flag("model", metavar="NAME")]
+OllamaHostOption = Annotated[str | None, _flag("ollama_host", metavar="URL")]
+MaxCallsOption = Annotated[int | None, _flag("max_calls", metavar="N")]
+NumCtxOption = Annotated[int | None, _flag("num_ctx", metavar="N")]
+ChatTimeoutOption = Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")]
+EndpointOption = Annotated[str | None, _flag("endpoint", metavar="URL")]
+MarkdownOption = Annotated[
+    str | None,
+    typer.Option(
+        "--markdown",
+        metavar="FILE",
+        show_default=False,
+        help="Also write the tables as markdown to this file (its folder must exist).",
+    ),
+]
 
 
 def _stderr() -> "Console":
@@ -195,13 +259,21 @@ def _stderr() -> "Console":
 
     # markup=False: user and server text (a path with `[/x]`, `[redacted]`) is never markup,
     # in prints, table titles and cells alike.
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
+    return _wrapping_on_a_terminal(Console(stderr=True, highlight=False, emoji=False, markup=False))
 
 
 def _stdout() -> "Console":
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
+    return _wrapping_on_a_terminal(Console(highlight=False, emoji=False, markup=False))
+
+
+def _wrapping_on_a_terminal(console: "Console") -> "Console":
+    """On a terminal, prose (notes, start-up lines, captions, errors) is wrapped between words
+    at its width, never broken mid-word by the terminal; a pipe or a file gets every line
+    whole. Code (SDL, an operation) is printed unwrapped either way."""
+    console.soft_wrap = not console.is_terminal
+    return console
 
 
 _EXITS_AFTER_COMMAND = False
@@ -250,7 +322,7 @@ def _user_errors() -> Iterator[None]:
 
 def _settings(ctx: typer.Context) -> "Settings":
     """Settings from the flags the user gave on this command line, over env, file, defaults."""
-    from schemanav.settings import Settings, load_settings
+    from schemanav.settings import Settings, load_typed_settings
 
     given: dict[str, Any] = {
         name: value
@@ -259,7 +331,25 @@ def _settings(ctx: typer.Context) -> "Settings":
     }
     if "options" in given:
         given["options"] = _option_pairs(given["options"])
-    return load_settings(**given)
+    return load_typed_settings(given, {name: _typed_flag(ctx, name) for name in given})
+
+
+def _typed_flag(ctx: typer.Context, name: str) -> str:
+    """The flag of parameter `name` as the user last typed it (`-k`, not `--k`), so an invalid
+    value is reported under that spelling; its long form when it cannot be told."""
+    param = next(param for param in ctx.command.params if param.name == name)
+    spelled = param.opts[-1]
+    for token in ctx.meta.get(_TYPED_ARGS, ()):
+        if token == "--":
+            break
+        for flag in param.opts:
+            if (
+                token == flag
+                or token.startswith(f"{flag}=")
+                or (len(flag) == 2 and not token.startswith("--") and token.startswith(flag))
+            ):
+                spelled = flag
+    return str(spelled)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -443,14 +533,16 @@ def _one_backend(settings: "Settings", command: str) -> None:
 class _Reporter:
     """Library events (warnings, notes, slow phases, progress) rendered on stderr.
 
-    Progress and phases are transient Rich displays, shown only on a terminal (a pipe or a
-    file gets no blank lines from them); `quiet` drops everything but errors.
+    Progress and phases are transient Rich displays, shown only on an interactive terminal (a
+    pipe, a file or a dumb terminal gets no blank lines from them); `quiet` drops everything
+    but errors.
     """
 
     def __init__(self, *, quiet: bool = False) -> None:
         self._quiet = quiet
         self._console = _stderr()
-        self._live = not quiet and self._console.is_terminal
+        # A terminal that cannot move its cursor (TERM=dumb) would keep every frame.
+        self._live = not quiet and self._console.is_interactive
         self._progress: Any = None
         self._tasks: dict[str, Any] = {}
         self._printed: set[str] = set()
@@ -529,8 +621,8 @@ def bench(
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
     bench_file: BenchFileOption = None,
-    backend: BackendOption = None,
-    format: FormatOption = None,
+    backend: BackendsOption = None,
+    format: FormatsOption = None,
     ks: KsOption = None,
     budgets: BudgetsOption = None,
     output: OutputOption = None,
@@ -543,12 +635,7 @@ def bench(
         bool,
         typer.Option("-j", "--json", help="Print one JSON object (with per-question results)."),
     ] = False,
-    markdown: Annotated[
-        str | None,
-        typer.Option(
-            "--markdown", metavar="FILE", help="Also write the tables as markdown to this file."
-        ),
-    ] = None,
+    markdown: MarkdownOption = None,
     plot: Annotated[
         str | None,
         typer.Option(
@@ -658,32 +745,17 @@ def _finish_comparison(
 
 def _check_outputs(markdown: str | None, plot: str | None) -> None:
     """Refuse an output path that cannot be written (or a missing matplotlib for --plot)."""
-    import os
-    from pathlib import Path
-
-    from schemanav.errors import InputError, SchemanavError
+    from schemanav.errors import SchemanavError, install_extra
+    from schemanav.outputs import check_output_target
 
     if plot is not None:
         try:
             import matplotlib.figure  # noqa: F401
         except ImportError:
-            raise SchemanavError(
-                "--plot needs matplotlib: install schemanav[plot] (pip install 'schemanav[plot]')"
-            ) from None
-    for flag, value, folder in (("--markdown", markdown, False), ("--plot", plot, True)):
-        if value is None:
-            continue
-        path = Path(value)
-        if path.exists() and path.is_dir() != folder:
-            kind = "a folder" if folder else "a file"
-            raise InputError(f"{flag} {value} is not {kind}: name {kind} to write")
-        existing = path if folder else path.parent  # missing folders are created
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise InputError(f"{flag} {value}: {existing} is a file, not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise InputError(f"{flag} {value}: cannot write into {existing} (permission denied)")
+            raise SchemanavError(f"--plot needs matplotlib: {install_extra('plot')}") from None
+        check_output_target("--plot", plot, folder=True)
+    if markdown is not None:
+        check_output_target("--markdown", markdown)
 
 
 @_command("Let a model (Ollama or OpenAI-compatible) answer a task by navigating the schema.")
@@ -696,15 +768,17 @@ def agent(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    model: Annotated[str | None, _flag("model", metavar="NAME")] = None,
-    ollama_host: Annotated[str | None, _flag("ollama_host", metavar="URL")] = None,
+    model: ModelOption = None,
+    ollama_host: OllamaHostOption = None,
     chat_api: ChatApiOption = None,
     chat_url: ChatUrlOption = None,
     chat_key_env: ChatKeyEnvOption = None,
     temperature: TemperatureOption = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="Seed sent with every model call.", show_default=False),
+        typer.Option(
+            "--seed", metavar="N", help="Seed sent with every model call.", show_default=False
+        ),
     ] = None,
     backend: BackendOption = None,
     format: FormatOption = None,
@@ -717,9 +791,9 @@ def agent(
             "--inline", help="Put the whole schema SDL in the system message; offer only execution."
         ),
     ] = False,
-    max_calls: Annotated[int | None, _flag("max_calls", metavar="N")] = None,
-    num_ctx: Annotated[int | None, _flag("num_ctx", metavar="N")] = None,
-    endpoint: Annotated[str | None, _flag("endpoint", metavar="URL")] = None,
+    max_calls: MaxCallsOption = None,
+    num_ctx: NumCtxOption = None,
+    endpoint: EndpointOption = None,
     allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
     response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
     max_depth: MaxDepthOption = None,
@@ -727,7 +801,7 @@ def agent(
     max_nodes: MaxNodesOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    chat_timeout: Annotated[float | None, _flag("chat_timeout", metavar="SECONDS")] = None,
+    chat_timeout: ChatTimeoutOption = None,
     transcript: Annotated[
         str | None,
         typer.Option(
@@ -754,14 +828,14 @@ def agent(
     with _user_errors():
         from schemanav.agent import run_agent
         from schemanav.errors import SchemanavError
-        from schemanav.outputs import check_output_path
+        from schemanav.outputs import check_output_target
         from schemanav.render import render_receipt
 
         settings = _settings(ctx)
         _one_backend(settings, "agent")
-        for path in (transcript, receipt_json):
+        for flag, path in (("--transcript", transcript), ("--receipt-json", receipt_json)):
             if path is not None:
-                check_output_path(path)  # before the run, not after it
+                check_output_target(flag, path)  # before the run, not after it
         run = run_agent(
             task, settings, inline=inline, events=_Reporter(quiet=settings.quiet), seed=seed
         )
@@ -829,7 +903,8 @@ def build(
         list[str],
         typer.Argument(
             help="Field coordinates: a path from the root (Query.a A.b B.c, or 'A > B > C') "
-            "or any set of them; Type.field(arg:) also declares that optional argument"
+            "or any set of them; Type.field(arg:) also declares that optional argument",
+            metavar="COORD",
         ),
     ],
     schema: SchemaOption = None,
@@ -838,8 +913,15 @@ def build(
     cache_dir: CacheDirOption = None,
     leaf_fields: Annotated[
         int,
-        typer.Option("--leaf-fields", min=1, help="Leaf fields selected under an object end."),
+        typer.Option(
+            "--leaf-fields",
+            min=1,
+            metavar="N",
+            help="Leaf fields selected under an object end [default: 3]",
+            show_default=False,
+        ),
     ] = 3,
+    quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Write one operation containing the coordinates, with typed variables and leaf fields,
@@ -848,12 +930,13 @@ def build(
         from schemanav.build import build_operation
         from schemanav.navigator import Navigator
 
-        loaded = Navigator(_settings(ctx), _Reporter()).loaded
+        settings = _settings(ctx)
+        loaded = Navigator(settings, _Reporter(quiet=settings.quiet)).loaded
         result = build_operation(loaded.schema, coordinates, leaf_fields=leaf_fields)
         if as_json:
             _print_json(result.as_dict())
         else:
-            _stdout().print(result.operation, markup=False)
+            _stdout().print(result.operation, markup=False, soft_wrap=True)
             err = _stderr()
             for variable in result.variables:
                 err.print(
@@ -886,27 +969,48 @@ def agent_bench(
     ctx: typer.Context,
     tasks: Annotated[
         str,
-        typer.Argument(help="Task file: labelled TSV, question<TAB>Type.field[,Type.field…]"),
+        typer.Argument(
+            help="Task file: labelled TSV, question<TAB>Type.field[,Type.field…]",
+            metavar="TASKS",
+        ),
     ],
     mode: Annotated[
         str,
-        typer.Option("--mode", help="Modes, comma-separated: inline, navigate, slice, oracle"),
+        typer.Option(
+            "--mode",
+            metavar="MODE,…",
+            help="Modes, comma-separated: inline, navigate, slice, oracle [default: all four]",
+            show_default=False,
+        ),
     ] = "inline,navigate,slice,oracle",
     results: Annotated[
         str,
         typer.Option(
-            "--results", help="JSONL file results are appended to; a rerun skips finished tasks"
+            "--results",
+            metavar="FILE",
+            help="JSONL file results are appended to; a rerun skips finished tasks "
+            "[default: agent-bench.jsonl]",
+            show_default=False,
         ),
     ] = "agent-bench.jsonl",
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N tasks.")
+        int | None,
+        typer.Option("--limit", min=1, metavar="N", help="Only the first N tasks."),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed sent with every model call.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            metavar="N",
+            help="Seed sent with every model call [default: 0]",
+            show_default=False,
+        ),
+    ] = 0,
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    model: Annotated[str | None, _flag("model")] = None,
-    ollama_host: Annotated[str | None, _flag("ollama_host")] = None,
+    model: ModelOption = None,
+    ollama_host: OllamaHostOption = None,
     chat_api: ChatApiOption = None,
     chat_url: ChatUrlOption = None,
     chat_key_env: ChatKeyEnvOption = None,
@@ -917,18 +1021,16 @@ def agent_bench(
     k: KOption = None,
     budget: BudgetOption = None,
     options: OptionsOption = None,
-    max_calls: Annotated[int | None, _flag("max_calls")] = None,
-    num_ctx: Annotated[int | None, _flag("num_ctx")] = None,
+    max_calls: MaxCallsOption = None,
+    num_ctx: NumCtxOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    chat_timeout: Annotated[float | None, _flag("chat_timeout")] = None,
+    chat_timeout: ChatTimeoutOption = None,
+    quiet: QuietOption = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object (with every task's result).")
     ] = False,
-    markdown: Annotated[
-        str | None,
-        typer.Option("--markdown", help="Also write the tables as markdown to this file."),
-    ] = None,
+    markdown: MarkdownOption = None,
 ) -> None:
     """Run the agent on every task in each mode (inline, navigate, slice, oracle), score each run
     without a live API, and compare the modes."""
@@ -938,15 +1040,16 @@ def agent_bench(
         from schemanav.agentbench.report import report_markdown, summarise, tables
         from schemanav.agentbench.runner import parse_modes, run_agent_bench
         from schemanav.bench.report import to_rich, write_output_file
-        from schemanav.outputs import check_output_path
+        from schemanav.outputs import check_output_target
 
         modes = parse_modes(mode)
-        for path in (results, markdown):
-            if path is not None:
-                check_output_path(path)  # before the runs, not after them
-        reporter = _Reporter()
+        settings = _settings(ctx)
+        check_output_target("--results", results)  # before the runs, not after them
+        if markdown is not None:
+            check_output_target("--markdown", markdown)
+        reporter = _Reporter(quiet=settings.quiet)
         run = run_agent_bench(
-            _settings(ctx), tasks, modes, results, seed=seed, limit=limit, events=reporter
+            settings, tasks, modes, results, seed=seed, limit=limit, events=reporter
         )
         report = summarise(run)
         if markdown is not None:
@@ -997,8 +1100,10 @@ def mcp(
     schema: SchemaOption = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = None,
-    endpoint: Annotated[str | None, _flag("endpoint")] = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    endpoint: EndpointOption = None,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help=SERVER_SETTING_HELP["mcp.allow_mutations"])
+    ] = False,
     backend: BackendOption = None,
     format: FormatOption = None,
     options: OptionsOption = None,
@@ -1007,7 +1112,9 @@ def mcp(
     http: Annotated[
         str | None,
         typer.Option(
-            "--http", help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio."
+            "--http",
+            metavar="HOST:PORT",
+            help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio.",
         ),
     ] = None,
     refresh: RefreshOption = None,
@@ -1023,6 +1130,7 @@ def mcp(
             metavar="DIR",
         ),
     ] = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
     with _user_errors():
@@ -1030,9 +1138,10 @@ def mcp(
         from schemanav.servers.mcp_server import parse_host_port, run_mcp
 
         address = parse_host_port(http) if http is not None else None
-        reporter = _Reporter()
+        settings = _settings(ctx)
+        reporter = _Reporter(quiet=settings.quiet)
         run_mcp(
-            Navigator(_settings(ctx), reporter),
+            Navigator(settings, reporter),
             http=address,
             events=reporter,
             refresh=refresh,
@@ -1049,28 +1158,52 @@ def serve(
     timeout: TimeoutOption = None,
     upstream: Annotated[
         str | None,
-        typer.Option("--upstream", help="GraphQL URL that runs every other operation"),
+        typer.Option(
+            "--upstream", metavar="URL", help="GraphQL URL that runs every other operation"
+        ),
     ] = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help=SERVER_SETTING_HELP["serve.allow_mutations"])
+    ] = False,
     backend: BackendOption = None,
     options: OptionsOption = None,
     cache_dir: CacheDirOption = None,
     max_paths: MaxPathsOption = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port (0: a free one).")] = 8000,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="Address to listen on [default: 127.0.0.1]",
+            show_default=False,
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port",
+            min=0,
+            max=65535,
+            metavar="PORT",
+            help="Port, 0-65535 (0: a free one) [default: 8000]",
+            show_default=False,
+        ),
+    ] = 8000,
     refresh: RefreshOption = None,
     forward_header: ForwardHeaderOption = None,
     max_depth: MaxDepthOption = None,
     max_aliases: MaxAliasesOption = None,
     max_nodes: MaxNodesOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Serve the schema over GraphQL with __search and __definitions on the query root."""
     with _user_errors():
         from schemanav.navigator import Navigator
         from schemanav.servers.graphql_endpoint import run_serve
 
-        reporter = _Reporter()
-        navigator = Navigator(_settings(ctx), reporter)
+        settings = _settings(ctx)
+        reporter = _Reporter(quiet=settings.quiet)
+        navigator = Navigator(settings, reporter)
         run_serve(
             navigator,
             upstream=upstream,

@@ -58,10 +58,8 @@ SETTING_HELP: dict[str, str] = {
     "(repeatable; never printed)",
     "timeout": "HTTP timeout in seconds [default: 30]",
     "cache_dir": "Corpus, index and vector caches [default: user cache dir]",
-    "backend": f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)}; bench takes a "
-    f"comma-separated list [default: {DEFAULT_BACKEND}]",
-    "format": f"Corpus rendering: {', '.join(FORMATS)}; bench takes a comma-separated list "
-    f"[default: {DEFAULT_FORMAT}]",
+    "backend": f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)} [default: {DEFAULT_BACKEND}]",
+    "format": f"Corpus rendering: {', '.join(FORMATS)} [default: {DEFAULT_FORMAT}]",
     "k": f"Number of hits [default: {DEFAULT_K}, or all that fit --budget]",
     "budget": "Keep hits until the next would exceed this many tokens "
     f"[agent default: {DEFAULT_SEARCH_BUDGET}]",
@@ -102,6 +100,20 @@ SETTING_HELP: dict[str, str] = {
     f"more objects [default: {DEFAULT_MAX_NODES:,}]",
     "chat_timeout": "Seconds per model call [default: 600]",
 }
+
+LIST_SETTING_HELP: dict[str, str] = {
+    "backend": f"Retrieval backends to compare, comma-separated: {', '.join(BUILTIN_BACKENDS)} "
+    f"[default: {DEFAULT_BACKEND}]",
+    "format": f"Corpus renderings to compare, comma-separated: {', '.join(FORMATS)} "
+    f"[default: {DEFAULT_FORMAT}]",
+}
+"""`bench`'s help for the settings it takes as a list (every other command takes one)."""
+
+SERVER_SETTING_HELP: dict[str, str] = {
+    "mcp.allow_mutations": "Let the execute tool run mutations (read-only otherwise).",
+    "serve.allow_mutations": "Forward mutations to --upstream (refused otherwise).",
+}
+"""Help of a setting whose meaning depends on the server (`COMMAND.setting`)."""
 
 SETTINGS_EPILOG = (
     "Each setting above (all but the output options) is also an environment variable "

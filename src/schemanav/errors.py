@@ -28,3 +28,9 @@ class InputError(SchemanavError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, exit_code=2)
+
+
+def install_extra(extra: str) -> str:
+    """How to install an optional extra, as a command that works where a newcomer stands:
+    in the schemanav checkout (`schemanav[...]` resolves only where an index has schemanav)."""
+    return f"pip install '.[{extra}]' in the schemanav checkout (the {extra} extra)"

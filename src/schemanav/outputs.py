@@ -21,6 +21,29 @@ from typing import NoReturn
 from schemanav.errors import InputError
 
 
+def check_output_target(flag: str, value: str, *, folder: bool = False) -> None:
+    """Refuse, before any work, an output path `flag` cannot be written to: a file whose
+    folder is missing (it is never created: a typo would otherwise grow a tree, as root even
+    under `/`), a folder whose parent is missing, no permission, and (`check_output_path`)
+    anything but a new path or a regular file where a file goes."""
+    path = Path(value)
+    if folder and path.exists() and not path.is_dir():
+        raise InputError(f"{flag} {value} is not a folder: name a folder to write")
+    into = path if folder and path.is_dir() else path.parent
+    if not into.exists():
+        what = "a folder" if folder else "a file"
+        raise InputError(
+            f"{flag} {value}: the folder {into} does not exist; create it first, or name "
+            f"{what} in an existing folder"
+        )
+    if not into.is_dir():
+        raise InputError(f"{flag} {value}: {into} is a file, not a folder")
+    if not os.access(into, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {value}: cannot write into {into} (permission denied)")
+    if not folder:
+        check_output_path(value)  # a new path or a regular file, never a device or a link
+
+
 def write_output_file(path: str | Path, data: str | bytes) -> Path:
     """Write `data` (text is UTF-8) to `path`; `InputError` when the path is not a regular file
     or new, or cannot be written. Returns the path written."""

@@ -8,6 +8,7 @@ figure. The benchmark's tables live beside its runner, in `schemanav.bench.repor
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -29,14 +30,19 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
 
     out.print(f"schema: {strip_control(price.schema)}", markup=False)
     out.print(f"coordinates: {price.coordinates:,} (fields of object and interface types)")
-    table = Table(title=f"Tokens ({price.encoding})", title_justify="left")
-    table.add_column("what")
-    table.add_column("tokens", justify="right")
-    for fmt, tokens in price.corpus_tokens.items():
-        table.add_row(f"corpus {fmt}", f"{tokens:,}")
-    table.add_row("schema as SDL text", f"{price.sdl_tokens:,}")
-    table.add_row("schema as introspection JSON", f"{price.introspection_tokens:,}")
-    out.print(table)
+    title = f"Tokens ({price.encoding})"
+    rows = [(f"corpus {fmt}", f"{tokens:,}") for fmt, tokens in price.corpus_tokens.items()]
+    rows.append(("schema as SDL text", f"{price.sdl_tokens:,}"))
+    rows.append(("schema as introspection JSON", f"{price.introspection_tokens:,}"))
+    if not out.is_terminal:
+        _plain_columns(out, title, [("what", "tokens"), *rows], right_aligned={1})
+    else:
+        table = Table(title=title, title_justify="left")
+        table.add_column("what")
+        table.add_column("tokens", justify="right")
+        for row in rows:
+            table.add_row(*row)
+        out.print(table)
     for fmt, texts in shown.items():
         out.print(f"\nfirst {len(texts)} entries, {fmt}:")
         for text in texts:
@@ -46,13 +52,16 @@ def render_price(out: Console, price: SchemaPrice, shown: Mapping[str, Sequence[
 def render_slice(out: Console, piece: SliceResult) -> None:
     """The slice's SDL as it is, then one comment line with what it costs and holds."""
     if piece.sdl:
-        out.print(strip_control(piece.sdl).rstrip("\n"), markup=False, highlight=False)
-    out.print(
+        _print_sdl(out, strip_control(piece.sdl).rstrip("\n"))
+    summary = (
         f"# slice: {piece.tokens:,} of {piece.budget:,} tokens ({piece.encoding}), "
         f"{piece.hits} hits, {len(piece.fields)} fields, {len(piece.arguments)} arguments, "
-        f"{len(piece.types)} types",
-        markup=False,
+        f"{len(piece.types)} types"
     )
+    # A comment stays a comment when a terminal's width wraps it: every line starts with `#`.
+    width = out.width if out.is_terminal else len(summary)
+    for line in textwrap.wrap(summary, width=max(width, 20), subsequent_indent="# "):
+        out.print(line, markup=False, soft_wrap=True)
 
 
 def render_search(out: Console, result: SearchResult) -> None:
@@ -79,16 +88,8 @@ def render_search(out: Console, result: SearchResult) -> None:
         for hit in result.hits
     ]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
-    if not out.is_terminal:  # plain lines, never wrapped: a pipe or a file gets every cell
-        out.print(title, markup=False, soft_wrap=True)
-        for row in [header, *rows]:
-            cells = [
-                row[column].rjust(widths[column])
-                if column in (0, 2, 3)
-                else row[column].ljust(widths[column])
-                for column in range(5)
-            ]
-            out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
+    if not out.is_terminal:
+        _plain_columns(out, title, [header, *rows], right_aligned={0, 2, 3})
     else:
         # A boxed table needs 3 characters per column and 1 more for its right edge.
         side_by_side = sum(widths) + 3 * len(widths) + 1 <= out.width
@@ -118,6 +119,21 @@ def render_search(out: Console, result: SearchResult) -> None:
     )
     if result.disposition is not None:
         out.print(f"disposition: {result.disposition}", markup=False)
+
+
+def _plain_columns(
+    out: Console, title: str, rows: Sequence[Sequence[str]], *, right_aligned: set[int]
+) -> None:
+    """A table for a pipe or a file: the title, then aligned columns two spaces apart, one line
+    per row, never wrapped or cut (every cell reaches the reader whole)."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    out.print(title, markup=False, soft_wrap=True)
+    for row in rows:
+        cells = [
+            cell.rjust(width) if column in right_aligned else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.print("  ".join(cells).rstrip(), markup=False, soft_wrap=True)
 
 
 def _via(paths_to_root: Sequence[Sequence[str]]) -> str:
@@ -193,8 +209,35 @@ def render_definitions(out: Console, definitions: Sequence[Definition]) -> None:
         if definition.sdl is not None:
             if number:
                 out.print()
-            out.print(f"# {strip_control(definition.coordinate)}", markup=False)
-            out.print(strip_control(definition.sdl), markup=False)
+            out.print(f"# {strip_control(definition.coordinate)}", markup=False, soft_wrap=True)
+            _print_sdl(out, strip_control(definition.sdl))
+
+
+def _print_sdl(out: Console, sdl: str) -> None:
+    """SDL as it is; on a terminal, a line wider than it is broken between two tokens and
+    continued two spaces further in, which is still the same SDL (whitespace and commas
+    separate tokens alike). A line holding a string, or inside a block string (a description),
+    is left whole: a break inside a string would change it."""
+    if not out.is_terminal:
+        out.print(sdl, markup=False, highlight=False, soft_wrap=True)
+        return
+    width = max(out.width, 20)
+    in_block_string = False
+    for line in sdl.split("\n"):
+        pieces = [line]
+        opens_or_closes = line.count('"""') % 2 == 1
+        if len(line) > width and '"' not in line and not in_block_string:
+            indent = " " * (len(line) - len(line.lstrip()) + 2)
+            pieces = textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        in_block_string ^= opens_or_closes
+        for piece in pieces:
+            out.print(piece, markup=False, highlight=False, soft_wrap=True)
 
 
 def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
@@ -239,6 +240,12 @@ def load_settings(**flags: Any) -> Settings:
     `options` given as a flag are merged key by key over those of the environment or the file
     (`-o tokenizer default` keeps a `[options]` model set in schemanav.toml).
     """
+    return load_typed_settings(flags, spelled={})
+
+
+def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) -> Settings:
+    """`load_settings`, where `spelled` names each flag as the user typed it (`-k`), for the
+    error that refuses its value."""
     given = {key: value for key, value in flags.items() if value is not None}
     try:
         if given.get("options"):
@@ -246,7 +253,7 @@ def load_settings(**flags: Any) -> Settings:
             given["options"] = {**below, **given["options"]}
         settings = Settings(**given)
     except ValidationError as err:
-        raise InputError(_describe(err, given)) from None
+        raise InputError(_describe(err, given, spelled)) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
         raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None
@@ -259,7 +266,7 @@ def load_settings(**flags: Any) -> Settings:
     return settings
 
 
-def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
+def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str, str]) -> str:
     """One line naming the setting where the user wrote it: the flag (`--k`), the environment
     variable (`SCHEMANAV_K`) or the key of schemanav.toml."""
     first = err.errors()[0]
@@ -271,7 +278,7 @@ def _describe(err: ValidationError, flags: dict[str, Any]) -> str:
         )
     flag = f"--{name.replace('_', '-')}"
     if name in flags:
-        where = flag
+        where = spelled.get(name, flag)
     elif f"SCHEMANAV_{name.upper()}" in {key.upper() for key in os.environ}:
         where = f"SCHEMANAV_{name.upper()} (the environment variable of {flag})"
     else:

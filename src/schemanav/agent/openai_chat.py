@@ -25,7 +25,7 @@ import httpx
 from schemanav.agent.chat import ChatReply, PromptRefused, ReplyCheck, Sampling, ToolCallRequest
 from schemanav.agent.chat import short_text as _short
 from schemanav.defaults import DEFAULT_OPENAI_BASE_URL
-from schemanav.errors import InputError, SchemanavError
+from schemanav.errors import InputError, SchemanavError, install_extra
 from schemanav.limits import (
     MAX_JSON_DEPTH,
     MAX_RESPONSE_BYTES,
@@ -77,7 +77,7 @@ class OpenAIChat:
             import openai
         except ImportError:
             raise InputError(
-                "--chat-api openai needs the openai client: pip install 'schemanav[openai]'"
+                f"--chat-api openai needs the openai client: {install_extra('openai')}"
             ) from None
         self.base_url = openai_base_url(url)
         self.host = public_url(self.base_url)

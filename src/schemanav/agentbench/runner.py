@@ -187,10 +187,6 @@ def read_results(
 
 
 def _append(path: Path, record: TaskRecord) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"cannot write {path}: {err.strerror}") from None
     append_output_file(path, json.dumps(record.as_dict(), ensure_ascii=False) + "\n")
 
 

@@ -265,8 +265,7 @@ def report_markdown(report: BenchReport) -> str:
 
 def write_markdown(report: BenchReport, path: Path) -> None:
     """Write every table to `path` as GitHub markdown (a regular file or a new path only, its
-    mode kept: `schemanav.outputs.write_output_file`)."""
-    make_folder(path.parent)
+    mode kept: `schemanav.outputs.write_output_file`); its folder must exist."""
     write_output_file(path, report_markdown(report))
 
 

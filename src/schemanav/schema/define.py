@@ -128,8 +128,25 @@ def _unknown(schema: GraphQLSchema, coordinate: str, error: str) -> Definition:
 
 
 def closest_coordinates(schema: GraphQLSchema, coordinate: str, limit: int = 3) -> list[str]:
-    """Existing coordinates that look most like `coordinate` (for "did you mean")."""
+    """Existing coordinates that look most like `coordinate` (for "did you mean"): for an
+    argument (`Query.movie(idd:)`), the arguments (`Query.movie(id:)`), not the fields."""
+    if "(" in coordinate:
+        return closest(coordinate, _argument_coordinates(schema), limit)
     return closest(coordinate, _all_coordinates(schema), limit)
+
+
+@lru_cache(maxsize=4)
+def _argument_coordinates(schema: GraphQLSchema) -> list[str]:
+    names: list[str] = []
+    for type_name, graphql_type in schema.type_map.items():
+        if type_name.startswith("__"):
+            continue
+        for field_name, field in (getattr(graphql_type, "fields", None) or {}).items():
+            arguments = getattr(field, "args", None) or {}  # an input field has none
+            names.extend(f"{type_name}.{field_name}({arg}:)" for arg in arguments)
+    for directive in schema.directives:
+        names.extend(f"@{directive.name}({arg}:)" for arg in directive.args)
+    return names
 
 
 @lru_cache(maxsize=4)

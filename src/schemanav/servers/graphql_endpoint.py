@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError
+from schemanav.errors import InputError, install_extra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
@@ -82,7 +82,7 @@ SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
-MISSING_EXTRA = "the GraphQL server needs Starlette and uvicorn: pip install 'schemanav[serve]'"
+MISSING_EXTRA = f"the GraphQL server needs Starlette and uvicorn: {install_extra('serve')}"
 
 SEMANTIC_SDL = f"""
 extend type {{query}} {{
@@ -583,13 +583,15 @@ def run_serve(
     from importlib.util import find_spec
 
     from schemanav.servers.active import ActiveSchema
-    from schemanav.servers.http import serve_asgi
+    from schemanav.servers.http import bind_listener, serve_asgi
 
     if find_spec("starlette") is None or find_spec("uvicorn") is None:
         raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
     forward = forwarded_names(forward_headers)
     if forward and upstream is None:
         raise InputError("--forward-header needs --upstream, the API the headers are for")
+    # A busy port is bad input found before the schema loads, not after.
+    listener = bind_listener(host, port, host_flag="--host", port_flag="--port")
 
     def build(fresh: Navigator, previous: SemanticEndpoint | None) -> SemanticEndpoint:
         return SemanticEndpoint(fresh, upstream=upstream, forward=forward)
@@ -601,8 +603,7 @@ def run_serve(
     forwarding = f"forwarding other operations to {upstream}" if upstream else "no upstream"
     serve_asgi(
         app,
-        host,
-        port,
+        listener,
         lambda url: note(
             f"schemanav serve: {navigator.label}, {len(navigator.corpus):,} coordinates, "
             f"{forwarding}; listening on {url}{GRAPHQL_PATH}"

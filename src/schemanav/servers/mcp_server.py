@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError
+from schemanav.errors import InputError, install_extra
 from schemanav.servers.forwarding import forwarded_names, pick_forwarded
 from schemanav.servers.operation_tools import OperationTool, load_operation_tools
 from schemanav.servers.tools import ToolBox
@@ -33,7 +33,7 @@ INSTRUCTIONS = (
     "Find what a task needs in a GraphQL schema without reading all of it: search_schema first, "
     "define for exact signatures, then validate (and execute, when offered) an operation."
 )
-MISSING_EXTRA = "the MCP server needs the `mcp` package: pip install 'schemanav[mcp]'"
+MISSING_EXTRA = f"the MCP server needs the `mcp` package: {install_extra('mcp')}"
 
 
 def build_mcp_server(
@@ -120,6 +120,11 @@ def run_mcp(
 
     if operations is not None and navigator.settings.endpoint is None:
         raise InputError("--operations needs --endpoint, the API that runs the operations")
+    if http is not None:
+        from schemanav.servers.http import bind_listener
+
+        # A busy port is bad input found before the schema loads, not after.
+        listener = bind_listener(*http, host_flag="--http", port_flag="--http")
 
     def build(fresh: Navigator, _previous: ToolBox | None) -> ToolBox:
         curated: tuple[OperationTool, ...] = ()
@@ -161,9 +166,8 @@ def run_mcp(
         return
     from schemanav.servers.http import serve_asgi
 
-    host, port = http
-    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-    serve_asgi(app, host, port, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=http[0])
+    serve_asgi(app, listener, lambda url: note(f"{summary}; listening on {url}{MCP_PATH}"))
 
 
 async def _answer_unreadable(source: Any, sink: Any, write_stream: Any) -> None:
