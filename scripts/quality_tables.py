@@ -74,6 +74,11 @@ def shown(arguments: list[str]) -> str:
     return f"schemanav bench --output list,slice --budgets {budgets} {' '.join(arguments)}"
 
 
+def _score(value: float | None) -> str:
+    """A score to three places; a slice has no rank, so no MRR or recall@k ("–")."""
+    return "–" if value is None else f"{value:.3f}"
+
+
 def table(results: list[tuple[str, list[str], dict[str, Any]]]) -> list[str]:
     head = " | ".join(f"≤{b:,}" for b in BUDGETS)
     lines = [
@@ -84,8 +89,8 @@ def table(results: list[tuple[str, list[str], dict[str, Any]]]) -> list[str]:
         for row in payload["rows"]:
             complete = " | ".join(f"{row['budget_complete'][str(b)]:.3f}" for b in BUDGETS)
             lines.append(
-                f"| {labels} · {row['output']} | {row['mrr']:.3f} | "
-                f"{row['recall']['50']:.3f} | {complete} |"
+                f"| {labels} · {row['output']} | {_score(row['mrr'])} | "
+                f"{_score(row['recall']['50'])} | {complete} |"
             )
     return lines
 

@@ -114,6 +114,31 @@ def github_slice(github_schema_path: Path, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture(scope="session")
+def wg_full_labels(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], BenchFiles]:
+    """The working group's slice of `name` (github or gitlab) with full labels (every
+    `mustInclude` entry), written once per session by `scripts/wg_to_tsv.py`."""
+    made: dict[str, BenchFiles] = {}
+
+    def files(name: str) -> BenchFiles:
+        if name not in made:
+            if not (SHARED_WG / name / "schema.graphql").is_file():
+                pytest.skip(f"the Working Group's {name} data is not in {SHARED_WG}")
+            out = tmp_path_factory.mktemp(f"{name}-full")
+            command = [sys.executable, str(REPO_ROOT / "scripts" / "wg_to_tsv.py")]
+            command += ["--src", str(SHARED_WG), "--out-dir", str(out)]
+            command += ["--schema", name, "--labels", "full"]
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            assert done.returncode == 0, done.stderr
+            made[name] = BenchFiles(
+                out / "schemas" / f"{name}-wg.graphqls",
+                out / "benchmarks" / f"{name}-wg-full.tsv",
+            )
+        return made[name]
+
+    return files
+
+
+@pytest.fixture(scope="session")
 def github_default_bench(
     github_slice: BenchFiles, github_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, Any]:

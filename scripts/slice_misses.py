@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""What incomplete slices miss, by class: for each budget, how many labelled questions are
+complete, and of the labels the others miss, how many are
+
+- `field:owner-in`: a field of a type the slice shows (it ranked too low to fit);
+- `field:owner-out`: a field of a type the slice never enters;
+- `arg:field-in` / `arg:field-out`: an argument of a field the slice shows / does not show.
+
+    python scripts/slice_misses.py SCHEMA TSV [--budgets 2000,4000] [--json OUT]
+
+(The TSVs of `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME --labels
+full`; `--json` writes every incomplete question with its missing labels and their ranks.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from schemanav.bench.labelled import load_labelled
+from schemanav.navigator import Navigator
+from schemanav.retrieval.base import ranking_of
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("schema")
+    parser.add_argument("tsv", type=Path)
+    parser.add_argument("--budgets", default="2000,4000")
+    parser.add_argument("--json", type=Path, help="write the incomplete questions here")
+    args = parser.parse_args(argv)
+    budgets = [int(b) for b in args.budgets.split(",")]
+    navigator = Navigator.open(args.schema, max_paths=0)
+    searcher, slicer = navigator.searcher(paths=False), navigator.slicer
+    questions = load_labelled(args.tsv)
+    classes = {budget: Counter[str]() for budget in budgets}
+    complete = dict.fromkeys(budgets, 0)
+    records = []
+    for query in questions:
+        ranked = list(ranking_of(searcher, query.question, max(budgets)).coordinates)
+        rank = {coordinate: n for n, coordinate in enumerate(ranked, start=1)}
+        for budget in budgets:
+            piece = slicer.from_ranked(ranked, budget, query.question)
+            missing = [c for c in query.expected_coordinates if c not in piece.coordinates]
+            if not missing:
+                complete[budget] += 1
+                continue
+            shown = (set(piece.types), set(piece.fields))
+            found = [(c, _kind(c, *shown), rank.get(c.split("(")[0])) for c in missing]
+            classes[budget].update(kind for _, kind, _ in found)
+            records.append({"question": query.question, "budget": budget, "missing": found})
+    for budget in budgets:
+        share = complete[budget] / len(questions)
+        print(f"within {budget:,} tokens: complete {share:.3f}; missing {dict(classes[budget])}")
+    if args.json:
+        args.json.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    return 0
+
+
+def _kind(coordinate: str, types: set[str], fields: set[str]) -> str:
+    if "(" in coordinate:
+        return "arg:field-in" if coordinate.split("(")[0] in fields else "arg:field-out"
+    if "." in coordinate:
+        owner = coordinate.split(".")[0]
+        return "field:owner-in" if owner in types else "field:owner-out"
+    return "type"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
