@@ -894,7 +894,8 @@ NOTES: list[str] = [
     "- **Closure under subtyping** (a type in the slice with a union or interface it belongs "
     "to is declared so) costs little and is what makes reference operations with fragments "
     "(`... on StatusContext`) validate against slices holding all their coordinates.",
-    "- **Single object vs list** (structural `one_or_many`, off): of a pair such as "
+    "- **Single object vs list** (structural `one_or_many`, off, then deleted in issue 23): "
+    "of a pair such as "
     "`issue(number:)`/`issues` on one owner (found from the schema's shape: same target "
     "type, one with a required argument, one a list or connection), a question with a "
     "literal (a number, a quoted string) lifts the single-object field, any other the list. "
