@@ -37,7 +37,7 @@ def plural_forms(words: str) -> set[str]:
     return forms
 
 
-@dataclass
+@dataclass(frozen=True)
 class TypeMentions:
     """The object types a question names, in the plural and in the singular."""
 
