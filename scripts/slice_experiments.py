@@ -952,6 +952,11 @@ NOTES: list[str] = [
     "the connectives (while it fits) rather than with every hit | 0.465 / 0.675 / 0.805 / "
     "0.920 / 0.935 / 0.970 | 0.350 / 0.530 / 0.720 / 0.850 / 0.930 / 0.960 | 1.000 | yes "
     "(required; the later step never pushes a ranked hit out) |",
+    "| lists and connections ×2 from a type named once beside a literal into a type named in "
+    "the plural (\"merge requests of project group/project\": `scoped_lists`) | 0.460 / "
+    "0.670 / 0.800 / 0.915 / 0.935 / 0.970, MRR 0.792 | 0.350 / 0.535 / 0.730 / 0.855 / "
+    "0.935 / 0.960, MRR 0.642 | 1.000 | yes: GitHub −0.005 (one question) at 500–4,000, "
+    "GitLab up to +0.01 and MRR +0.02 (×1.5: GitLab +0.005 less, MRR 0.637) |",
     "| `reserve` 0.15 / 0.25 / 0.3, `fill_depth` 24 | 0.455 at 500 (0.15, 0.25) | −0.005 to "
     "−0.01 | | no: 0.2 and 12 stay |",
     "",

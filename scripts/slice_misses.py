@@ -21,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from schemanav.bench.labelled import load_labelled
+from schemanav.defaults import slice_rank_depth
 from schemanav.navigator import Navigator
 from schemanav.retrieval.base import ranking_of
 
@@ -40,10 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     complete = dict.fromkeys(budgets, 0)
     records = []
     for query in questions:
-        ranked = list(ranking_of(searcher, query.question, max(budgets)).coordinates)
+        deepest = slice_rank_depth(max(budgets), len(navigator.corpus))
+        ranked = list(ranking_of(searcher, query.question, deepest).coordinates)
         rank = {coordinate: n for n, coordinate in enumerate(ranked, start=1)}
         for budget in budgets:
-            piece = slicer.from_ranked(ranked, budget, query.question)
+            depth = slice_rank_depth(budget, len(navigator.corpus))  # as `search --slice`
+            piece = slicer.from_ranked(ranked[:depth], budget, query.question)
             missing = [c for c in query.expected_coordinates if c not in piece.coordinates]
             if not missing:
                 complete[budget] += 1

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import pytest
 
@@ -28,6 +28,9 @@ from schemanav.retrieval import Ranking, SearchHit
 from schemanav.retrieval.pipeline import BACKENDS
 from schemanav.retrieval.registry import BackendSpec, NoOptions
 from schemanav.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from conftest import BenchFiles
 
 SCHEMA = """
 type Query { movie(id: ID!): Movie  movies: [Movie!]! }
@@ -442,3 +445,28 @@ def test_outputs_are_parsed() -> None:
         parse_outputs("list,tree")
     with pytest.raises(InputError, match="--output is empty"):
         parse_outputs(",")
+
+
+def test_a_benched_slice_is_the_one_search_slice_prints(
+    github_slice: BenchFiles, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scored at a budget below the run's largest, a slice still ranks only as deep as
+    `Navigator.slice` does for that budget: bench scores what `search --slice` prints."""
+    from schemanav.bench.labelled import load_labelled
+
+    monkeypatch.setenv("SCHEMANAV_CACHE_DIR", str(tmp_path / "cache"))
+    queries = load_labelled(github_slice.questions)[:60]
+    questions = tmp_path / "some.tsv"
+    lines = [f"{q.question}\t{','.join(q.expected_coordinates)}" for q in queries]
+    questions.write_text("\n".join(lines) + "\n")
+    settings = load_settings(
+        schema=str(github_slice.schema), bench_file=str(questions), budgets="1000,2000,8000"
+    )
+    (row,) = run_bench(settings, outputs=["slice"]).rows
+    navigator = Navigator(settings)
+    for query, run in zip(queries, row.questions, strict=True):
+        for budget in (1000, 2000):
+            piece = navigator.slice(query.question, budget=budget)
+            shown = {*piece.fields, *piece.arguments, *piece.types}
+            complete = all(c in shown for c in query.expected_coordinates)
+            assert run.result.at("budget_complete", budget) == complete, (query.question, budget)

@@ -585,3 +585,36 @@ def test_a_clipped_word_the_schema_lacks_scores_as_the_type_name_it_clips() -> N
     literal = StructuralParams(short_forms=False)
     assert list(clipped) == list(_structural(corpus, literal).search_scores("repo repository"))
     assert not _structural(corpus, literal).search_scores("repo").any()
+
+
+SCOPED_SDL = """
+type Query {
+  project(path: String!): Project
+  issue(id: ID!): Issue
+}
+
+type Project {
+  issues: [Issue!]!
+  name: String
+}
+
+type Issue {
+  title: String
+}
+"""
+
+
+def test_a_plural_beside_a_named_object_doubles_that_objects_lists_into_it() -> None:
+    corpus = _corpus(SCOPED_SDL)
+    alone = StructuralParams(sibling_evidence=0.0, literal_lookups=0.0)
+    unscoped = StructuralParams(sibling_evidence=0.0, literal_lookups=0.0, scoped_lists=0.0)
+    question = "issues of project a/b"
+    lifted = _by_coordinate(corpus, _structural(corpus, alone).search_scores(question))
+    plain = _by_coordinate(corpus, _structural(corpus, unscoped).search_scores(question))
+    assert lifted["Project.issues"] == pytest.approx(2.0 * plain["Project.issues"])
+    assert lifted["Query.issue"] == pytest.approx(plain["Query.issue"])
+    # Without a literal, no object is named: nothing is scoped.
+    free = "issues of the project"
+    assert list(_structural(corpus, alone).search_scores(free)) == list(
+        _structural(corpus, unscoped).search_scores(free)
+    )

@@ -125,3 +125,15 @@ SETTINGS_EPILOG = (
     "Exit codes: 0 done, 2 bad input, 1 any other failure."
 )
 """Where settings come from, printed under every command's help."""
+
+
+SLICE_RANK_DEPTH_PER_TOKEN = 2
+"""A slice of `budget` tokens reads the first `2 · budget` ranked hits (at most every entry):
+past the hits that fit, its fill looks far down the ranking for fields that cost only their
+line, so ranking only `budget` deep would starve it at small budgets."""
+
+
+def slice_rank_depth(budget: int, entries: int) -> int:
+    """How deep a slice of `budget` tokens ranks (`search --slice`, the MCP tool and `bench`
+    alike, so bench scores the slice those print)."""
+    return min(entries, SLICE_RANK_DEPTH_PER_TOKEN * budget)

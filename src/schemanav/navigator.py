@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from schemanav.corpus import Corpus, Format, SchemaPrice, open_corpus, open_price
 from schemanav.cost import CostLimits
-from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET
+from schemanav.defaults import DEFAULT_K, DEFAULT_SLICE_BUDGET, slice_rank_depth
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents, phase, security_notice
 from schemanav.limits import question_problem
@@ -275,8 +275,7 @@ class Navigator:
         budget = budget if budget is not None else (self.settings.budget or DEFAULT_SLICE_BUDGET)
         _check_question(question)
         searcher = self.searcher(backend, fmt, paths=False)
-        # Every hit costs at least a few tokens, so `budget` bounds the depth worth ranking.
-        depth = min(len(self.corpus), budget)
+        depth = slice_rank_depth(budget, len(self.corpus))
         ranked = ranking_of(searcher, question, depth).coordinates
         piece = self.slicer.from_ranked(ranked, budget, question)
         return SliceResult(

@@ -36,6 +36,7 @@ from schemanav.bench.metrics import (
     summarise,
 )
 from schemanav.corpus import Format
+from schemanav.defaults import slice_rank_depth
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
 from schemanav.retrieval import Ranking, Searcher, ranking_of
@@ -218,7 +219,10 @@ def _slice_output(navigator: Navigator, fmt: Format) -> Output:
     slicer = navigator.slicer
 
     def build(question: str, ranked: Sequence[str], budget: int) -> View:
-        piece = slicer.from_ranked(ranked, budget, question)
+        # As deep as `Navigator.slice` ranks for this budget, not the run's largest: the
+        # slice scored is the one `search --slice --budget B` prints.
+        depth = slice_rank_depth(budget, len(navigator.corpus))
+        piece = slicer.from_ranked(ranked[:depth], budget, question)
         return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)
@@ -392,7 +396,7 @@ def run_bench(
             if "slice" in output_list:
                 # A slice takes ranked hits until its budget is spent, whatever the list format
                 # costs: rank as deep as `Navigator.slice` does for the largest budget.
-                depth = max(depth, min(len(corpus), max(budgets, default=0)))
+                depth = max(depth, slice_rank_depth(max(budgets, default=0), len(corpus)))
             label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
             rankings = _rank_all(backend, queries, depth, label, events)
             judged = [judge_dispositions(ranking, corpus, ks) for ranking in rankings]

@@ -24,7 +24,9 @@ one schema's names:
    `resolved` answers it by its value). See `schemanav.retrieval.quantity.ShortForms`.
 6. One object or many: a question that names a type once, in the singular, beside a literal
    identifier (a number, a quoted string, a path, a global ID) wants the lookup of one
-   object, so lookups reaching that type score more. See `schemanav.retrieval.quantity`.
+   object, so lookups reaching that type score more; a type it names in the plural beside it
+   is a set of that object's, so that type's lists into it score more too. See
+   `schemanav.retrieval.quantity`.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class StructuralParams:
     expand_paths: bool = True
     literal_lookups: float = 0.25
     short_forms: bool = True
+    scoped_lists: float = 1.0
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -534,17 +537,37 @@ class StructuralSearcher:
     def _literal_lookups(self, query: str, scores: FloatArray) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
-        score `literal_lookups` more (see `schemanav.retrieval.quantity`)."""
+        score `literal_lookups` more. A type it names in the plural is then wanted as a set
+        of that object's (`merge requests of project group/project`): the lists and
+        connections of the named object's type into it score `scoped_lists` more (see
+        `schemanav.retrieval.quantity`)."""
         import numpy as np
 
-        one = self._type_names.mentions(query).one
+        mentions = self._type_names.mentions(query)
+        one = mentions.one
         if not one:
             return scores
         numbers = {name: n for n, name in enumerate(self.state.reached)}
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
         lookups = np.isin(self.state.target, ids) & (self.state.shape == 1)
         result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
+        plural = mentions.plural
+        if plural and self.params.scoped_lists:
+            many = np.fromiter((numbers[n] for n in plural if n in numbers), dtype=np.int64)
+            scoped = (
+                np.isin(self._owner_reached, ids)
+                & np.isin(self.state.target, many)
+                & (self.state.shape == 2)
+            )
+            result = result * np.where(scoped, 1.0 + self.params.scoped_lists, 1.0)
         return result
+
+    @cached_property
+    def _owner_reached(self) -> IntArray:
+        import numpy as np
+
+        numbers = {name: n for n, name in enumerate(self.state.reached)}
+        return np.array([numbers.get(e.owner, -1) for e in self.corpus.entries], dtype=np.int64)
 
     def search_scores(self, query: str) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
@@ -553,7 +576,7 @@ class StructuralSearcher:
         if self.params.short_forms:
             query = self._short_forms.expand(query)
         scores = self.lexical_scores(query) * self.closeness
-        if self.params.literal_lookups:
+        if self.params.literal_lookups or self.params.scoped_lists:
             scores = self._literal_lookups(query, scores)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
