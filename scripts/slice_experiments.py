@@ -957,6 +957,11 @@ NOTES: list[str] = [
     "0.670 / 0.800 / 0.915 / 0.935 / 0.970, MRR 0.792 | 0.350 / 0.535 / 0.730 / 0.855 / "
     "0.935 / 0.960, MRR 0.642 | 1.000 | yes: GitHub −0.005 (one question) at 500–4,000, "
     "GitLab up to +0.01 and MRR +0.02 (×1.5: GitLab +0.005 less, MRR 0.637) |",
+    "| ranking depth of a slice of B tokens: B (what `search --slice` read) / 2·B / 4·B "
+    "(bench read the run's largest budget for every budget, so it scored deeper slices than "
+    "`search --slice` printed; now both read 2·B) | 0.445 / 0.450 / 0.460 at 500, 0.655 / "
+    "0.665 / 0.670 at 1,000 | 0.340 / 0.355 / 0.350 at 500; 200 slices at 4,000: 6.4 s at 4·B | "
+    "1.000 | 2·B (4·B misses GitLab's 5 s speed target) |",
     "| `reserve` 0.15 / 0.25 / 0.3, `fill_depth` 24 | 0.455 at 500 (0.15, 0.25) | −0.005 to "
     "−0.01 | | no: 0.2 and 12 stay |",
     "",
