@@ -87,7 +87,8 @@ class ShortForms:
       negation: a field `resolved` answers "unresolved" with its value.
 
     Where several type names share an acronym or a clipping, the one the most fields return
-    wins (the schema's central type). Only words the schema does not know are expanded.
+    wins (the schema's central type). Acronyms and clippings expand only words the schema does
+    not know; a negation adds its word whenever the schema knows that word.
     """
 
     def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:

@@ -547,7 +547,7 @@ class StructuralSearcher:
         one = mentions.one
         if not one:
             return scores
-        numbers = {name: n for n, name in enumerate(self.state.reached)}
+        numbers = self._reached_numbers
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
         lookups = np.isin(self.state.target, ids) & (self.state.shape == 1)
         result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
@@ -563,10 +563,16 @@ class StructuralSearcher:
         return result
 
     @cached_property
+    def _reached_numbers(self) -> dict[str, int]:
+        """Each reached type's number in the index (`StructuralIndex.reached`)."""
+        return {name: n for n, name in enumerate(self.state.reached)}
+
+    @cached_property
     def _owner_reached(self) -> IntArray:
+        """Each entry's owner by its number among the reached types (-1: none reaches it)."""
         import numpy as np
 
-        numbers = {name: n for n, name in enumerate(self.state.reached)}
+        numbers = self._reached_numbers
         return np.array([numbers.get(e.owner, -1) for e in self.corpus.entries], dtype=np.int64)
 
     def search_scores(self, query: str) -> FloatArray:
