@@ -159,8 +159,8 @@ class _Growth:
     def add_set_ways(self, state: GrowingState) -> GrowingState:
         """A type the question names in the plural asks for a set of its objects: when the
         slice shows it but no list or connection into it, the best such field from a type
-        in the slice goes in (with its connection's `nodes` and paging), if it fits; a
-        lookup alone cannot answer "which …"."""
+        in the slice goes in (with its connection's `nodes`), if it fits; a lookup alone
+        cannot answer "which …"."""
         position, values = self.s.position, self.values
         for target in sorted(state.many & state.fields.keys()):
             leading = self.s.leading_to.get(target, ())
@@ -174,12 +174,7 @@ class _Growth:
             if not ways:
                 continue
             source, name = min(ways, key=lambda way: (-values[position[way]], position[way]))
-            snapshot = state.copy()
-            state.add_field(source, name)
-            if state.total > self.budget:
-                state = snapshot
-            else:
-                self.steps.append(("link", source, name))
+            state = self._tried(state, ("link", source, name))
         return state
 
     def add_paging(self, state: GrowingState) -> GrowingState:
@@ -187,12 +182,17 @@ class _Growth:
         (`ClosedState.pageable`), each while it fits: spent from the reserve, before the
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
-            snapshot = state.copy()
-            state.add_paging(owner, name)
-            if state.total > self.budget:
-                state = snapshot
-            else:
-                self.steps.append(("page", owner, name))
+            state = self._tried(state, ("page", owner, name))
+        return state
+
+    def _tried(self, state: GrowingState, step: Step) -> GrowingState:
+        """The state with `step` applied and kept when the slice still fits the budget, else
+        as it was before."""
+        snapshot = state.copy()
+        state.apply(step)
+        if state.total > self.budget:
+            return snapshot
+        self.steps.append(step)
         return state
 
     def fill(
