@@ -22,6 +22,7 @@ from pathlib import Path
 
 from schemanav.bench.labelled import load_labelled
 from schemanav.corpus import Format
+from schemanav.defaults import slice_rank_depth
 from schemanav.navigator import Navigator
 from schemanav.retrieval.slicing import SliceParams, Slicer
 from schemanav.retrieval.structural import StructuralBackend, StructuralParams
@@ -56,14 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         reciprocal, top, complete = 0.0, 0, dict.fromkeys(budgets, 0)
         started = time.process_time()
         for query in labelled:
-            ranked = list(searcher.ranking(query.question, max(budgets)).coordinates)
+            deepest = slice_rank_depth(max(budgets), len(corpus))
+            ranked = list(searcher.ranking(query.question, deepest).coordinates)
             fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
             first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
             if first is not None:
                 reciprocal += 1 / first
                 top += first == 1
             for budget in budgets:
-                shown = slicer.from_ranked(ranked, budget, query.question).coordinates
+                depth = slice_rank_depth(budget, len(corpus))  # as `search --slice` reads
+                shown = slicer.from_ranked(ranked[:depth], budget, query.question).coordinates
                 complete[budget] += all(c in shown for c in query.expected_coordinates)
         count = len(labelled)
         cells = " ".join(f"{b}:{complete[b] / count:.3f}" for b in budgets)
