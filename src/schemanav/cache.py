@@ -24,6 +24,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -32,6 +33,54 @@ _MAX_HEADER_BYTES = 1 << 20
 # The largest cache file read: a corpus, an index or embeddings of the largest schemas are
 # tens of megabytes; a sparse 3 GB file with the right magic is not a cache.
 MAX_CACHE_FILE_BYTES = 1 << 30
+
+
+@dataclass(frozen=True)
+class CacheKind:
+    """One kind of cache file (or folder): the `kind` its header names, the folder under the
+    cache dir it lives in, the `version` of its layout (raised whenever what it holds changes,
+    so an older file is never read) and its file suffix.
+
+    A file is named by the digest of what decides its content (its first `key_chars`
+    characters), any qualifiers, and the version: `corpus/<digest>-v4.json`.
+    """
+
+    kind: str
+    folder: str
+    version: int
+    suffix: str = ""
+    key_chars: int = 40
+
+    def path(self, cache_dir: Path, key: str, *qualifiers: str) -> Path:
+        stem = "-".join([key[: self.key_chars], *qualifiers])
+        return cache_dir / self.folder / f"{stem}-v{self.version}{self.suffix}"
+
+    def header(self, **fields: Any) -> dict[str, Any]:
+        """A checked file's header: its kind and version, then what else it depends on."""
+        return {"kind": self.kind, "version": self.version, **fields}
+
+
+# Every cache schemanav keeps, in one table: a change to what one holds raises its version here.
+CORPUS_CACHE = CacheKind("corpus", "corpus", 4, ".json")
+PRICE_CACHE = CacheKind("price", "price", 1, ".json")
+SLICE_FACTS_CACHE = CacheKind("slice-facts", "slice", 1, ".json")
+DEFINITION_CACHE = CacheKind("definition", "define", 2)  # a folder per schema; 2: schema.json
+# is `stored_schema`'s layout
+RANK_TABLE_CACHE = CacheKind("rank table", "tokens", 1, ".bin")
+# Raised when what `StructuralIndex.build` computes changes (or the analyzer's words do).
+STRUCTURAL_INDEX_CACHE = CacheKind("structural-index", "structural", 2, ".bin")
+BM25_INDEX_CACHE = CacheKind("bm25-index", "bm25", 1, key_chars=32)  # a tantivy folder
+VECTOR_CACHE = CacheKind("embedding-vectors", "vectors", 1, ".vec", key_chars=64)
+CACHE_KINDS = (
+    CORPUS_CACHE,
+    PRICE_CACHE,
+    SLICE_FACTS_CACHE,
+    DEFINITION_CACHE,
+    RANK_TABLE_CACHE,
+    STRUCTURAL_INDEX_CACHE,
+    BM25_INDEX_CACHE,
+    VECTOR_CACHE,
+)
 
 
 class CorruptCacheError(Exception):

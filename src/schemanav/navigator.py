@@ -399,7 +399,7 @@ class Navigator:
             return None
         data = read_schema_bytes(Path(source), schema_byte_cap())
         digest = hashlib.sha256(data).hexdigest()
-        return DefinitionCache(self.settings.cache_dir / "define", digest)
+        return DefinitionCache(self.settings.cache_dir, digest)
 
     @cached_property
     def operations(self) -> OperationRunner:

@@ -39,7 +39,6 @@ _O200K_PATTERN = "|".join(
     ]
 )
 _O200K_SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
-RANK_CACHE_VERSION = 1
 
 # Where the parsed rank table may be kept, and who hears why a kept one was not usable.
 _rank_cache: tuple[Path, Callable[[str], None]] | None = None
@@ -82,12 +81,17 @@ def _parsed_ranks() -> dict[bytes, int]:
 
 
 def _rank_cache_file(directory: Path) -> Path:
-    name = f"{ENCODING_NAME}-{O200K_SHA256[:16]}-v{RANK_CACHE_VERSION}.bin"
-    return directory / "tokens" / name
+    from schemanav.cache import RANK_TABLE_CACHE
+
+    return RANK_TABLE_CACHE.path(directory, ENCODING_NAME, O200K_SHA256[:16])
 
 
-# What a kept table's header must say to be read (it also records how many tokens it holds).
-_RANK_TABLE = {"kind": "rank table", "source_sha256": O200K_SHA256, "version": RANK_CACHE_VERSION}
+def _rank_table_header() -> dict[str, object]:
+    """What a kept table's header must say to be read (it also records how many tokens it
+    holds)."""
+    from schemanav.cache import RANK_TABLE_CACHE
+
+    return RANK_TABLE_CACHE.header(source_sha256=O200K_SHA256)
 
 
 def _kept_ranks(directory: Path, warn: Callable[[str], None]) -> dict[bytes, int] | None:
@@ -98,7 +102,7 @@ def _kept_ranks(directory: Path, warn: Callable[[str], None]) -> dict[bytes, int
     from schemanav.cache import read_matching
 
     path = _rank_cache_file(directory)
-    found = read_matching(path, _RANK_TABLE, "rank file")
+    found = read_matching(path, _rank_table_header(), "rank file")
     if isinstance(found, tuple):
         header, payload = found
         count = header.get("tokens")
@@ -127,7 +131,9 @@ def _keep_ranks(ranks: dict[bytes, int], directory: Path) -> None:
         return  # not ranks 0 … n−1 in order, of tokens under 256 bytes: keep nothing
     payload = bytes(map(len, tokens)) + b"".join(tokens)
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
-        write_checked(_rank_cache_file(directory), {**_RANK_TABLE, "tokens": len(tokens)}, payload)
+        write_checked(
+            _rank_cache_file(directory), {**_rank_table_header(), "tokens": len(tokens)}, payload
+        )
 
 
 def count_tokens(text: str) -> int:

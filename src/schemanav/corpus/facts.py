@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from schemanav.cache import read_matching, write_checked
+from schemanav.cache import SLICE_FACTS_CACHE, read_matching, write_checked
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
 from schemanav.records import filled
@@ -32,7 +32,6 @@ from schemanav.settings import Settings
 if TYPE_CHECKING:
     from graphql import GraphQLArgument, GraphQLInputField, GraphQLSchema
 
-SLICE_FACTS_CACHE_VERSION = 1
 KINDS = ("object", "interface", "union", "enum", "input", "scalar", "other")
 
 
@@ -185,13 +184,8 @@ def open_slice_facts(
 
     data = read_schema_bytes(Path(source), schema_byte_cap())
     digest = hashlib.sha256(data).hexdigest()
-    header = {
-        "kind": "slice-facts",
-        "version": SLICE_FACTS_CACHE_VERSION,
-        "schema_sha256": digest,
-        "graphql_core": version("graphql-core"),
-    }
-    path = settings.cache_dir / "slice" / f"{digest[:40]}-v{SLICE_FACTS_CACHE_VERSION}.json"
+    header = SLICE_FACTS_CACHE.header(schema_sha256=digest, graphql_core=version("graphql-core"))
+    path = SLICE_FACTS_CACHE.path(settings.cache_dir, digest)
     cached = _read_cache(path, header)
     if isinstance(cached, SliceFacts):
         return cached

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from schemanav.cache import CorruptCacheError, read_checked, read_matching, write_checked
+from schemanav.cache import (
+    CORPUS_CACHE,
+    PRICE_CACHE,
+    CorruptCacheError,
+    read_checked,
+    read_matching,
+    write_checked,
+)
 from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
@@ -29,9 +36,6 @@ from schemanav.schema.loading import LoadedSchema, no_cyclic_gc, read_schema_byt
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME, cache_ranks_in
-
-CORPUS_CACHE_VERSION = 4
-PRICE_CACHE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ def open_corpus(
     # Bounded like every schema read (a FIFO or /dev/zero must not be read without end).
     data = read_schema_bytes(Path(source), schema_byte_cap())
     digest = hashlib.sha256(data).hexdigest()
-    cache_file = settings.cache_dir / "corpus" / f"{digest[:40]}-v{CORPUS_CACHE_VERSION}.json"
+    cache_file = CORPUS_CACHE.path(settings.cache_dir, digest)
     identity = corpus_identity(digest)
     with no_cyclic_gc():  # tens of thousands of long-lived objects, no garbage cycles
         cached = _read_cache(cache_file, digest, identity)
@@ -75,7 +79,7 @@ def open_corpus(
     schema = load()
     corpus = dataclasses.replace(build_corpus(schema.schema), identity=identity)
     payload = {**corpus.to_payload(), "violations": list(schema.violations)}
-    header = {"kind": "corpus", "version": CORPUS_CACHE_VERSION, "schema_sha256": digest}
+    header = CORPUS_CACHE.header(schema_sha256=digest)
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
         write_checked(cache_file, header, json.dumps(payload).encode("utf-8"))
     return CorpusLoad(corpus, schema.violations, from_cache=False)
@@ -83,14 +87,14 @@ def open_corpus(
 
 def corpus_identity(schema_sha256: str) -> str:
     """A corpus built from a schema file, named in full: the file's bytes and the corpus code
-    (`CORPUS_CACHE_VERSION` changes with what a corpus holds)."""
-    return f"schema-sha256:{schema_sha256}:corpus-v{CORPUS_CACHE_VERSION}"
+    (`CORPUS_CACHE.version` changes with what a corpus holds)."""
+    return f"schema-sha256:{schema_sha256}:corpus-v{CORPUS_CACHE.version}"
 
 
 def _read_cache(path: Path, digest: str, identity: str) -> CorpusLoad | str | None:
     """The cached corpus; None when there is none; why not when it cannot be trusted."""
     found = read_matching(
-        path, {"version": CORPUS_CACHE_VERSION, "schema_sha256": digest}, "version or schema"
+        path, {"version": CORPUS_CACHE.version, "schema_sha256": digest}, "version or schema"
     )
     if not isinstance(found, tuple):
         return found
@@ -213,14 +217,10 @@ def open_price(
         return price_schema(label, loaded(), corpus)
     from importlib.metadata import version
 
-    header = {
-        "kind": "price",
-        "version": PRICE_CACHE_VERSION,
-        "schema_sha256": digest,
-        "encoding": ENCODING_NAME,
-        "graphql_core": version("graphql-core"),
-    }
-    cache_file = settings.cache_dir / "price" / f"{digest[:40]}-v{PRICE_CACHE_VERSION}.json"
+    header = PRICE_CACHE.header(
+        schema_sha256=digest, encoding=ENCODING_NAME, graphql_core=version("graphql-core")
+    )
+    cache_file = PRICE_CACHE.path(settings.cache_dir, digest)
     try:
         found, data = read_checked(cache_file)
         if all(found.get(key) == value for key, value in header.items()):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from schemanav.cache import CorruptCacheError, read_regular
+from schemanav.cache import BM25_INDEX_CACHE, CorruptCacheError, read_regular
 from schemanav.defaults import DEFAULT_BM25_TOKENIZER
 from schemanav.errors import InputError
 from schemanav.retrieval.analyzer import build_analyzer, split_camel
@@ -27,8 +27,6 @@ from schemanav.retrieval.registry import register_backend
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
-
-INDEX_LAYOUT_VERSION = "1"
 
 
 @dataclass(frozen=True)
@@ -99,8 +97,7 @@ class BM25Backend:
     def index(self, corpus: Corpus) -> BM25Searcher:
         if self.cache_dir is None:
             return self._searcher(corpus, self._build(corpus, None))
-        key = f"{corpus.content_hash(self.fmt)[:32]}-{self.tokenizer}-v{INDEX_LAYOUT_VERSION}"
-        final = self.cache_dir / "bm25" / key
+        final = BM25_INDEX_CACHE.path(self.cache_dir, corpus.content_hash(self.fmt), self.tokenizer)
         index = self._open_cached(final, len(corpus)) or self._build_cached(corpus, final)
         return self._searcher(corpus, index)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from schemanav.cache import CorruptCacheError, cache_key, read_checked, write_checked
+from schemanav.cache import VECTOR_CACHE, CorruptCacheError, cache_key, read_checked, write_checked
 from schemanav.defaults import (
     DEFAULT_EMBEDDING_BATCH_SIZE,
     DEFAULT_EMBEDDING_MODEL,
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from schemanav.corpus import Corpus, Format
-
-VECTOR_CACHE_VERSION = 1
-VECTOR_CACHE_KIND = "embedding-vectors"
 
 
 def _normalised(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -100,7 +97,7 @@ class EmbeddingBackend:
         key_fields = self.key_fields(corpus)
         cache_path = None
         if self.cache_dir is not None:
-            cache_path = self.cache_dir / "vectors" / f"{cache_key(key_fields)}.vec"
+            cache_path = VECTOR_CACHE.path(self.cache_dir, cache_key(key_fields))
             cached = self._load(cache_path, key_fields, len(texts))
             if cached is not None:
                 return EmbeddingSearcher(self, corpus, cached, cache_path, cache_hit=True)
@@ -128,8 +125,8 @@ class EmbeddingBackend:
 
     def key_fields(self, corpus: Corpus) -> dict[str, Any]:
         return {
-            "version": VECTOR_CACHE_VERSION,
-            "kind": VECTOR_CACHE_KIND,
+            "version": VECTOR_CACHE.version,
+            "kind": VECTOR_CACHE.kind,
             "embedder": self.embedder.cache_identity(),
             "format": self.fmt.value,
             "corpus_sha256": corpus.content_hash(self.fmt),

@@ -40,7 +40,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.cache import cache_key, read_matching, write_checked
+from schemanav.cache import STRUCTURAL_INDEX_CACHE, cache_key, read_matching, write_checked
 from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
@@ -217,9 +217,6 @@ def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], lis
     counts = Counter(t for t in target if t >= 0)
     return list(numbers), target, shape, [counts[n] for n in range(len(numbers))]
 
-
-STRUCTURAL_INDEX_VERSION = 2
-"""Bump when what `StructuralIndex.build` computes changes (or the analyzer's words do)."""
 
 # How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.
 _ARRAY_DTYPES = {"IntArray": "<i8", "FloatArray": "<f8"}
@@ -430,8 +427,8 @@ class StructuralBackend:
         import tantivy
 
         return {
-            "kind": "structural-index",
-            "version": STRUCTURAL_INDEX_VERSION,
+            "kind": STRUCTURAL_INDEX_CACHE.kind,
+            "version": STRUCTURAL_INDEX_CACHE.version,
             "corpus": corpus.fingerprint(),
             "entries": len(corpus),
             "params": asdict(self.params),
@@ -442,7 +439,7 @@ class StructuralBackend:
         if self.cache_dir is None:
             return None
         key = cache_key(self.cache_header(corpus))
-        return self.cache_dir / "structural" / f"{key[:40]}-v{STRUCTURAL_INDEX_VERSION}.bin"
+        return STRUCTURAL_INDEX_CACHE.path(self.cache_dir, key)
 
     def _cached_state(self, corpus: Corpus, stem: Stemmer) -> StructuralIndex:
         path = self.cache_path(corpus)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.cache import read_matching, sha256_hex, write_checked
+from schemanav.cache import DEFINITION_CACHE, read_matching, sha256_hex, write_checked
 from schemanav.schema.stored_schema import StoredIntrospection, decode, encode
 from schemanav.wording import closest
 
@@ -308,7 +308,6 @@ def _member(records: list[dict[str, Any]], members: dict[str, Any], target: Any)
     return dict(next(record for record in records if record["name"] == name))
 
 
-DEFINITION_CACHE_VERSION = 2  # 2: schema.json is `stored_schema`'s layout
 _UNREAD: Any = object()
 
 
@@ -321,16 +320,13 @@ class DefinitionCache:
     of the schema are kept with each definition, so the warning a parse gives is given alike.
     """
 
-    def __init__(self, folder: Path, schema_sha256: str) -> None:
+    def __init__(self, cache_dir: Path, schema_sha256: str) -> None:
         from importlib.metadata import version
 
-        self.folder = folder / f"{schema_sha256[:40]}-v{DEFINITION_CACHE_VERSION}"
-        self.header = {
-            "kind": "definition",
-            "version": DEFINITION_CACHE_VERSION,
-            "schema_sha256": schema_sha256,
-            "graphql_core": version("graphql-core"),
-        }
+        self.folder = DEFINITION_CACHE.path(cache_dir, schema_sha256)
+        self.header = DEFINITION_CACHE.header(
+            schema_sha256=schema_sha256, graphql_core=version("graphql-core")
+        )
         self._kept: StoredIntrospection | str | None = _UNREAD
 
     def _path(self, coordinate: str) -> Path:
