@@ -24,8 +24,12 @@ HOSTILE = "[/x]$a^$"
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> BenchReport:
-    settings = Settings(cache_dir=tmp_path_factory.mktemp("cache"))
-    return run_bench(settings, ["structural", "bm25"], [Format.RAW, Format.DOT_PLUS_GLOSS])
+    settings = Settings(
+        cache_dir=tmp_path_factory.mktemp("cache"),
+        backend=["structural", "bm25"],
+        format=[Format.RAW.value, Format.DOT_PLUS_GLOSS.value],
+    )
+    return run_bench(settings)
 
 
 def _printed(report: BenchReport, *, terminal: bool, width: int) -> str:

@@ -14,12 +14,11 @@ from schemanav.bench.metrics import View
 from schemanav.bench.runner import (
     OUTPUTS,
     SliceOutput,
+    bench_formats,
+    bench_outputs,
     judge_dispositions,
     list_depth,
-    parse_formats,
-    parse_outputs,
     run_bench,
-    split_list,
 )
 from schemanav.corpus import Corpus, Format, open_corpus
 from schemanav.errors import InputError
@@ -119,6 +118,11 @@ def _settings(tmp_path: Path, questions: str = QUESTIONS, **flags: object) -> Se
     )
 
 
+def _choose(settings: Settings, **lists: list[str]) -> Settings:
+    """`settings` measuring these backends, formats or outputs (lists, as `Settings` holds)."""
+    return settings.model_copy(update=lists)
+
+
 def test_list_depth_covers_the_deepest_cutoff_and_the_largest_budget() -> None:
     assert list_depth([3] * 1000, [1, 5, 50], [10]) == 100  # the floor
     assert list_depth([3] * 1000, [1, 500], [10]) == 501  # one past the deepest k (over_k)
@@ -133,18 +137,23 @@ def test_list_depth_covers_the_deepest_cutoff_and_the_largest_budget() -> None:
 
 
 def test_comma_lists_are_split_and_formats_parsed() -> None:
-    assert split_list(" bm25, embedding-local ,,bm25") == ["bm25", "embedding-local"]
-    assert parse_formats("raw,dot-plus-gloss,RAW") == [Format.RAW, Format.DOT_PLUS_GLOSS]
+    assert load_settings(backend=" bm25, embedding-local ,,bm25").backend == [
+        "bm25",
+        "embedding-local",
+    ]
+    assert load_settings(backend=["bm25", " bm25"]).backend == ["bm25"]
+    formats = bench_formats(load_settings(format="raw,dot-plus-gloss,RAW"))
+    assert formats == [Format.RAW, Format.DOT_PLUS_GLOSS]
     with pytest.raises(InputError, match="unknown format 'PDF'"):
-        parse_formats("RAW,PDF")
+        bench_formats(load_settings(format="RAW,PDF"))
     with pytest.raises(InputError, match="--format is empty"):
-        parse_formats(" , ")
+        bench_formats(load_settings(format=" , "))
 
 
 def test_scores_each_question_from_one_ranked_list(tmp_path: Path, scripted: None) -> None:
     settings = _settings(tmp_path, ks="1,5", budgets="1,100000")
     events = Recorder()
-    report = run_bench(settings, ["scripted"], [Format.RAW, Format.SDL], events)
+    report = run_bench(_choose(settings, backend=["scripted"], format=["RAW", "SDL"]), events)
 
     # one search per question and format, all at the same depth
     depth = 100  # the floor: the tiny corpus never exceeds a 100,000-token budget
@@ -226,7 +235,7 @@ def test_a_question_starting_with_hash_is_read_and_warned_about(
     monkeypatch.setitem(RANKINGS, "#title of a movie", ["Movie.title"])
     events = Recorder()
     settings = _settings(tmp_path, questions)
-    report = run_bench(settings, ["scripted"], [Format.RAW], events)
+    report = run_bench(_choose(settings, backend=["scripted"], format=["RAW"]), events)
     assert report.question_count == 1
     assert events.warnings == [
         "1 question is read although it starts with '#' (a line with a tab is a question; "
@@ -235,7 +244,7 @@ def test_a_question_starting_with_hash_is_read_and_warned_about(
 
 
 def test_top_coordinates_stop_at_the_deepest_cutoff(tmp_path: Path, scripted: None) -> None:
-    report = run_bench(_settings(tmp_path, ks="2"), ["scripted"], [Format.RAW])
+    report = run_bench(_choose(_settings(tmp_path, ks="2"), backend=["scripted"], format=["RAW"]))
     assert report.rows[0].questions[0].top_coordinates == ("Query.movie", "Movie.title")
     payload = report.as_dict()
     assert payload["rows"][0]["per_question"][0]["top_coordinates"] == [
@@ -246,7 +255,7 @@ def test_top_coordinates_stop_at_the_deepest_cutoff(tmp_path: Path, scripted: No
 
 def test_tokens_at_50_sum_the_costs_of_the_hits(tmp_path: Path, scripted: None) -> None:
     settings = _settings(tmp_path)
-    report = run_bench(settings, ["scripted"], [Format.GLOSS])
+    report = run_bench(_choose(settings, backend=["scripted"], format=["GLOSS"]))
     from schemanav.corpus import open_corpus
     from schemanav.tokens import count_tokens
 
@@ -258,7 +267,9 @@ def test_tokens_at_50_sum_the_costs_of_the_hits(tmp_path: Path, scripted: None) 
 
 
 def test_rows_are_the_product_of_backends_and_formats(tmp_path: Path, scripted: None) -> None:
-    report = run_bench(_settings(tmp_path), ["bm25", "scripted"], [Format.RAW, Format.GLOSS])
+    report = run_bench(
+        _choose(_settings(tmp_path), backend=["bm25", "scripted"], format=["RAW", "GLOSS"])
+    )
     assert [(row.backend, row.format) for row in report.rows] == [
         ("bm25", "RAW"),
         ("bm25", "GLOSS"),
@@ -278,7 +289,9 @@ def test_defaults_come_from_settings(tmp_path: Path) -> None:
 def test_unknown_coordinates_warn_and_count_as_misses(tmp_path: Path, scripted: None) -> None:
     questions = "title of a movie\tMovie.title,Movie.rating,Studio.name\n"
     events = Recorder()
-    report = run_bench(_settings(tmp_path, questions), ["scripted"], [Format.RAW], events)
+    report = run_bench(
+        _choose(_settings(tmp_path, questions), backend=["scripted"], format=["RAW"]), events
+    )
     assert report.unknown_coordinates == ("Movie.rating", "Studio.name")
     assert len(events.warnings) == 1
     assert "Movie.rating, Studio.name" in events.warnings[0]
@@ -288,13 +301,13 @@ def test_unknown_coordinates_warn_and_count_as_misses(tmp_path: Path, scripted: 
 def test_strict_refuses_unknown_coordinates(tmp_path: Path, scripted: None) -> None:
     settings = _settings(tmp_path, "q\tMovie.rating\n", strict=True)
     with pytest.raises(InputError, match=r"Movie\.rating.*--strict"):
-        run_bench(settings, ["scripted"], [Format.RAW])
+        run_bench(_choose(settings, backend=["scripted"], format=["RAW"]))
     assert ScriptedBackend.calls == []
 
 
 def test_an_unknown_backend_is_refused_before_anything_runs(tmp_path: Path, scripted: None) -> None:
     with pytest.raises(InputError, match=r"unknown backend 'nope'.*bm25"):
-        run_bench(_settings(tmp_path), ["scripted", "nope"], [Format.RAW])
+        run_bench(_choose(_settings(tmp_path), backend=["scripted", "nope"], format=["RAW"]))
     assert ScriptedBackend.calls == []
 
 
@@ -317,9 +330,11 @@ def test_arguments_and_types_count_where_the_rendering_shows_them(
     # ranking: Query.movie, Movie.title, Movie.id
     questions = "title of a movie\tQuery.movie(id:),Movie.title,Movie\n"
     report = run_bench(
-        _settings(tmp_path, questions, ks="1,5"),
-        ["scripted"],
-        [Format.RAW, Format.GLOSS, Format.SDL],
+        _choose(
+            _settings(tmp_path, questions, ks="1,5"),
+            backend=["scripted"],
+            format=["RAW", "GLOSS", "SDL"],
+        )
     )
     assert report.targets_by_kind == {"field": 1, "argument": 1, "type": 1}
     recall = {row.format: row.summary.values["recall"] for row in report.rows}
@@ -334,7 +349,7 @@ def test_arguments_and_types_count_where_the_rendering_shows_them(
 
 
 def test_field_labels_score_the_same_in_every_rendering(tmp_path: Path, scripted: None) -> None:
-    report = run_bench(_settings(tmp_path), ["scripted"], [Format.RAW, Format.SDL])
+    report = run_bench(_choose(_settings(tmp_path), backend=["scripted"], format=["RAW", "SDL"]))
     raw, sdl = (row.summary.values for row in report.rows)
     for key in ("recall", "mrr", "rank_p50", "complete"):
         assert raw[key] == sdl[key]
@@ -344,7 +359,9 @@ def test_unknown_arguments_and_types_are_reported(tmp_path: Path, scripted: None
     questions = (
         "nothing matches\tQuery.movie(id:),Query.movie(first:),Movie,Studio,Movie.title(x:)\n"
     )
-    report = run_bench(_settings(tmp_path, questions), ["scripted"], [Format.RAW], Recorder())
+    report = run_bench(
+        _choose(_settings(tmp_path, questions), backend=["scripted"], format=["RAW"]), Recorder()
+    )
     assert report.unknown_coordinates == ("Movie.title(x:)", "Query.movie(first:)", "Studio")
 
 
@@ -374,7 +391,9 @@ def test_an_output_axis_scores_lists_and_slices_side_by_side(
     monkeypatch.setitem(OUTPUTS, "scripted-slice", scripted_slice)
     questions = "title of a movie\tQuery.movie(id:),Movie.title\nyear and id\tMovie.year\n"
     settings = _settings(tmp_path, questions, ks="1,5", budgets="10,20,100")
-    report = run_bench(settings, ["scripted"], [Format.RAW], outputs=["list", "scripted-slice"])
+    report = run_bench(
+        _choose(settings, backend=["scripted"], format=["RAW"], output=["list", "scripted-slice"])
+    )
     assert [(row.format, row.output) for row in report.rows] == [
         ("RAW", "list"),
         ("RAW", "scripted-slice"),
@@ -414,7 +433,9 @@ def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
     monkeypatch.setitem(OUTPUTS, "slice", slice_output)
     questions = "title of a movie\tQuery.movie(id:),Movie.title\nyear and id\tMovie.year\n"
     settings = _settings(tmp_path, questions, ks="1,5", budgets="10,20,100")
-    report = run_bench(settings, ["scripted"], [Format.RAW, Format.SDL], outputs=["slice"])
+    report = run_bench(
+        _choose(settings, backend=["scripted"], format=["RAW", "SDL"], output=["slice"])
+    )
     # The scripted backend ranks alike in both formats: 2 questions × 3 budgets, once.
     asked = ("title of a movie", "year and id")
     assert sorted(built) == sorted((q, b) for q in asked for b in (10, 20, 100))
@@ -440,11 +461,21 @@ def test_a_slice_output_rebuilds_for_another_ranking_of_the_same_question() -> N
 
 
 def test_outputs_are_parsed() -> None:
-    assert parse_outputs(" list, LIST,slice") == ["list", "slice"]
+    assert bench_outputs(load_settings(output=" list, LIST,slice")) == ["list", "slice"]
     with pytest.raises(InputError, match="unknown output 'tree': choose one of list, slice"):
-        parse_outputs("list,tree")
+        bench_outputs(load_settings(output="list,tree"))
     with pytest.raises(InputError, match="--output is empty"):
-        parse_outputs(",")
+        bench_outputs(load_settings(output=","))
+
+
+def test_the_library_benches_the_backends_settings_name(tmp_path: Path) -> None:
+    """`run_bench` reads its backends, formats and outputs from `Settings` alone, written
+    as the command line writes them or as lists."""
+    written = run_bench(load_settings(backend="bm25,structural", format="RAW", cache_dir=tmp_path))
+    listed = load_settings(backend=["bm25", "structural"], format=["RAW"], cache_dir=tmp_path)
+    rows = [(row.backend, row.format, row.output) for row in written.rows]
+    assert rows == [("bm25", "RAW", "list"), ("structural", "RAW", "list")]
+    assert [row.summary for row in run_bench(listed).rows] == [row.summary for row in written.rows]
 
 
 def test_a_benched_slice_is_the_one_search_slice_prints(
@@ -462,7 +493,7 @@ def test_a_benched_slice_is_the_one_search_slice_prints(
     settings = load_settings(
         schema=str(github_slice.schema), bench_file=str(questions), budgets="1000,2000,8000"
     )
-    (row,) = run_bench(settings, outputs=["slice"]).rows
+    (row,) = run_bench(_choose(settings, output=["slice"])).rows
     navigator = Navigator(settings)
     for query, run in zip(queries, row.questions, strict=True):
         for budget in (1000, 2000):

@@ -787,7 +787,7 @@ def test_concurrent_cold_bench_runs_agree_and_leave_a_valid_cache(tmp_path: Path
         ]
         runs = [future.result() for future in together]
     # One cold run alone, in this process, with its own cache.
-    alone = run_bench(Settings(cache_dir=tmp_path / "alone-cache"), backends=backends)
+    alone = run_bench(Settings(cache_dir=tmp_path / "alone-cache", backend=backends))
     expected = without_seconds(alone.as_dict())
     for run in runs:
         assert run.returncode == 0, run.stderr
@@ -800,9 +800,9 @@ def test_concurrent_cold_bench_runs_agree_and_leave_a_valid_cache(tmp_path: Path
         def warning(self, message: str) -> None:
             warnings.append(message)
 
-    settings = Settings(cache_dir=shared)
+    settings = Settings(cache_dir=shared, backend=backends)
     assert open_corpus(settings, Collect()).from_cache
-    again = run_bench(settings, backends=backends, events=Collect())
+    again = run_bench(settings, events=Collect())
     assert without_seconds(again.as_dict()) == expected
     assert warnings == []
     (corpus_file,) = (shared / "corpus").iterdir()

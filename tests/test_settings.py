@@ -37,12 +37,12 @@ def write_config(workdir: Path, text: str) -> None:
 def test_defaults(cache_dir: Path) -> None:
     settings = load_settings()
     assert settings.k is None
-    assert settings.format == "DOT_PLUS_GLOSS"
-    assert settings.backend in backend_names()
+    assert settings.format == ["DOT_PLUS_GLOSS"]
+    assert settings.backend[0] in backend_names()
     assert settings.options == {}
     assert settings.ks == [1, 5, 10, 20, 50]
     assert settings.budgets == [125, 250, 500, 1000, 2000, 4000, 8000, 16000]
-    assert settings.output == "list"
+    assert settings.output == ["list"]
     assert settings.cache_dir == cache_dir
 
 
@@ -100,7 +100,7 @@ def test_precedence_of_format(
         write_config(workdir, f'format = "{file}"\n')
     if env is not None:
         monkeypatch.setenv("SCHEMANAV_FORMAT", env)
-    assert load_settings(format=flag).format == expected
+    assert load_settings(format=flag).format == [expected]
 
 
 def test_list_settings_from_env_file_and_flag(
@@ -117,11 +117,26 @@ def test_list_settings_from_env_file_and_flag(
     assert load_settings().budgets == [5, 6]
 
 
+def test_name_lists_from_env_file_and_flag(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Backends, formats and outputs are lists however they are written: comma-separated in
+    the environment or a flag, a JSON or TOML list; blanks dropped, each name once."""
+    monkeypatch.setenv("SCHEMANAV_BACKEND", "bm25,structural")
+    monkeypatch.setenv("SCHEMANAV_OUTPUT", '["list", "slice"]')
+    settings = load_settings()
+    assert (settings.backend, settings.output) == (["bm25", "structural"], ["list", "slice"])
+    assert load_settings(backend=" hybrid, ,bm25,hybrid").backend == ["hybrid", "bm25"]
+    assert load_settings(format=["RAW", "SDL"]).format == ["RAW", "SDL"]
+    monkeypatch.delenv("SCHEMANAV_BACKEND")
+    write_config(workdir, 'backend = ["structural", "bm25"]\nformat = "RAW,GLOSS"\n')
+    settings = load_settings()
+    assert (settings.backend, settings.format) == (["structural", "bm25"], ["RAW", "GLOSS"])
+
+
 def test_env_names_are_prefixed_and_case_insensitive(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("schemanav_backend", "bm25")
     monkeypatch.setenv("K", "7")  # not ours: no prefix
     settings = load_settings()
-    assert settings.backend == "bm25"
+    assert settings.backend == ["bm25"]
     assert settings.k is None
 
 

@@ -522,8 +522,9 @@ def _one_backend(settings: "Settings", command: str) -> None:
     """`search` and `agent` use one backend and one format; a list is for `bench`."""
     from schemanav.errors import InputError
 
-    for flag, value in (("--backend", settings.backend), ("--format", settings.format)):
-        if "," in value:
+    for flag, values in (("--backend", settings.backend), ("--format", settings.format)):
+        if len(values) > 1:
+            value = ",".join(values)
             raise InputError(
                 f"{command} takes one {flag.lstrip('-')}, not a list ({flag} {value}): pick one, "
                 f"or compare them all with `schemanav bench {flag} {value}`"
@@ -663,7 +664,7 @@ def bench(
         from pathlib import Path
 
         from schemanav.bench.report import print_tables, write_markdown
-        from schemanav.bench.runner import parse_formats, parse_outputs, run_bench, split_list
+        from schemanav.bench.runner import run_bench
         from schemanav.compare.baseline import Baseline
 
         settings = _settings(ctx)
@@ -672,13 +673,7 @@ def bench(
         if check:
             check.check_settings(settings)
         reporter = _Reporter(quiet=settings.quiet)
-        report = run_bench(
-            settings,
-            backends=split_list(settings.backend),
-            formats=parse_formats(settings.format),
-            events=reporter,
-            outputs=parse_outputs(settings.output),
-        )
+        report = run_bench(settings, reporter)
         comparison = check.quality(report.as_dict()) if check else None
         # The results first: a file that still cannot be written loses nothing.
         if as_json:
@@ -1257,7 +1252,6 @@ def diff(
     coordinate and the questions whose completeness changed (no questions without it).
     Exit 1 on a breaking change (unless --allow-breaking) or past --max-drop / --max-growth."""
     with _one_shot(), _user_errors():
-        from schemanav.bench.runner import split_list
         from schemanav.compare import diff_schema_versions
         from schemanav.compare.findings import check_max_drop, check_max_growth
         from schemanav.compare.report import diff_tables
@@ -1275,7 +1269,6 @@ def diff(
             settings,
             old,
             new,
-            backends=split_list(settings.backend),
             max_drop=max_drop,
             max_growth=max_growth,
             allow_breaking=allow_breaking,

@@ -39,7 +39,7 @@ from schemanav.schema import (
     schema_label,
     schema_source,
 )
-from schemanav.settings import CONFIG_FILE, Settings, load_settings
+from schemanav.settings import CONFIG_FILE, Settings, load_settings, single
 from schemanav.tokens import ENCODING_NAME
 
 if TYPE_CHECKING:
@@ -178,8 +178,8 @@ class Navigator:
     ) -> Searcher:
         """An indexed backend (default: the configured one), built once per backend × format;
         `paths=False` leaves the paths to root out of its hits (a slice reads coordinates)."""
-        name = backend or self.settings.backend
-        rendering = parse_format(fmt or self.settings.format)
+        name = backend or single(self.settings, "backend")
+        rendering = parse_format(fmt or single(self.settings, "format"))
         key = (name, rendering, paths)
         if key not in self._searchers:
             settings = self.settings if paths else self.settings.model_copy(update={"max_paths": 0})
@@ -222,7 +222,7 @@ class Navigator:
         return SearchResult(
             query=question,
             backend=searcher.name,
-            format=parse_format(fmt or self.settings.format).value,
+            format=parse_format(fmt or single(self.settings, "format")).value,
             encoding=ENCODING_NAME,
             hits=tuple(hits),
             budget=budget,

@@ -111,8 +111,12 @@ with warnings.catch_warnings():
         cache_dir: Path = Field(default_factory=default_cache_dir, description=_about("cache_dir"))
 
         # retrieval
-        backend: str = Field(default=DEFAULT_BACKEND, description=_about("backend"))
-        format: str = Field(default=DEFAULT_FORMAT, description=_about("format"))
+        backend: Annotated[list[str], NoDecode] = Field(
+            default_factory=lambda: [DEFAULT_BACKEND], description=_about("backend")
+        )
+        format: Annotated[list[str], NoDecode] = Field(
+            default_factory=lambda: [DEFAULT_FORMAT], description=_about("format")
+        )
         k: int | None = Field(default=None, ge=1, description=_about("k"))
         budget: int | None = Field(default=None, ge=1, description=_about("budget"))
         max_paths: int = Field(default=DEFAULT_MAX_PATHS, ge=0, description=_about("max_paths"))
@@ -127,7 +131,9 @@ with warnings.catch_warnings():
             default_factory=lambda: list(DEFAULT_BUDGETS), description=_about("budgets")
         )
         strict: bool = Field(default=False, description=_about("strict"))
-        output: str = Field(default="list", description=_about("output"))
+        output: Annotated[list[str], NoDecode] = Field(
+            default_factory=lambda: ["list"], description=_about("output")
+        )
         quiet: bool = Field(default=False, description=_about("quiet"))
 
         # agent
@@ -171,12 +177,16 @@ with warnings.catch_warnings():
                 return [value]
             return value
 
-        @field_validator("backend", "format", mode="before")
+        @field_validator("backend", "format", "output", mode="before")
         @classmethod
-        def _join_lists(cls, value: Any) -> Any:
-            """`backend = ["bm25", "structural"]` in schemanav.toml: `--backend bm25,structural`."""
+        def _names(cls, value: Any) -> Any:
+            """`bm25,structural` from a flag or the environment (a JSON list too), or
+            `backend = ["bm25", "structural"]` in schemanav.toml: the names, blanks dropped,
+            each once."""
+            if isinstance(value, str):
+                value = json.loads(value) if value.lstrip().startswith("[") else value.split(",")
             if isinstance(value, list | tuple):
-                return ",".join(str(item) for item in value)
+                return list(dict.fromkeys(str(item).strip() for item in value if str(item).strip()))
             return value
 
         @field_validator("chat_key_env")
@@ -232,6 +242,18 @@ class _FileSource(_TomlFile):
                     f"SCHEMANAV_{key.upper()}=1 in the environment"
                 )
         return values
+
+
+def single(settings: Settings, name: Literal["backend", "format"]) -> str:
+    """The one backend or format of a command that uses one (a list is for `bench`)."""
+    values: list[str] = getattr(settings, name)
+    if len(values) != 1:
+        listed = ",".join(values)
+        raise InputError(
+            f"one {name} is used here, not {listed or 'none'} (--{name} {listed}): pick one, "
+            f"or compare several with `schemanav bench --{name} {listed}`"
+        )
+    return values[0]
 
 
 def load_settings(**flags: Any) -> Settings:

@@ -45,6 +45,7 @@ from schemanav.events import Events, SilentEvents
 from schemanav.limits import MAX_TOOL_CALLS_PER_REPLY, MAX_TOOL_CALLS_PER_RUN
 from schemanav.navigator import Navigator
 from schemanav.retrieval.pipeline import parse_format
+from schemanav.settings import single
 from schemanav.text import one_line
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
@@ -101,7 +102,7 @@ def run_agent(
     events = events or SilentEvents()
     if not task.strip():
         raise InputError("the task is empty: say what the agent should find out")
-    parse_format(settings.format)  # a bad --format fails before anything is loaded
+    parse_format(single(settings, "format"))  # a bad --format fails before anything is loaded
     chat = open_chat(settings, seed)
     try:
         # The model server and the model first: an unreachable host fails in a moment, not after the

@@ -238,17 +238,13 @@ FORMAT_FREE_OUTPUTS = frozenset({"slice"})
 """Outputs that do not read the list format: made once per run and shared by every format."""
 
 
-def split_list(value: str) -> list[str]:
-    """`bm25, embedding` → `["bm25", "embedding"]`: comma-separated, blanks dropped, no repeats."""
-    return list(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
-
-
-def parse_formats(value: str) -> list[Format]:
-    """A comma-separated list of formats (any case), refused with the choices if one is unknown."""
+def bench_formats(settings: Settings) -> list[Format]:
+    """The formats `settings.format` names (any case), each once; refused with the choices if
+    one is unknown."""
     formats: list[Format] = []
-    for part in split_list(value):
+    for name in settings.format:
         try:
-            formats.append(Format.parse(part))
+            formats.append(Format.parse(name))
         except ValueError as err:
             raise InputError(str(err)) from None
     if not formats:
@@ -256,9 +252,10 @@ def parse_formats(value: str) -> list[Format]:
     return list(dict.fromkeys(formats))
 
 
-def parse_outputs(value: str) -> list[str]:
-    """A comma-separated list of outputs (`list`, `slice`), refused with the choices."""
-    outputs = [part.lower() for part in split_list(value)]
+def bench_outputs(settings: Settings) -> list[str]:
+    """The outputs `settings.output` names (`list`, `slice`, any case), each once; refused
+    with the choices if one is unknown."""
+    outputs = [name.lower() for name in settings.output]
     for name in outputs:
         if name not in OUTPUTS:
             raise InputError(f"unknown output {name!r}: choose one of {', '.join(OUTPUTS)}")
@@ -346,26 +343,17 @@ def _check_backends(names: Sequence[str], settings: Settings) -> None:
     options_for(names, settings.options)
 
 
-def run_bench(
-    settings: Settings,
-    backends: Sequence[str] | None = None,
-    formats: Sequence[Format] | None = None,
-    events: Events | None = None,
-    outputs: Sequence[str] | None = None,
-) -> BenchReport:
+def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
     """Score the labelled questions of `settings.bench_file` (default: the bundled Movie DB
-    sample) on `settings.schema` for every backend × format × output; rows in that order.
-
-    `backends`, `formats` and `outputs` default to `settings.backend`, `settings.format`
-    and `settings.output`.
-    """
+    sample) on `settings.schema` for every backend × format × output of `settings.backend`,
+    `settings.format` and `settings.output`; rows in that order."""
     from schemanav.navigator import Navigator
     from schemanav.retrieval.pipeline import prepare_backend
 
     events = events or SilentEvents()
-    backend_list = list(backends) if backends is not None else [settings.backend]
-    format_list = list(formats) if formats is not None else parse_formats(settings.format)
-    output_list = list(outputs) if outputs is not None else parse_outputs(settings.output)
+    backend_list = list(settings.backend)
+    format_list = bench_formats(settings)
+    output_list = bench_outputs(settings)
     _check_backends(backend_list, settings)
     ks = _cutoffs(settings.ks, "ks", 1)
     budgets = _cutoffs(settings.budgets, "budgets", 1)

@@ -63,11 +63,11 @@ class Baseline:
         """Before a `bench` run, so a mismatch costs no run: `InputError` when the baseline's
         cutoffs, budgets, formats or outputs differ from what `settings` will measure (the
         backends and questions are compared after the run, by the rows it made)."""
-        from schemanav.bench.runner import parse_formats, parse_outputs
+        from schemanav.bench.runner import bench_formats, bench_outputs
 
         plan: dict[str, list[Any]] = {
-            "formats": [fmt.value for fmt in parse_formats(settings.format)],
-            "outputs": parse_outputs(settings.output),
+            "formats": [fmt.value for fmt in bench_formats(settings)],
+            "outputs": bench_outputs(settings),
         }
         for key in ("ks", "budgets"):
             values = sorted(set(getattr(settings, key)))

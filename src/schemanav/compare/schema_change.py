@@ -134,7 +134,6 @@ def diff_schema_versions(
     old: str,
     new: str,
     *,
-    backends: list[str] | None = None,
     max_drop: float | None = None,
     max_growth: float | None = None,
     allow_breaking: bool = False,
@@ -143,7 +142,7 @@ def diff_schema_versions(
     """Compare schema `old` with `new` (paths or URLs) under `settings`; when it names a
     `bench_file`, score its labelled questions on both versions too."""
     from schemanav.bench.labelled import load_labelled
-    from schemanav.bench.runner import parse_formats, parse_outputs, run_bench
+    from schemanav.bench.runner import run_bench
     from schemanav.events import SilentEvents
     from schemanav.navigator import Navigator
 
@@ -162,16 +161,7 @@ def diff_schema_versions(
     bench = None
     if settings.bench_file:
         touched = touched_questions(load_labelled(settings.bench_file), coordinates)
-        runs = [
-            run_bench(
-                version,
-                backends=backends,
-                formats=parse_formats(settings.format),
-                events=events,
-                outputs=parse_outputs(settings.output),
-            ).as_dict()
-            for version in (before, after)
-        ]
+        runs = [run_bench(version, events).as_dict() for version in (before, after)]
         bench = compare_bench(
             runs[0], runs[1], baseline_label=old_navigator.label, max_drop=max_drop
         )
