@@ -530,7 +530,7 @@ def test_an_index_cached_for_other_knobs_or_another_corpus_is_not_used(
 
 def test_a_warm_search_loads_only_what_it_uses(tmp_path: Path) -> None:
     """With the caches filled, a structural search parses no schema, counts no tokens and
-    loads no other backend (`retrieval.builtin` loads each on first use)."""
+    loads no other backend (the registry loads each on first use)."""
     code = (
         "import sys\n"
         "from schemanav.navigator import Navigator\n"

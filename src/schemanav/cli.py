@@ -97,7 +97,9 @@ class _Command(TyperCommand):
         return [_unbraced(piece) for piece in pieces]
 
     def get_help(self, ctx: Any) -> str:
-        """Arguments are named by their metavar alone (`QUESTION`, not `QUESTION <str>`)."""
+        """Arguments are named by their metavar alone (`QUESTION`, not `QUESTION <str>`); the
+        backends listed include the installed plugins'."""
+        _name_plugin_backends(self.params)
         text: str = super().get_help(ctx)
         for param in self.params:
             if isinstance(param, TyperArgument) and param.metavar:
@@ -124,6 +126,18 @@ class _Command(TyperCommand):
             position += 1
         result: list[str] = super().parse_args(ctx, joined)
         return result
+
+
+def _name_plugin_backends(params: list[Any]) -> None:
+    """`--backend`'s help lists the backends of installed plugins after the built-in ones
+    (looked up only when help is printed)."""
+    from schemanav.defaults import BUILTIN_BACKEND_LIST
+    from schemanav.retrieval.registry import backend_names
+
+    names = ", ".join(backend_names())
+    for param in params:
+        if param.name == "backend" and param.help and names not in param.help:
+            param.help = param.help.replace(BUILTIN_BACKEND_LIST, names)
 
 
 class _OneLineUsageError(UsageError):

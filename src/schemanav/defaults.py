@@ -43,8 +43,21 @@ DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_BM25_TOKENIZER = "en_stem"
 DEFAULT_EMBEDDING_BATCH_SIZE = 32
 DEFAULT_EMBEDDING_TIMEOUT = 120.0
-BUILTIN_BACKENDS = ("structural", "bm25", "embedding", "embedding-local", "hybrid", "hybrid-local")
-"""The backends schemanav ships, in the order help lists them (plugins may add more)."""
+BUILTIN_BACKENDS: dict[str, str] = {
+    "structural": "schemanav.retrieval.structural",
+    "bm25": "schemanav.retrieval.bm25",
+    "embedding": "schemanav.retrieval.embedding",
+    "embedding-local": "schemanav.retrieval.embedding",
+    "hybrid": "schemanav.retrieval.hybrid",
+    "hybrid-local": "schemanav.retrieval.hybrid",
+}
+"""The backends that ship with schemanav, in the order help lists them, each by the module that
+registers it as it is imported. The registry imports one the first time its name is asked for:
+a search with one backend never loads the others (their modules and option models were some
+10 ms of every command). Other packages add backends through the `schemanav.backends` entry
+points (`schemanav.retrieval.registry`)."""
+BUILTIN_BACKEND_LIST = ", ".join(BUILTIN_BACKENDS)
+"""The built-in names as help lists them (help with plugins installed names those too)."""
 FORMATS = ("RAW", "DOT_PLUS_GLOSS", "GLOSS", "SDL")
 """The corpus renderings (`schemanav.corpus.Format`), cheapest first."""
 
@@ -58,7 +71,7 @@ SETTING_HELP: dict[str, str] = {
     "(repeatable; never printed)",
     "timeout": "HTTP timeout in seconds [default: 30]",
     "cache_dir": "Corpus, index and vector caches [default: user cache dir]",
-    "backend": f"Retrieval backend: {', '.join(BUILTIN_BACKENDS)} [default: {DEFAULT_BACKEND}]",
+    "backend": f"Retrieval backend: {BUILTIN_BACKEND_LIST} [default: {DEFAULT_BACKEND}]",
     "format": f"Corpus rendering: {', '.join(FORMATS)} [default: {DEFAULT_FORMAT}]",
     "k": f"Number of hits [default: {DEFAULT_K}, or all that fit --budget]",
     "budget": "Keep hits until the next would exceed this many tokens "
@@ -102,7 +115,7 @@ SETTING_HELP: dict[str, str] = {
 }
 
 LIST_SETTING_HELP: dict[str, str] = {
-    "backend": f"Retrieval backends to compare, comma-separated: {', '.join(BUILTIN_BACKENDS)} "
+    "backend": f"Retrieval backends to compare, comma-separated: {BUILTIN_BACKEND_LIST} "
     f"[default: {DEFAULT_BACKEND}]",
     "format": f"Corpus renderings to compare, comma-separated: {', '.join(FORMATS)} "
     f"[default: {DEFAULT_FORMAT}]",

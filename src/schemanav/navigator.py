@@ -253,8 +253,8 @@ class Navigator:
     @cached_property
     def slice_facts(self) -> SliceFacts:
         """What slices need of the schema beyond the corpus; for a schema file read from its
-        cache (a warm process builds no schema), else taken from `readable_schema`. Warns of
-        the schema's spec violations as `readable_schema` does."""
+        cache (a warm process builds no schema), else taken from `_readable`. Warns of
+        the schema's spec violations as `define` does."""
         from schemanav.corpus.facts import open_slice_facts
 
         facts = open_slice_facts(self.settings, lambda: self._readable, self.events)
@@ -357,21 +357,16 @@ class Navigator:
         self._warn_violations(violations)
         return [found[coordinate] for coordinate in wanted]
 
-    @property
-    def readable_schema(self) -> GraphQLSchema:
-        """The full schema, to read from (definitions); `loaded` validates operations.
+    @cached_property
+    def _readable(self) -> tuple[GraphQLSchema, tuple[str, ...]]:
+        """The full schema to read from (definitions, slice facts) and its spec violations;
+        `loaded` validates operations.
 
         For a schema file it is rebuilt from the introspection JSON cached beside the
         definitions (a fraction of a parse; every definition and slice printed from it equals
         the one printed from the parsed SDL), or parsed once, leaving that JSON for the next
         process.
         """
-        schema, violations = self._readable
-        self._warn_violations(violations)
-        return schema
-
-    @cached_property
-    def _readable(self) -> tuple[GraphQLSchema, tuple[str, ...]]:
         cache, parsed = self._definition_cache, "loaded" in self.__dict__
         if cache is not None and not parsed:
             kept = cache.schema()

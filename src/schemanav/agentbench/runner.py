@@ -15,7 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from schemanav.agent.loop import context_window, open_chat, run_task
 from schemanav.agentbench.scoring import TaskScore, score_run
@@ -35,7 +35,6 @@ MODES: tuple[Mode, ...] = ("inline", "navigate", "slice", "oracle")
 DEFAULT_SEED = 0
 # A results file is read back whole: one record per task and mode is some kilobytes.
 MAX_RESULTS_BYTES = DEFAULT_MAX_SCHEMA_BYTES
-RecordStatus = Literal["final", "retry"]
 
 
 def parse_modes(value: str) -> list[Mode]:

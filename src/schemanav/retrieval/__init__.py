@@ -1,9 +1,9 @@
 """Stage 3 — retrieval: a corpus goes in, a question comes out as ranked schema coordinates.
 
 A backend (registered by name with the pydantic model of its options, `registry`; the
-built-in ones in `builtin`) indexes a corpus into an immutable `Searcher`, so bench and the
-agent's tools cannot tell backends apart; `pipeline.prepare_backend` is how every front end
-gets a ready one.
+built-in ones listed in `defaults.BUILTIN_BACKENDS`, others found as plugins) indexes a corpus
+into an immutable `Searcher`, so bench and the agent's tools cannot tell backends apart;
+`pipeline.prepare_backend` is how every front end gets a ready one.
 """
 
 from schemanav.retrieval.base import (
@@ -11,7 +11,6 @@ from schemanav.retrieval.base import (
     BackendContext,
     Ranking,
     RanksWithoutHits,
-    SearchBackend,
     Searcher,
     SearchHit,
     fit_budget,
@@ -25,7 +24,6 @@ __all__ = [
     "BackendContext",
     "Ranking",
     "RanksWithoutHits",
-    "SearchBackend",
     "SearchHit",
     "Searcher",
     "fit_budget",

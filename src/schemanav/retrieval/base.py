@@ -102,8 +102,6 @@ class Searcher(Protocol):
         ...
 
 
-SearchBackend = Searcher
-"""The name front ends used before indexing returned a searcher; the same protocol."""
 
 
 @dataclass(frozen=True)

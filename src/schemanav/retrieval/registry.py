@@ -10,6 +10,12 @@ A backend is registered with its factory and a pydantic model of its options:
 
 The factory gets its validated options and a `BackendContext` (format, cache directory,
 events sink); the backend's `index(corpus)` returns an immutable `Searcher`.
+
+The built-in backends are `defaults.BUILTIN_BACKENDS` (name → the module that registers it).
+Another installed package adds one through an entry point of the group `schemanav.backends`
+whose name is the backend's and whose value names the module (or an object in it) that
+registers it, so `pip install schemanav-mybackend` adds `--backend mybackend`; see
+docs/plugins.md. A plugin is imported only when its name is asked for.
 """
 
 from __future__ import annotations
@@ -17,13 +23,19 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from schemanav.errors import InputError
+from schemanav.defaults import BUILTIN_BACKENDS
+from schemanav.errors import InputError, SchemanavError
 from schemanav.retrieval.base import Backend, BackendContext
-from schemanav.retrieval.builtin import BUILTIN_MODULES
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+ENTRY_POINT_GROUP = "schemanav.backends"
 
 
 class NoOptions(BaseModel):
@@ -32,7 +44,6 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-OptionsT = TypeVar("OptionsT", bound=BaseModel)
 FactoryT = TypeVar("FactoryT", bound=Callable[..., Backend])
 
 
@@ -86,21 +97,55 @@ def register_backend(
     return decorator
 
 
+@cache
+def plugin_entry_points() -> dict[str, EntryPoint]:
+    """The backends installed packages offer (entry points of `ENTRY_POINT_GROUP`), by name;
+    a built-in name is never taken over. Read once a process, when first asked."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=ENTRY_POINT_GROUP)
+    return {point.name: point for point in found if point.name not in BUILTIN_BACKENDS}
+
+
 def backend_names() -> list[str]:
-    """The built-in backends (whether loaded yet or not), then any other registered one."""
-    return [*BUILTIN_MODULES, *(name for name in BACKENDS if name not in BUILTIN_MODULES)]
+    """The built-in backends (whether loaded yet or not), then the installed plugins', then
+    any other registered one."""
+    plugins = [name for name in plugin_entry_points() if name not in BUILTIN_BACKENDS]
+    known = [*BUILTIN_BACKENDS, *plugins]
+    return [*known, *(name for name in BACKENDS if name not in known)]
 
 
 def backend_spec(name: str) -> BackendSpec:
-    """The backend registered as `name` (a built-in one's module is loaded on first use), or
-    a one-line error listing the known names."""
-    if name not in BACKENDS and name in BUILTIN_MODULES:
-        importlib.import_module(BUILTIN_MODULES[name])
+    """The backend registered as `name` (a built-in one's module, or a plugin, is loaded on
+    first use), or a one-line error listing the known names."""
+    if name not in BACKENDS and name in BUILTIN_BACKENDS:
+        importlib.import_module(BUILTIN_BACKENDS[name])
+    if name not in BACKENDS and name in plugin_entry_points():
+        _load_plugin(plugin_entry_points()[name])
     try:
         return BACKENDS[name]
     except KeyError:
         known = ", ".join(backend_names())
         raise InputError(f"unknown backend {name!r}: choose one of {known}") from None
+
+
+def _load_plugin(point: EntryPoint) -> None:
+    """Import the plugin behind `point`; it registers its backend as it is imported. A plugin
+    that fails to import, or registers no backend of its name, is a failure (exit 1) that
+    names its package, never a traceback."""
+    package = point.dist.name if point.dist is not None else point.value
+    try:
+        point.load()
+    except Exception as err:
+        raise SchemanavError(
+            f"the backend plugin {point.name!r} (package {package}) failed to load: "
+            f"{type(err).__name__}: {err}"
+        ) from None
+    if point.name not in BACKENDS:
+        raise SchemanavError(
+            f"the backend plugin {point.name!r} (package {package}) registered no backend of "
+            f"that name: its module must call register_backend({point.name!r})"
+        )
 
 
 def backend_specs() -> list[BackendSpec]:
