@@ -2,7 +2,8 @@
 
 Each function takes the same frozen record that `--json` prints (`SchemaPrice`,
 `SearchResult`, `Receipt`, `Definition`s) and a console to print on; nothing here computes a
-figure. The benchmark's tables live beside its runner, in `schemanav.bench.report`.
+figure. The benchmark's tables are built beside its runner (`schemanav.bench.report`,
+`schemanav.agentbench.report`) and printed from here or there.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from schemanav.agent.receipt import Receipt
+    from schemanav.agentbench.report import AgentBenchReport
+    from schemanav.build import BuildResult
     from schemanav.corpus import SchemaPrice
     from schemanav.navigator import SearchResult, SliceResult
     from schemanav.schema.define import Definition
@@ -256,3 +259,42 @@ def unknown_definition_errors(definitions: Sequence[Definition]) -> list[str]:
 
 def _window(num_ctx: int | None) -> str:
     return "not reported" if num_ctx is None else f"{num_ctx:,}"
+
+
+def render_build(out: Console, err: Console, result: BuildResult) -> None:
+    """`schemanav build`: the operation on stdout (unwrapped, it is code), on stderr its
+    variables, the fixes and connections made, and what is wrong or missing."""
+    out.print(result.operation, markup=False, soft_wrap=True)
+    for variable in result.variables:
+        err.print(
+            f"variable ${variable.name}: {variable.type}  ({variable.argument})", markup=False
+        )
+    for fix in result.auto_fixes:
+        err.print(f"auto-fix: {fix.coordinate} → {fix.replacement} ({fix.reason})", markup=False)
+    if result.added:
+        err.print("added to connect: " + ", ".join(result.added), markup=False)
+    for warning in result.warnings:
+        err.print(f"warning: {warning}", markup=False)
+    for error in result.errors:
+        err.print(f"error: {error}", markup=False)
+    if result.missing:
+        err.print("error: not in the operation: " + ", ".join(result.missing), markup=False)
+
+
+def render_agent_bench(out: Console, report: AgentBenchReport) -> None:
+    """`schemanav agent-bench`'s tables, a blank line apart, never squeezed: an elided figure
+    is worse than a wide line (as in `bench`)."""
+    from rich.measure import Measurement
+
+    from schemanav.agentbench.report import tables
+    from schemanav.bench.report import to_rich
+
+    for number, table in enumerate(tables(report)):
+        rich_table = to_rich(table)
+        rich_table.caption = None
+        wide = out.options.update(width=10_000, max_width=10_000)
+        out.width = max(out.width, Measurement.get(out, wide, rich_table).maximum)
+        rich_table.caption = table.caption or None
+        if number:
+            out.print()
+        out.print(rich_table)

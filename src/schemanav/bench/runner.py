@@ -39,10 +39,10 @@ from schemanav.corpus import Format
 from schemanav.defaults import slice_rank_depth
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
+from schemanav.process import no_cyclic_gc
 from schemanav.retrieval import Ranking, Searcher, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, schema_label
-from schemanav.schema.loading import no_cyclic_gc
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME
 from schemanav.wording import counted

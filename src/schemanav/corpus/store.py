@@ -32,7 +32,8 @@ from schemanav.corpus.model import Corpus, Format, build_corpus
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
-from schemanav.schema.loading import LoadedSchema, no_cyclic_gc, read_schema_bytes
+from schemanav.process import no_cyclic_gc
+from schemanav.schema.loading import LoadedSchema, read_schema_bytes
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME, cache_ranks_in

@@ -44,10 +44,10 @@ from schemanav.cache import STRUCTURAL_INDEX_CACHE, cache_key, read_matching, wr
 from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
+from schemanav.process import no_cyclic_gc
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.registry import NoOptions, register_backend
-from schemanav.schema.loading import no_cyclic_gc
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,11 +14,8 @@ header values and URL credentials echoed by a server are redacted from every mes
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -37,6 +34,7 @@ from schemanav.limits import (
     read_capped,
     run_with_deadline,
 )
+from schemanav.process import no_cyclic_gc
 from schemanav.redaction import Redactor, public_url
 from schemanav.text import one_line
 from schemanav.textfile import decode_text, read_bytes
@@ -410,25 +408,6 @@ def _located_build_error(text: str) -> Exception | None:
     except (GraphQLError, TypeError) as err:
         return err
     return None
-
-
-@contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a schema is built (or hits are ranked by the
-    hundred thousand, as `bench` does).
-
-    Parsing allocates hundreds of thousands of long-lived objects and no garbage cycles, so
-    the collections it triggers find nothing; on GitHub's schema they were a third to a half
-    of the parse time, more as schemas grow. Reference counting still frees as usual.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _first_location(err: Any) -> tuple[int, int]:
