@@ -82,7 +82,7 @@ def _command(summary: str, options: str, name: str | None = None) -> Callable[[_
 
 
 def _path_option(flag_name: str, help: str) -> Any:
-    """An output file or folder of one command (`--transcript FILE`)."""
+    """An input or output file of one command (`--baseline FILE`)."""
     return typer.Option(flag_name, metavar="FILE", show_default=False, help=help)
 
 
@@ -92,16 +92,7 @@ def _path_option(flag_name: str, help: str) -> Any:
 )
 def corpus(
     ctx: typer.Context,
-    show: Annotated[
-        int,
-        typer.Option(
-            "--show",
-            min=0,
-            metavar="N",
-            show_default=False,
-            help="Also print the first N entries of each format [default: 0]",
-        ),
-    ] = 0,
+    show: int = 0,
     as_json: bool = False,
     baseline: Annotated[
         str | None,
@@ -162,15 +153,7 @@ def search(
     question: Annotated[
         str, typer.Argument(help="The question, in any words.", metavar="QUESTION")
     ],
-    as_slice: Annotated[
-        bool,
-        typer.Option(
-            "--slice",
-            help="Answer with a schema slice: valid SDL holding the ranked hits with their "
-            "paths from the root, arguments and argument types, grown to --budget tokens "
-            "[default budget: 2000].",
-        ),
-    ] = False,
+    as_slice: bool = False,
     as_json: bool = False,
 ) -> None:
     """Ask one question; print the ranked coordinates with the score, the token cost and the
@@ -217,14 +200,7 @@ def bench(
         typer.Option("-j", "--json", help="Print one JSON object (with per-question results)."),
     ] = False,
     markdown: str | None = None,
-    plot: Annotated[
-        str | None,
-        typer.Option(
-            "--plot",
-            metavar="DIR",
-            help="Also draw recall and completeness charts (SVG) into this folder.",
-        ),
-    ] = None,
+    plot: str | None = None,
     baseline: Annotated[
         str | None,
         _path_option(
@@ -298,18 +274,9 @@ def agent(
             "--seed", metavar="N", help="Seed sent with every model call.", show_default=False
         ),
     ] = None,
-    inline: Annotated[
-        bool,
-        typer.Option(
-            "--inline", help="Put the whole schema SDL in the system message; offer only execution."
-        ),
-    ] = False,
-    transcript: Annotated[
-        str | None, _path_option("--transcript", "Write the whole conversation as JSON here.")
-    ] = None,
-    receipt_json: Annotated[
-        str | None, _path_option("--receipt-json", "Write the context receipt as JSON here.")
-    ] = None,
+    inline: bool = False,
+    transcript: str | None = None,
+    receipt_json: str | None = None,
 ) -> None:
     """Let a model (Ollama, or any server of the OpenAI chat-completions API with --chat-api
     openai) answer TASK with searchSchema / introspectType / executeGraphql
@@ -385,16 +352,7 @@ def build(
             metavar="COORD",
         ),
     ],
-    leaf_fields: Annotated[
-        int,
-        typer.Option(
-            "--leaf-fields",
-            min=1,
-            metavar="N",
-            help="Leaf fields selected under an object end [default: 3]",
-            show_default=False,
-        ),
-    ] = 3,
+    leaf_fields: int = 3,
     as_json: bool = False,
 ) -> None:
     """Write one operation containing the coordinates, with typed variables and leaf fields,
@@ -429,27 +387,9 @@ def agent_bench(
             metavar="TASKS",
         ),
     ],
-    mode: Annotated[
-        str,
-        typer.Option(
-            "--mode",
-            metavar="MODE,…",
-            help="Modes, comma-separated: inline, navigate, slice, oracle [default: all four]",
-            show_default=False,
-        ),
-    ] = "inline,navigate,slice,oracle",
-    results: Annotated[
-        str,
-        _path_option(
-            "--results",
-            "JSONL file results are appended to; a rerun skips finished tasks "
-            "[default: agent-bench.jsonl]",
-        ),
-    ] = "agent-bench.jsonl",
-    limit: Annotated[
-        int | None,
-        typer.Option("--limit", min=1, metavar="N", help="Only the first N tasks."),
-    ] = None,
+    mode: str = "inline,navigate,slice,oracle",
+    results: str = "agent-bench.jsonl",
+    limit: int | None = None,
     seed: Annotated[
         int,
         typer.Option(
@@ -503,24 +443,10 @@ def mcp(
     allow_mutations: Annotated[
         bool, flag("allow_mutations", help=SERVER_SETTING_HELP["mcp.allow_mutations"])
     ] = False,
-    http: Annotated[
-        str | None,
-        typer.Option(
-            "--http",
-            metavar="HOST:PORT",
-            help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio.",
-        ),
-    ] = None,
+    http: str | None = None,
     refresh: float | None = None,
     forward_header: list[str] | None = None,
-    operations: Annotated[
-        str | None,
-        typer.Option(
-            "--operations",
-            help="Offer each named operation in DIR/*.graphql as a tool of its own.",
-            metavar="DIR",
-        ),
-    ] = None,
+    operations: str | None = None,
 ) -> None:
     """Serve search_schema / define / validate / execute as MCP tools (stdio by default)."""
     with user_errors():
@@ -545,35 +471,12 @@ def mcp(
 )
 def serve(
     ctx: typer.Context,
-    upstream: Annotated[
-        str | None,
-        typer.Option(
-            "--upstream", metavar="URL", help="GraphQL URL that runs every other operation"
-        ),
-    ] = None,
+    upstream: str | None = None,
     allow_mutations: Annotated[
         bool, flag("allow_mutations", help=SERVER_SETTING_HELP["serve.allow_mutations"])
     ] = False,
-    host: Annotated[
-        str,
-        typer.Option(
-            "--host",
-            metavar="HOST",
-            help="Address to listen on [default: 127.0.0.1]",
-            show_default=False,
-        ),
-    ] = "127.0.0.1",
-    port: Annotated[
-        int,
-        typer.Option(
-            "--port",
-            min=0,
-            max=65535,
-            metavar="PORT",
-            help="Port, 0-65535 (0: a free one) [default: 8000]",
-            show_default=False,
-        ),
-    ] = 8000,
+    host: str = "127.0.0.1",
+    port: int = 8000,
     refresh: float | None = None,
     forward_header: list[str] | None = None,
 ) -> None:
@@ -604,13 +507,7 @@ def diff(
     new: Annotated[str, typer.Argument(help="The schema after (file or URL).", metavar="NEW")],
     max_drop: float | None = None,
     max_growth: float | None = None,
-    allow_breaking: Annotated[
-        bool,
-        typer.Option(
-            "--allow-breaking",
-            help="Report breaking changes (graphql-core's) without failing the check.",
-        ),
-    ] = False,
+    allow_breaking: bool = False,
     as_json: bool = False,
     markdown: Annotated[
         str | None,

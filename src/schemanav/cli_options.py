@@ -44,6 +44,11 @@ def flag(
     )
 
 
+def _path_option(flag_name: str, help: str) -> Any:
+    """An output file of one command (`--transcript FILE`)."""
+    return typer.Option(flag_name, metavar="FILE", show_default=False, help=help)
+
+
 def _output(*declarations: str, metavar: str | None = None, help: str) -> Any:
     """An option that is no setting (what to print or write, what to fail on)."""
     return typer.Option(*declarations, metavar=metavar, show_default=False, help=help)
@@ -164,8 +169,177 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
         ],
         None,
     ),
+    # Options of one command each, declared here beside the rest.
+    "show": (
+        Annotated[
+            int,
+            typer.Option(
+                "--show",
+                min=0,
+                metavar="N",
+                show_default=False,
+                help="Also print the first N entries of each format [default: 0]",
+            ),
+        ],
+        0,
+    ),
+    "as_slice": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--slice",
+                help="Answer with a schema slice: valid SDL holding the ranked hits with their "
+                "paths from the root, arguments and argument types, grown to --budget tokens "
+                "[default budget: 2000].",
+            ),
+        ],
+        False,
+    ),
+    "plot": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--plot",
+                metavar="DIR",
+                help="Also draw recall and completeness charts (SVG) into this folder.",
+            ),
+        ],
+        None,
+    ),
+    "inline": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--inline",
+                help="Put the whole schema SDL in the system message; offer only execution.",
+            ),
+        ],
+        False,
+    ),
+    "transcript": (
+        Annotated[
+            str | None, _path_option("--transcript", "Write the whole conversation as JSON here.")
+        ],
+        None,
+    ),
+    "receipt_json": (
+        Annotated[
+            str | None, _path_option("--receipt-json", "Write the context receipt as JSON here.")
+        ],
+        None,
+    ),
+    "leaf_fields": (
+        Annotated[
+            int,
+            typer.Option(
+                "--leaf-fields",
+                min=1,
+                metavar="N",
+                help="Leaf fields selected under an object end [default: 3]",
+                show_default=False,
+            ),
+        ],
+        3,
+    ),
+    "mode": (
+        Annotated[
+            str,
+            typer.Option(
+                "--mode",
+                metavar="MODE,…",
+                help="Modes, comma-separated: inline, navigate, slice, oracle [default: all four]",
+                show_default=False,
+            ),
+        ],
+        "inline,navigate,slice,oracle",
+    ),
+    "results": (
+        Annotated[
+            str,
+            _path_option(
+                "--results",
+                "JSONL file results are appended to; a rerun skips finished tasks "
+                "[default: agent-bench.jsonl]",
+            ),
+        ],
+        "agent-bench.jsonl",
+    ),
+    "limit": (
+        Annotated[
+            int | None,
+            typer.Option("--limit", min=1, metavar="N", help="Only the first N tasks."),
+        ],
+        None,
+    ),
+    "http": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--http",
+                metavar="HOST:PORT",
+                help="Serve streamable HTTP on HOST:PORT (path /mcp) instead of stdio.",
+            ),
+        ],
+        None,
+    ),
+    "operations": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--operations",
+                help="Offer each named operation in DIR/*.graphql as a tool of its own.",
+                metavar="DIR",
+            ),
+        ],
+        None,
+    ),
+    "upstream": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--upstream", metavar="URL", help="GraphQL URL that runs every other operation"
+            ),
+        ],
+        None,
+    ),
+    "host": (
+        Annotated[
+            str,
+            typer.Option(
+                "--host",
+                metavar="HOST",
+                help="Address to listen on [default: 127.0.0.1]",
+                show_default=False,
+            ),
+        ],
+        "127.0.0.1",
+    ),
+    "port": (
+        Annotated[
+            int,
+            typer.Option(
+                "--port",
+                min=0,
+                max=65535,
+                metavar="PORT",
+                help="Port, 0-65535 (0: a free one) [default: 8000]",
+                show_default=False,
+            ),
+        ],
+        8000,
+    ),
+    "allow_breaking": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--allow-breaking",
+                help="Report breaking changes (graphql-core's) without failing the check.",
+            ),
+        ],
+        False,
+    ),
 }
-"""Every shared option by parameter name: its annotation (type and `typer.Option`) and default."""
+"""Every option by parameter name: its annotation (type and `typer.Option`) and default."""
 
 
 def with_options(order: str) -> Callable[[_F], _F]:
