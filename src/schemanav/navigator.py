@@ -27,7 +27,16 @@ from schemanav.limits import question_problem
 from schemanav.operations import OperationOutcome, OperationRunner
 from schemanav.records import to_json
 from schemanav.redaction import Redactor, public_url
-from schemanav.retrieval import Ranking, Searcher, SearchHit, fit_budget, has_words, ranking_of
+from schemanav.retrieval import (
+    BlockSearch,
+    Ranking,
+    Searcher,
+    SearchHit,
+    fit_budget,
+    has_words,
+    ranking_of,
+    search_blocks,
+)
 from schemanav.retrieval.dispositions import disposition
 from schemanav.retrieval.pipeline import parse_format, prepare_backend
 from schemanav.schema import (
@@ -233,6 +242,13 @@ class Navigator:
             ),
             over_budget=over_budget,
         )
+
+    def search_blocks(self, question: str, budget: int, *, k: int | None = None) -> BlockSearch:
+        """Ranked hits as an agent's search tool shows them, each with its paths from the root
+        (at most `settings.max_paths`) and its cost, as many whole blocks as fit `budget`
+        tokens (`retrieval.search_blocks`; the servers' `search_schema`)."""
+        _check_question(question)
+        return search_blocks(self.searcher(), question, budget, size=len(self.corpus), k=k)
 
     @cached_property
     def members(self) -> MemberSearch:

@@ -134,27 +134,24 @@ class SchemaTools:
         The budget covers everything a hit injects, its path from the root included, so the
         dial caps the tool's payload and not only the hit texts.
         """
-        from schemanav.retrieval.base import fit_prefix
+        from schemanav.retrieval import search_blocks
 
         if self.backend is None:
             return ToolResult(False, f"{SEARCH_SCHEMA} is not offered in this run")
-        # Every hit costs at least one token, so the budget bounds the depth worth fetching.
-        depth = min(self.search_k or self.corpus_size, self.search_budget)
-        ranked = self.backend.search(query, depth)
-        blocks: list[str] = []
-        costs: list[int] = []
-        for hit in ranked:
-            block = hit.block(self.max_paths)
-            costs.append(count_tokens(block))
-            blocks.append(block)
-            if sum(costs) > self.search_budget:
-                break
-        shown = fit_prefix(costs, self.search_budget)
+        found = search_blocks(
+            self.backend,
+            query,
+            self.search_budget,
+            size=self.corpus_size,
+            k=self.search_k,
+            max_paths=self.max_paths,
+        )
+        shown = len(found.hits)
         if not shown:
-            if ranked:
+            if found.blocks:
                 return ToolResult(
                     True,
-                    f"the best hit ({costs[0]} tokens) does not fit the search budget "
+                    f"the best hit ({found.costs[0]} tokens) does not fit the search budget "
                     f"of {self.search_budget} tokens; nothing to show",
                 )
             return ToolResult(
@@ -162,11 +159,11 @@ class SchemaTools:
                 f"no field matches {query!r}; try other words for the thing you are "
                 "looking for (plain words, not GraphQL syntax)",
             )
-        spent = sum(costs[:shown])
         lines = [
-            f"{counted(shown, 'hit')} ({spent} of {self.search_budget} budget tokens), best first:"
+            f"{counted(shown, 'hit')} ({found.spent} of {self.search_budget} budget tokens), "
+            "best first:"
         ]
-        lines.extend(blocks[:shown])
+        lines.extend(found.blocks[:shown])
         return ToolResult(True, "\n".join(lines))
 
     # introspectType -------------------------------------------------------------------------

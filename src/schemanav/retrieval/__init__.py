@@ -9,6 +9,7 @@ into an immutable `Searcher`, so bench and the agent's tools cannot tell backend
 from schemanav.retrieval.base import (
     Backend,
     BackendContext,
+    BlockSearch,
     Ranking,
     RanksWithoutHits,
     Searcher,
@@ -17,11 +18,13 @@ from schemanav.retrieval.base import (
     fit_prefix,
     has_words,
     ranking_of,
+    search_blocks,
 )
 
 __all__ = [
     "Backend",
     "BackendContext",
+    "BlockSearch",
     "Ranking",
     "RanksWithoutHits",
     "SearchHit",
@@ -30,4 +33,5 @@ __all__ = [
     "fit_prefix",
     "has_words",
     "ranking_of",
+    "search_blocks",
 ]

@@ -180,6 +180,62 @@ def fit_prefix(token_counts: Sequence[int], budget: int) -> int:
     return len(token_counts)
 
 
+# Hits fetched first when a budget of whole blocks is filled: one per this many budget tokens
+# (a hit with its path lines costs 20–40 tokens), at least MIN_BLOCK_DEPTH; doubled only while
+# the budget is not full. Only the work changes with these, never the answer.
+TOKENS_PER_HIT = 20
+MIN_BLOCK_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class BlockSearch:
+    """A question's hits as an agent's search tool shows them: each hit's block (its text and
+    its `from the root:` lines) and what it costs, best first, as many as fit the budget.
+
+    `blocks` and `costs` hold every hit fetched, so a caller can say what the first one that
+    did not fit would have cost."""
+
+    hits: tuple[SearchHit, ...]
+    blocks: tuple[str, ...]
+    costs: tuple[int, ...]
+
+    @property
+    def spent(self) -> int:
+        """Tokens of the blocks shown."""
+        return sum(self.costs[: len(self.hits)])
+
+
+def search_blocks(
+    searcher: Searcher,
+    query: str,
+    budget: int,
+    *,
+    size: int,
+    k: int | None = None,
+    max_paths: int | None = None,
+) -> BlockSearch:
+    """The budgeted search of every agent tool (the agent's `searchSchema`, the servers'
+    `search_schema`): ranked hits rendered as blocks of at most `max_paths` paths (None: every
+    path a hit carries), as many as fit `budget` tokens by `fit_prefix`, from the first
+    `k` hits (default all `size` entries of the corpus).
+
+    The ranking is read deeper only while everything read so far fits, so a small budget reads
+    a few dozen hits; the hits shown are the same however deep it read.
+    """
+    from schemanav.tokens import count_tokens
+
+    cap = min(k or size, size)
+    depth = min(max(MIN_BLOCK_DEPTH, budget // TOKENS_PER_HIT + 1), cap)
+    while True:
+        ranked = searcher.search(query, depth)
+        blocks = tuple(hit.block(max_paths) for hit in ranked)
+        costs = tuple(count_tokens(block) for block in blocks)
+        shown = fit_prefix(costs, budget)
+        if shown < len(ranked) or len(ranked) < depth or depth >= cap:
+            return BlockSearch(tuple(ranked[:shown]), blocks, costs)
+        depth = min(depth * 2, cap)
+
+
 def fit_budget(hits: Sequence[SearchHit], budget: int | None) -> list[SearchHit]:
     """The hits that fit `budget` tokens by `fit_prefix` (all of them when there is no budget)."""
     if budget is None:

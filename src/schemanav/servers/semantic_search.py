@@ -19,7 +19,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from schemanav.servers.tools import MAX_QUERY_CHARS
+from schemanav.limits import MAX_QUESTION_CHARS as MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from schemanav.retrieval.members import MemberSearch

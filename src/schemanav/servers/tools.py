@@ -18,14 +18,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from schemanav.defaults import DEFAULT_SEARCH_BUDGET
+from schemanav.limits import MAX_QUESTION_CHARS as MAX_QUERY_CHARS
 from schemanav.redaction import Redactor
 from schemanav.retrieval import fit_prefix, has_words
+from schemanav.retrieval.base import MIN_BLOCK_DEPTH, TOKENS_PER_HIT
 from schemanav.retrieval.members import FIELD, KINDS, MAX_RESULTS
 from schemanav.tokens import ENCODING_NAME, count_tokens
 
 if TYPE_CHECKING:
     from schemanav.navigator import Navigator
-    from schemanav.retrieval import SearchHit
     from schemanav.retrieval.members import MemberHit
     from schemanav.servers.operation_tools import OperationTool
 
@@ -34,16 +36,9 @@ DEFINE = "define"
 VALIDATE = "validate"
 EXECUTE = "execute"
 
-DEFAULT_SEARCH_BUDGET = 500
 MAX_SEARCH_BUDGET = 20_000
-MAX_QUERY_CHARS = 1024
 MAX_COORDINATES = 150
 MAX_OPERATION_CHARS = 100_000
-# Hits fetched first when filling a budget: one per this many budget tokens (a hit with its
-# path lines costs 20–40 tokens), at least MIN_DEPTH; doubled only while the budget is not full.
-# Only the work changes with these, never the answer.
-TOKENS_PER_HIT = 20
-MIN_DEPTH = 8
 
 # A slice renderer (question, token budget) → SDL text. When one is given, search_schema
 # offers `output: "slice"` beside the default ranked list.
@@ -295,7 +290,8 @@ class ToolBox:
             return self._output(True, sdl, {"query": query, "budget": budget, "output": "slice"})
         if kinds is not None and set(kinds) != {FIELD}:
             return self._search_members(query, budget, kinds)
-        hits, blocks, costs = self._fill(query, budget)
+        found = self.navigator.search_blocks(query, budget)
+        hits, blocks, costs = found.hits, found.blocks, found.costs
         if not hits:
             if blocks:
                 message = (
@@ -305,10 +301,9 @@ class ToolBox:
             else:
                 message = f"nothing in the schema matches {query!r}; try other words"
             return self._output(True, message, {"query": query, "budget": budget, "hits": []})
-        spent = sum(costs[: len(hits)])
         text = "\n".join(
             [
-                f"{len(hits)} hits ({spent} of {budget} budget tokens), best first:",
+                f"{len(hits)} hits ({found.spent} of {budget} budget tokens), best first:",
                 *blocks[: len(hits)],
             ]
         )
@@ -327,24 +322,10 @@ class ToolBox:
         }
         return self._output(True, text, data)
 
-    def _fill(self, query: str, budget: int) -> tuple[list[SearchHit], list[str], list[int]]:
-        """The hits that fit, and the blocks and costs of every hit fetched."""
-        searcher = self.navigator.searcher()
-        size = len(self.navigator.corpus)
-        depth = min(max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1), size)
-        while True:
-            ranked = searcher.search(query, depth)
-            blocks = [hit.block() for hit in ranked]
-            costs = [count_tokens(block) for block in blocks]
-            shown = fit_prefix(costs, budget)
-            if shown < len(ranked) or len(ranked) < depth or depth >= size:
-                return ranked[:shown], blocks, costs
-            depth = min(depth * 2, size)
-
     def _search_members(self, query: str, budget: int, kinds: list[str]) -> ToolOutput:
         """`search_schema` over the chosen kinds: each block says its kind, the paths follow."""
         members = self.navigator.members
-        count = max(MIN_DEPTH, budget // TOKENS_PER_HIT + 1)
+        count = max(MIN_BLOCK_DEPTH, budget // TOKENS_PER_HIT + 1)
         while True:
             page = members.page(query, count=count, kinds=kinds)
             blocks = [member_block(hit, self.navigator.settings.max_paths) for hit in page.hits]
