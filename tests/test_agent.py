@@ -260,7 +260,7 @@ def test_unknown_tools_and_malformed_arguments_become_tool_errors(
     assert results[1].startswith("the arguments of executeGraphql are not valid JSON (")
     assert 'send a JSON object such as {"query":' in results[1]
     assert results[2].startswith("searchSchema needs the argument 'query'")
-    assert results[3] == "argument 'name' of introspectType must be a string"
+    assert results[3] == "argument 'name' of introspectType must be a string, not int"
     assert results[4].startswith('"""A kind of movie."""\nenum Genre {')
     # The receipt keeps what the model really sent; the transcript too.
     assert run.receipt.tool_calls[1].arguments == '{"query": "{ movies { title }'

@@ -30,6 +30,7 @@ from schemanav.limits import (
 )
 from schemanav.operations import OperationRunner
 from schemanav.tokens import count_tokens
+from schemanav.tool_arguments import check_arguments, example_arguments
 from schemanav.wording import closest as nearest
 from schemanav.wording import counted
 
@@ -47,25 +48,25 @@ class ToolResult:
     text: str
 
 
-@dataclass(frozen=True)
-class _Parameter:
-    name: str
-    kind: type
-    required: bool
-    example: str
+def _input(name: str, kind: str, example: Any, **more: Any) -> dict[str, Any]:
+    """A tool whose one required argument `name` is of JSON type `kind`."""
+    return {
+        "type": "object",
+        "properties": {name: {"type": kind, "examples": [example]}, **more},
+        "required": [name],
+    }
 
 
-_PARAMETERS: dict[str, tuple[_Parameter, ...]] = {
-    SEARCH_SCHEMA: (_Parameter("query", str, True, '"what you are looking for"'),),
-    INTROSPECT_TYPE: (_Parameter("name", str, True, '"TypeName"'),),
-    EXECUTE_GRAPHQL: (
-        _Parameter("query", str, True, '"{ rootField { field } }"'),
-        _Parameter("variables", dict, False, "{}"),
+# What each tool takes, as the JSON schema `tool_arguments.check_arguments` enforces (an
+# argument no tool takes is ignored: models add some).
+_INPUTS: dict[str, dict[str, Any]] = {
+    SEARCH_SCHEMA: _input("query", "string", "what you are looking for"),
+    INTROSPECT_TYPE: _input("name", "string", "TypeName"),
+    EXECUTE_GRAPHQL: _input(
+        "query", "string", "{ rootField { field } }", variables={"type": "object"}
     ),
-    LIST_FIELDS: (_Parameter("name", str, True, '"TypeName"'),),
-    BUILD_QUERY: (
-        _Parameter("coordinates", list, True, '["RootType.rootField", "TypeName.field"]'),
-    ),
+    LIST_FIELDS: _input("name", "string", "TypeName"),
+    BUILD_QUERY: _input("coordinates", "array", ["RootType.rootField", "TypeName.field"]),
 }
 
 
@@ -227,62 +228,63 @@ class SchemaTools:
 
 
 def _parse_arguments(name: str, arguments: Any) -> dict[str, Any] | ToolResult:
-    """The arguments as a dict with the right types, or a tool error that says what to send."""
-    parameters = _PARAMETERS[name]
-    example = "{" + ", ".join(f'"{p.name}": {p.example}' for p in parameters if p.required) + "}"
+    """The arguments as a dict with the right types, or a tool error that says what to send.
+
+    What a model sends is read leniently first (arguments as JSON text, one coordinate as a
+    string, variables as a JSON string), then checked against the tool's schema."""
+    schema = _INPUTS[name]
     if arguments is None or arguments == "":
         arguments = {}
     if isinstance(arguments, str):
-        if len(arguments) > 2 * MAX_TOOL_ARGUMENT_CHARS:
-            return ToolResult(
-                False,
-                f"the arguments of {name} are {len(arguments):,} characters long; the limit "
-                f"is {2 * MAX_TOOL_ARGUMENT_CHARS:,}",
-            )
-        try:
-            arguments = loads_json(arguments, max_depth=MAX_JSON_DEPTH)
-        except TooDeep:
-            return ToolResult(
-                False, f"the arguments of {name} are nested too deeply; send {example}"
-            )
-        except json.JSONDecodeError as err:
-            return ToolResult(
-                False,
-                f"the arguments of {name} are not valid JSON ({err.msg}, character "
-                f"{err.pos}); send a JSON object such as {example}",
-            )
-    if not isinstance(arguments, Mapping):
-        return ToolResult(False, f"the arguments of {name} must be a JSON object such as {example}")
-    parsed: dict[str, Any] = {}
-    for parameter in parameters:
-        value = arguments.get(parameter.name)
-        if parameter.kind is list and isinstance(value, str):
-            value = [value]  # one coordinate, or several in one string: buildQuery splits them
-        if parameter.kind is dict and isinstance(value, str):
+        decoded = _decoded(name, arguments, example_arguments(schema))
+        if isinstance(decoded, ToolResult):
+            return decoded
+        arguments = decoded
+    if isinstance(arguments, Mapping):
+        arguments = dict(arguments)
+        coordinates = arguments.get("coordinates")
+        if isinstance(coordinates, str):
+            arguments["coordinates"] = [coordinates]  # buildQuery splits one string itself
+        variables = arguments.get("variables")
+        if name == EXECUTE_GRAPHQL and isinstance(variables, str):
             # Models often send variables as a JSON string; accept it when it parses.
             try:
-                value = loads_json(value, max_depth=MAX_JSON_DEPTH) if value.strip() else None
+                arguments["variables"] = (
+                    loads_json(variables, max_depth=MAX_JSON_DEPTH) if variables.strip() else None
+                )
             except (json.JSONDecodeError, TooDeep):
                 return ToolResult(
-                    False, f"argument {parameter.name!r} of {name} is not a valid JSON object"
+                    False, f"argument 'variables' of {name} is not a valid JSON object"
                 )
-        if value is None:
-            if parameter.required:
-                return ToolResult(
-                    False,
-                    f"{name} needs the argument {parameter.name!r}; send a JSON object "
-                    f"such as {example}",
-                )
-            continue
-        if not isinstance(value, parameter.kind):
-            kinds: dict[type, str] = {str: "a string", list: "a JSON array of strings"}
-            kind = kinds.get(parameter.kind, "a JSON object")
-            return ToolResult(False, f"argument {parameter.name!r} of {name} must be {kind}")
-        too_long = _too_long(name, parameter.name, value)
+    problem = check_arguments(name, schema, arguments)
+    if problem is not None:
+        return ToolResult(False, problem)
+    taken = {key: arguments[key] for key in schema["properties"] if arguments.get(key) is not None}
+    for key, value in taken.items():
+        too_long = _too_long(name, key, value)
         if too_long:
             return ToolResult(False, too_long)
-        parsed[parameter.name] = value
-    return parsed
+    return taken
+
+
+def _decoded(name: str, text: str, example: str) -> Any:
+    """Arguments sent as JSON text, within the caps of tool input; a tool error if not JSON."""
+    if len(text) > 2 * MAX_TOOL_ARGUMENT_CHARS:
+        return ToolResult(
+            False,
+            f"the arguments of {name} are {len(text):,} characters long; the limit is "
+            f"{2 * MAX_TOOL_ARGUMENT_CHARS:,}",
+        )
+    try:
+        return loads_json(text, max_depth=MAX_JSON_DEPTH)
+    except TooDeep:
+        return ToolResult(False, f"the arguments of {name} are nested too deeply; send {example}")
+    except json.JSONDecodeError as err:
+        return ToolResult(
+            False,
+            f"the arguments of {name} are not valid JSON ({err.msg}, character "
+            f"{err.pos}); send a JSON object such as {example}",
+        )
 
 
 def _too_long(tool: str, parameter: str, value: Any) -> str | None:

@@ -1,9 +1,10 @@
 """The agent tools every front end serves, with no protocol in them.
 
 `search_schema`, `define`, `validate` and `execute` over one `Navigator`: each tool has a JSON
-schema (a small subset of JSON Schema that `check_arguments` enforces, so what the schema
-says and what is refused never drift apart) and a short description that names nothing of any
-particular schema, so the tool list costs the same tokens whatever schema is served.
+schema (a small subset of JSON Schema that `tool_arguments.check_arguments` enforces, so what
+the schema says and what is refused never drift apart) and a short description that names
+nothing of any particular schema, so the tool list costs the same tokens whatever schema is
+served.
 
 Every call answers a `ToolOutput`, never an exception: bad arguments, unknown coordinates, an
 invalid or refused operation and an unreachable endpoint are `ok=False` outputs whose text
@@ -25,6 +26,7 @@ from schemanav.retrieval import fit_prefix, has_words
 from schemanav.retrieval.base import MIN_BLOCK_DEPTH, TOKENS_PER_HIT
 from schemanav.retrieval.members import FIELD, KINDS, MAX_RESULTS
 from schemanav.tokens import ENCODING_NAME, count_tokens
+from schemanav.tool_arguments import check_arguments
 
 if TYPE_CHECKING:
     from schemanav.navigator import Navigator
@@ -238,7 +240,7 @@ class ToolBox:
             return self._output(False, f"unknown tool {name!r}: the tools are {names}", {})
         if name in self.operations:
             return self._run_operation(self.operations[name], arguments, forwarded)
-        problem = check_arguments(spec, arguments or {})
+        problem = check_arguments(spec.name, spec.input_schema, arguments or {})
         if problem is not None:
             return self._output(False, problem, {})
         args = dict(arguments or {})
@@ -425,64 +427,3 @@ def stamp(text: str) -> tuple[str, int]:
             return stamped, tokens
         tokens = counted
     return stamped, count_tokens(stamped)
-
-
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "object": (dict,),
-    "array": (list,),
-}
-
-
-def check_arguments(spec: ToolSpec, arguments: Any) -> str | None:
-    """Why `arguments` do not fit `spec.input_schema` (in words an agent can act on), or None.
-
-    Enforces the subset of JSON Schema the specs use: type, required, additionalProperties,
-    minLength/maxLength, minimum/maximum, minItems/maxItems, items, enum.
-    """
-    schema = spec.input_schema
-    properties: dict[str, Any] = schema["properties"]
-    example = "{" + ", ".join(f'"{name}": …' for name in schema["required"]) + "}"
-    if not isinstance(arguments, Mapping):
-        return f"the arguments of {spec.name} must be a JSON object such as {example}"
-    for name in schema["required"]:
-        if arguments.get(name) is None:
-            return f"{spec.name} needs the argument {name!r}; send a JSON object such as {example}"
-    for name, value in arguments.items():
-        if name not in properties:
-            known = ", ".join(properties)
-            return f"{spec.name} has no argument {name!r}; its arguments are {known}"
-        if value is None:
-            continue
-        problem = _check_value(properties[name], value)
-        if problem is not None:
-            return f"argument {name!r} of {spec.name} {problem}"
-    return None
-
-
-def _check_value(schema: dict[str, Any], given: Any) -> str | None:
-    kind = schema["type"]
-    value: Any = given  # (isinstance with a looked-up tuple would narrow it to `object`)
-    if not isinstance(given, _JSON_TYPES[kind]) or (kind == "integer" and isinstance(given, bool)):
-        article = "an" if kind[0] in "aeiou" else "a"
-        return f"must be {article} {kind}, not {type(value).__name__}"
-    if kind == "string":
-        if len(value) < schema.get("minLength", 0):
-            return "must not be empty"
-        if len(value) > schema.get("maxLength", len(value)):
-            return f"is {len(value):,} characters long; the most is {schema['maxLength']:,}"
-        if "enum" in schema and value not in schema["enum"]:
-            return f"must be one of {', '.join(schema['enum'])}, not {value!r}"
-    if kind == "integer" and not schema.get("minimum", value) <= value <= schema.get(
-        "maximum", value
-    ):
-        return f"must be from {schema['minimum']} to {schema['maximum']}, not {value}"
-    if kind == "array":
-        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
-            return f"must hold from {schema['minItems']} to {schema['maxItems']} items"
-        for item in value:
-            problem = _check_value(schema["items"], item)
-            if problem is not None:
-                return f"has an item that {problem}"
-    return None
