@@ -162,3 +162,25 @@ def test_the_price_is_counted_once_per_schema_file_and_a_bad_cache_is_recounted(
     cache_file.write_bytes(data.replace(str(first.sdl_tokens).encode(), b"1"))
     assert open_price(settings, "movies", corpus, load) == first
     assert len(calls) == 2
+
+
+def test_every_cache_lands_where_the_table_of_cache_kinds_says(tmp_path: Path) -> None:
+    """One table names every cache: its folder, its kind and its version, each file under the
+    folder of its kind with its version in its name."""
+    from schemanav.cache import CACHE_KINDS
+    from schemanav.navigator import Navigator
+
+    assert len({kind.folder for kind in CACHE_KINDS}) == len(CACHE_KINDS)
+    assert len({kind.kind for kind in CACHE_KINDS}) == len(CACHE_KINDS)
+    navigator = Navigator.open(cache_dir=tmp_path, backend="bm25")
+    navigator.search("movie title")
+    navigator.slice("movie title", budget=300)
+    navigator.define(["Movie.title"])
+    navigator.price()
+    by_folder = {kind.folder: kind for kind in CACHE_KINDS}
+    written = [path for path in tmp_path.iterdir() if not path.name.startswith(".")]
+    assert {path.name for path in written} >= {"corpus", "price", "slice", "define", "bm25"}
+    for folder in written:
+        kind = by_folder[folder.name]
+        for entry in folder.iterdir():
+            assert entry.name.endswith(f"-v{kind.version}{kind.suffix}"), entry

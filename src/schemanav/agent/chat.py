@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import httpx
@@ -70,7 +70,6 @@ class ChatReply:
     tool_calls: tuple[ToolCallRequest, ...]
     prompt_eval_count: int | None
     eval_count: int | None
-    raw_message: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
 
 class PromptRefused(SchemanavError):
