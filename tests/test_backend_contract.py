@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from graphql import build_schema
 
+from hostile_questions import HOSTILE_QUESTIONS
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.retrieval import BackendContext, Ranking, Searcher, SearchHit, ranking_of
 from schemanav.retrieval.pipeline import backend_names, backend_spec, create_backend
@@ -32,31 +33,6 @@ OBVIOUS_TARGET = "Movie.releaseDate"
 
 WORDLESS_QUESTIONS = ["", "   ", "\t\n", "?!", "()", "--", '"', "*", "\\", "[]{}", "…"]
 
-HOSTILE_QUESTIONS = [
-    '"unbalanced quote',
-    "title:movie",
-    "field:(release date",
-    "release) date]",
-    "movie AND NOT title",
-    "title OR OR name",
-    "NOT",
-    "movie*",
-    "*movie?",
-    "date~2",
-    "movie^3 rating",
-    "back\\slash\\",
-    "C:\\path\\to",
-    "[[{unbalanced",
-    "+required -excluded",
-    "🎬 movie release 🍿",
-    "emoji only 🎬🎬🎬",
-    "ünïcödé naïve café",
-    "電影 上映日期",
-    "x" * 2000,
-    "release\x00date",
-    "'single' `back` ticks",
-    "a/b/c && |pipe| ; drop",
-]
 
 
 @dataclass(frozen=True)

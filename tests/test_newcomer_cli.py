@@ -367,11 +367,13 @@ def test_a_misspelt_argument_suggests_arguments(cache_dir: Path) -> None:
 
 
 def test_install_commands_work_from_the_checkout() -> None:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    installs = re.findall(r"^pip install (.+)$", readme, flags=re.MULTILINE)
-    assert {"'.[mcp]'", "'.[serve]'"} <= {command.split()[0] for command in installs}
-    for doc in [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").glob("*.md")]:
-        assert "pip install 'schemanav[" not in doc.read_text(encoding="utf-8"), doc
+    pages = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+    texts = [page.read_text(encoding="utf-8") for page in pages]
+    installs = [re.findall(r"^pip install (.+)$", text, flags=re.MULTILINE) for text in texts]
+    shown = {command.split()[0] for commands in installs for command in commands}
+    assert {"'.[mcp]'", "'.[serve]'"} <= shown
+    for page, text in zip(pages, texts, strict=True):
+        assert "pip install 'schemanav[" not in text, page
     result = _schemanav("mcp", before="import sys; sys.modules['mcp'] = None")
     assert result.returncode == 2
     assert "pip install '.[mcp]' in the schemanav checkout" in result.stderr
