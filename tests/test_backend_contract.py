@@ -42,8 +42,13 @@ class Indexed:
     fmt: Format
 
 
-def all_backends() -> list[str]:
-    return backend_names()
+def all_backends() -> list[Any]:
+    """Every registered backend; those that load a model in process (torch, seconds to start)
+    are in the slow tier."""
+    return [
+        pytest.param(name, marks=pytest.mark.slow) if name.endswith("-local") else name
+        for name in backend_names()
+    ]
 
 
 @pytest.fixture(scope="module")

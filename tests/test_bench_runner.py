@@ -447,6 +447,7 @@ def test_outputs_are_parsed() -> None:
         parse_outputs(",")
 
 
+@pytest.mark.slow
 def test_a_benched_slice_is_the_one_search_slice_prints(
     github_slice: BenchFiles, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

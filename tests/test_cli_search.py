@@ -293,6 +293,7 @@ def test_hostile_question_still_finds_its_words(runner: CliRunner) -> None:
 # --- the corpus cache on the GitHub schema -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_github_corpus_cache_is_written_and_reused(
     runner: CliRunner, cache_dir: Path, github_schema_path: Path
 ) -> None:

@@ -21,6 +21,9 @@ from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
 from servers.graphql_server import MovieDbServer, serve_moviedb
 from servers.loopback import serve_asgi_app
 
+# Slow tier: `serve` under uvicorn and `mcp --http` as a process.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CALLER_TOKEN = "callers-own-token-5150"
 MOVIE = '{ movie(id: "movie-3") { title } }'

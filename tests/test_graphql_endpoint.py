@@ -25,6 +25,9 @@ from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
 from servers.graphql_server import MovieDbServer, serve_moviedb
 from servers.loopback import serve_asgi_app
 
+# Slow tier: the endpoint under uvicorn, and `schemanav serve` as a process.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SECRET = "moviedb-secret-token-4242"
 

@@ -53,6 +53,9 @@ from servers.hostile import (
     serving,
 )
 
+# Slow tier: hostile servers, limited subprocesses and property tests.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MOVIEDB = REPO_ROOT / "src" / "schemanav" / "data" / "moviedb.graphqls"
 MEMORY_LIMIT = 3 * 1024**3  # address space of each CLI process

@@ -45,6 +45,7 @@ def _printed(row: dict[str, Any]) -> list[str]:
     return [*recalls, f"{row['mrr']:.3f}", f"{row['tokens_at_50']:,.0f}", budgets]
 
 
+@pytest.mark.slow
 def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
     github_default_bench: dict[str, Any], github_slice: BenchFiles
 ) -> None:
@@ -76,6 +77,7 @@ HEADLINE_COLUMNS = {"2000": 3, "4000": 4, "mrr": -1}
 
 
 @pytest.mark.parametrize("schema", sorted(HEADLINE))
+@pytest.mark.slow
 def test_complete_slices_reproduce_the_readme_headline(
     schema: str,
     wg_full_labels: Callable[[str], BenchFiles],

@@ -26,6 +26,9 @@ from schemanav.servers.semantic_search import encode_cursor
 from servers.loopback import serve_asgi_app
 from servers.process import schemanav_server
 
+# Slow tier: the endpoint under uvicorn.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 PAGE = """
