@@ -11,6 +11,7 @@ README's list.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,3 +155,18 @@ def test_every_docs_page_is_linked_from_the_readme() -> None:
     pages = sorted(page.name for page in DOCS.glob("*.md"))
     assert pages
     assert [page for page in pages if f"](docs/{page})" not in readme] == []
+
+
+# What a page must not say: it describes what the tool does, not how it got there.
+HISTORY = re.compile(
+    r"\b(?:this|that|earlier|previous|last|next|first|second|third|\w+th) rounds?\b"
+    r"|\brounds ago\b|\bbefore commit\b|\bcommit [0-9a-f]{7,40}\b"
+    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b",
+    flags=re.IGNORECASE,
+)
+
+
+def test_no_page_speaks_of_rounds_or_commits() -> None:
+    for page in [README, *sorted(DOCS.glob("*.md"))]:
+        found = HISTORY.findall(page.read_text(encoding="utf-8"))
+        assert found == [], page
