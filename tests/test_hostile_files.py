@@ -78,6 +78,7 @@ def test_a_cache_file_that_is_not_a_plausible_file_is_replaced(tmp_path: Path) -
     assert len(warnings) <= len(planted), warnings
 
 
+@pytest.mark.slow
 def test_a_schema_fifo_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "schema.graphqls"
     os.mkfifo(fifo)
