@@ -269,6 +269,7 @@ def test_no_match_says_so(runner: CliRunner) -> None:
 
 
 @pytest.mark.parametrize("tokenizer", ["default", "en_stem", "camel_stem"])
+@pytest.mark.slow
 def test_hostile_questions_never_crash(
     runner: CliRunner, renderings: dict[str, dict[str, str]], tokenizer: str
 ) -> None:
