@@ -1,4 +1,4 @@
-"""Speed of the two front ends on GitHub, for the README (medians; not a test).
+"""Speed of the two front ends on GitHub, for docs/speed.md (medians; not a test).
 
     bash scripts/fetch-wg-benchmark.sh --from ../shared/wg
     python scripts/measure_servers.py [--seconds 20] [--clients 50] [--json PATH]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Retrieval and slice quality on every development schema, side by side, as Markdown.
 
-Runs `schemanav bench --json --output list,slice` for each schema and label set and prints
-the tables of docs/quality.md, each under the command that printed its figures:
+Runs `schemanav bench --json --output list,slice` for each schema and label set and prints,
+first, the summary table that is the README's headline (and heads docs/quality.md), then one
+section per schema for docs/quality.md, each table under the command that printed its figures:
 
 - GitHub and GitLab: the GraphQL AI Working Group's questions, written by
   `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME [--labels full]`;
@@ -10,7 +11,9 @@ the tables of docs/quality.md, each under the command that printed its figures:
   Working Group's "perfect": fields, arguments and types);
 - the bundled Movie DB and its questions (field labels only).
 
-Usage: `python scripts/quality_tables.py [--schemas github,gitlab,moviedb] > docs/…`.
+Usage: `python scripts/quality_tables.py [--schemas github,gitlab,moviedb]`; paste the
+summary over the README's and docs/quality.md's and the sections over docs/quality.md's
+(tests/test_readme_figures.py holds the README's GitHub and GitLab rows to `bench`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Navigate vs inline, on the Movie DB, against a SCRIPTED model — for the README.
+"""Navigate vs inline, on the Movie DB, against a SCRIPTED model — for docs/agents.md.
 
 No model runs here: the test suite's fake Ollama server (tests/servers/ollama_server.py)
 replays a fixed script of replies and reports, as `prompt_eval_count`, the o200k_base count

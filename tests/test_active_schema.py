@@ -23,6 +23,9 @@ from schemanav.servers.tools import SEARCH_SCHEMA, ToolBox
 from servers.graphql_server import serve_moviedb
 from test_agent import Recorder
 
+# Slow tier: served schemas swapped while clients ask, and `mcp` over stdio.
+pytestmark = pytest.mark.slow
+
 SDL = 'type Query {\n  "Books on a shelf."\n  books: [String!]!\n}\n'
 EDITED = SDL.replace("}", '  "Magazines on a rack."\n  magazines: [String!]!\n}')
 

@@ -139,8 +139,9 @@ def test_agent_command_checks_ollama_before_loading_the_schema(tmp_path: Path) -
 
 
 def test_agent_command_when_the_host_is_not_ollama(tmp_path: Path) -> None:
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
+
+    from servers.loopback import LoopbackServer, serving
 
     class ErrorPage(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -154,13 +155,9 @@ def test_agent_command_when_the_host_is_not_ollama(tmp_path: Path) -> None:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), ErrorPage)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with serving(LoopbackServer(ErrorPage)) as server:
+        host = server.url
         result = invoke(["anything", "--ollama-host", host], tmp_path)
-    finally:
-        server.shutdown()
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (

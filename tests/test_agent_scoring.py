@@ -51,6 +51,7 @@ def references() -> dict[str, tuple[str, list[str]]]:
     return found
 
 
+@pytest.mark.slow
 def test_every_full_question_reference_operation_scores_as_a_success(
     github: GraphQLSchema, references: dict[str, tuple[str, list[str]]]
 ) -> None:
@@ -62,6 +63,7 @@ def test_every_full_question_reference_operation_scores_as_a_success(
     assert failed == []
 
 
+@pytest.mark.slow
 def test_keyword_references_that_omit_labelled_fields_are_caught(
     github: GraphQLSchema, references: dict[str, tuple[str, list[str]]]
 ) -> None:
@@ -76,6 +78,7 @@ def test_keyword_references_that_omit_labelled_fields_are_caught(
     assert check.valid and check.missing == ("AuditEntry.action", "AuditEntry.createdAt")
 
 
+@pytest.mark.slow
 def test_a_dropped_field_is_missing_and_a_misspelt_one_is_invalid(
     github: GraphQLSchema, references: dict[str, tuple[str, list[str]]]
 ) -> None:
@@ -161,6 +164,7 @@ ISSUE_FIELDS = "type Issue implements Node (required arguments only):\n  id: ID!
         ("answer_without_operation", "found_not_used"),
     ],
 )
+@pytest.mark.slow
 def test_failure_stages(github: GraphQLSchema, case: str, stage: str | None) -> None:
     execute = ("executeGraphql", {"query": OPERATION}, "valid")
     search = ("searchSchema", {"query": "issues"}, SEARCH_HITS)
@@ -195,6 +199,7 @@ def test_failure_stages(github: GraphQLSchema, case: str, stage: str | None) -> 
         assert score.not_surfaced == ()
 
 
+@pytest.mark.slow
 def test_an_operation_in_the_answer_wins_over_the_last_executed_one(github: GraphQLSchema) -> None:
     answered = receipt(
         answer=f"```graphql\n{OPERATION}\n```",

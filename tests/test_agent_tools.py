@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from schemanav.agent.tools import SchemaTools
 from schemanav.corpus import Corpus, Format
 from schemanav.operations import VALIDATION_HINT, Redactor
@@ -147,6 +149,7 @@ def test_variables_are_checked_against_their_declared_types(moviedb_schema: Load
     assert two.text == "send exactly one operation per call (this document has 2)"
 
 
+@pytest.mark.slow
 def test_the_github_pull_request_operation_validates(github_schema: LoadedSchema) -> None:
     tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
     result = tools.execute_graphql(PR_OPERATION, None)
@@ -154,6 +157,7 @@ def test_the_github_pull_request_operation_validates(github_schema: LoadedSchema
     assert "validates against the schema" in result.text
 
 
+@pytest.mark.slow
 def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github_schema: LoadedSchema) -> None:
     tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
     result = tools.execute_graphql(PR_OPERATION.replace("title", "titel"), None)
@@ -166,6 +170,7 @@ def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github_schema: Load
     assert len(result.text) < 300
 
 
+@pytest.mark.slow
 def test_github_introspection_shows_deprecations(github_schema: LoadedSchema) -> None:
     from graphql import GraphQLObjectType
 

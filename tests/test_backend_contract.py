@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from graphql import build_schema
 
+from hostile_questions import HOSTILE_QUESTIONS
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.retrieval import BackendContext, Ranking, Searcher, SearchHit, ranking_of
 from schemanav.retrieval.pipeline import backend_names, backend_spec, create_backend
@@ -32,31 +33,6 @@ OBVIOUS_TARGET = "Movie.releaseDate"
 
 WORDLESS_QUESTIONS = ["", "   ", "\t\n", "?!", "()", "--", '"', "*", "\\", "[]{}", "…"]
 
-HOSTILE_QUESTIONS = [
-    '"unbalanced quote',
-    "title:movie",
-    "field:(release date",
-    "release) date]",
-    "movie AND NOT title",
-    "title OR OR name",
-    "NOT",
-    "movie*",
-    "*movie?",
-    "date~2",
-    "movie^3 rating",
-    "back\\slash\\",
-    "C:\\path\\to",
-    "[[{unbalanced",
-    "+required -excluded",
-    "🎬 movie release 🍿",
-    "emoji only 🎬🎬🎬",
-    "ünïcödé naïve café",
-    "電影 上映日期",
-    "x" * 2000,
-    "release\x00date",
-    "'single' `back` ticks",
-    "a/b/c && |pipe| ; drop",
-]
 
 
 @dataclass(frozen=True)
@@ -66,8 +42,13 @@ class Indexed:
     fmt: Format
 
 
-def all_backends() -> list[str]:
-    return backend_names()
+def all_backends() -> list[Any]:
+    """Every registered backend; those that load a model in process (torch, seconds to start)
+    are in the slow tier."""
+    return [
+        pytest.param(name, marks=pytest.mark.slow) if name.endswith("-local") else name
+        for name in backend_names()
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -372,6 +372,7 @@ def test_markdown_holds_every_table(tmp_path: Path) -> None:
         assert figures and re.findall(r"\d+\.\d{3}", terminal_line) == figures
 
 
+@pytest.mark.slow
 def test_plot_draws_three_svg_charts(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     folder = tmp_path / "plots"
@@ -408,6 +409,7 @@ def test_plot_without_matplotlib_says_what_to_install(
     importlib.util.find_spec("sentence_transformers") is None,
     reason="sentence-transformers (schemanav[local]) is not installed",
 )
+@pytest.mark.slow
 def test_embedding_rows_reuse_the_vector_cache(tmp_path: Path) -> None:
     args = ("--backend", "embedding-local", "--format", "GLOSS")
     first = _json(*args)
@@ -425,6 +427,7 @@ def test_embedding_rows_reuse_the_vector_cache(tmp_path: Path) -> None:
     not (SHARED_WG / "github" / "schema.graphql").is_file(),
     reason=f"the Working Group data is not at {SHARED_WG}",
 )
+@pytest.mark.slow
 def test_the_github_slice(tmp_path: Path) -> None:
     fetched = subprocess.run(
         [

@@ -478,6 +478,7 @@ def test_the_library_benches_the_backends_settings_name(tmp_path: Path) -> None:
     assert [row.summary for row in run_bench(listed).rows] == [row.summary for row in written.rows]
 
 
+@pytest.mark.slow
 def test_a_benched_slice_is_the_one_search_slice_prints(
     github_slice: BenchFiles, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

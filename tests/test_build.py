@@ -33,6 +33,7 @@ def github(github_graphql_schema: GraphQLSchema) -> GraphQLSchema:
     return github_graphql_schema
 
 
+@pytest.mark.slow
 def test_a_path_becomes_a_nested_operation_with_typed_variables(github: GraphQLSchema) -> None:
     result = build_operation(
         github, ["Query.repository > Repository.pullRequests > PullRequest.title"]
@@ -56,6 +57,7 @@ def test_a_path_becomes_a_nested_operation_with_typed_variables(github: GraphQLS
     assert result.complete and result.errors == ()
 
 
+@pytest.mark.slow
 def test_interfaces_get_inline_fragments_and_fields_go_where_they_were_placed_last(
     github: GraphQLSchema,
 ) -> None:
@@ -86,6 +88,7 @@ def test_object_ends_get_leaves_and_unions_get_typename(moviedb: GraphQLSchema) 
     assert result.complete
 
 
+@pytest.mark.slow
 def test_optional_arguments_become_variables_when_named(github: GraphQLSchema) -> None:
     result = build_operation(
         github, ["Query.repository", "Commit.history(since:)", "Commit.history(first:)"]
@@ -104,6 +107,7 @@ def test_colliding_argument_names_get_distinct_variables(moviedb: GraphQLSchema)
     assert result.complete
 
 
+@pytest.mark.slow
 def test_deprecated_field_is_swapped_for_the_replacement_its_reason_names(
     github: GraphQLSchema,
 ) -> None:
@@ -115,6 +119,7 @@ def test_deprecated_field_is_swapped_for_the_replacement_its_reason_names(
     assert result.complete and "Issue.timelineItems" in result.requested
 
 
+@pytest.mark.slow
 def test_deprecated_field_without_a_replacement_stays_with_a_warning(
     github: GraphQLSchema,
 ) -> None:
@@ -166,6 +171,7 @@ def test_split_coordinates_reads_paths_as_search_prints_them() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_field_coordinates_follow_fragments_and_count_interface_fields(
     github: GraphQLSchema,
 ) -> None:
@@ -190,6 +196,7 @@ def test_field_coordinates_follow_fragments_and_count_interface_fields(
     assert found[:2] == ("Query.repository", "Repository.id")
 
 
+@pytest.mark.slow
 def test_every_github_question_builds_from_its_expected_coordinates(
     github: GraphQLSchema, tmp_path: Path
 ) -> None:
@@ -244,6 +251,7 @@ class UnusedSearcher:
         raise AssertionError("this test does not search")
 
 
+@pytest.mark.slow
 def test_build_query_tool_and_list_fields_tool(github: GraphQLSchema) -> None:
     tools = SchemaTools(github, backend=UnusedSearcher(), corpus_size=0)
     built = tools.call("buildQuery", {"coordinates": "Query.viewer > User.login"})

@@ -373,6 +373,7 @@ def github_run(github_schema_path: Path, github_cache_dir: Path) -> Result:
     )
 
 
+@pytest.mark.slow
 def test_github_published_figures(github_run: Result, github_schema_path: Path) -> None:
     assert github_run.exit_code == 0, github_run.stderr
     payload = json.loads(github_run.stdout)
@@ -390,6 +391,7 @@ def test_github_published_figures(github_run: Result, github_schema_path: Path) 
     assert payload["introspection_tokens"] > payload["sdl_tokens"]
 
 
+@pytest.mark.slow
 def test_github_spec_violations_are_one_warning_line(github_run: Result) -> None:
     assert "Traceback" not in github_run.output
     lines = github_run.stderr.splitlines()

@@ -339,6 +339,7 @@ def rank_cache(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
     tokens.encoding.cache_clear()
 
 
+@pytest.mark.slow
 def test_the_kept_rank_table_is_tiktokens_and_a_damaged_one_is_parsed_again(
     rank_cache: tuple[Path, list[str]], tiktoken_o200k: tiktoken.Encoding
 ) -> None:

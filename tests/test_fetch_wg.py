@@ -13,6 +13,9 @@ from types import ModuleType
 
 import pytest
 
+# Slow tier: the fetch script as a bash process.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = REPO_ROOT / "scripts" / "fetch-wg-benchmark.sh"
 SHARED_WG = Path(__file__).resolve().parents[2] / "shared" / "wg"

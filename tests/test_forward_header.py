@@ -18,8 +18,11 @@ from typer.testing import CliRunner
 from schemanav.cli import app
 from schemanav.navigator import Navigator
 from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
-from servers.asgi import serve_asgi_app
 from servers.graphql_server import MovieDbServer, serve_moviedb
+from servers.loopback import serve_asgi_app
+
+# Slow tier: `serve` under uvicorn and `mcp --http` as a process.
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CALLER_TOKEN = "callers-own-token-5150"

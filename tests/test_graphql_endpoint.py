@@ -22,8 +22,11 @@ from gql.transport.httpx import HTTPXTransport
 
 from schemanav.navigator import Navigator
 from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
-from servers.asgi import serve_asgi_app
 from servers.graphql_server import MovieDbServer, serve_moviedb
+from servers.loopback import serve_asgi_app
+
+# Slow tier: the endpoint under uvicorn, and `schemanav serve` as a process.
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SECRET = "moviedb-secret-token-4242"

@@ -18,10 +18,10 @@ import os
 import stat
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,9 @@ from servers.hostile import (
     send,
     serving,
 )
+
+# Slow tier: hostile servers, limited subprocesses and property tests.
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MOVIEDB = REPO_ROOT / "src" / "schemanav" / "data" / "moviedb.graphqls"
@@ -268,10 +271,9 @@ def agent_args(server: HostileServer, workdir: Path, *args: str) -> list[str]:
     ]
 
 
-def model_server(replies: list[Route]) -> HostileServer:
-    server = HostileServer({"/api/show": model_show(), "/api/chat": replies})
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+def model_server(replies: list[Route]) -> AbstractContextManager[HostileServer]:
+    """An Ollama-speaking server that answers each chat call with the next of `replies`."""
+    return serving({"/api/show": model_show(), "/api/chat": replies})
 
 
 @pytest.fixture(scope="module")
@@ -303,14 +305,12 @@ def cases(
     started.cli("wide_interface", "search", "label 7 of type 7", "--slice", "--schema", wide)
 
     huge = {"name": "searchSchema", "arguments": {"query": "movie rating " * 160_000}}
-    model = model_server(
+    with model_server(
         [reply(chat_message(tool_calls=[huge])), reply(chat_message("Movie.rating"))]
-    )
-    started.cli("huge_tool_argument", *agent_args(model, root / "huge_tool_argument"))
-
-    yield started
-    started.pool.shutdown(wait=False, cancel_futures=True)
-    model.shutdown()
+    ) as model:
+        started.cli("huge_tool_argument", *agent_args(model, root / "huge_tool_argument"))
+        yield started
+        started.pool.shutdown(wait=False, cancel_futures=True)
 
 
 # --- schema files -------------------------------------------------------------------------
@@ -493,11 +493,8 @@ def test_url_credentials_never_appear(servers: dict[str, HostileServer], tmp_pat
 
 def test_a_bad_model_reply_ends_the_run_with_its_receipt(tmp_path: Path) -> None:
     good = reply(chat_message(tool_calls=[SEARCH_CALL]))
-    server = model_server([good, reply(b"<html>502 Bad Gateway</html>")])
-    try:
+    with model_server([good, reply(b"<html>502 Bad Gateway</html>")]) as server:
         run = inline(tmp_path, *agent_args(server, tmp_path))
-    finally:
-        server.shutdown()
     line = refused(run, 1, f"the model server at {server.url}", "not JSON", alone=False)
     receipt = json.loads((tmp_path / "receipt.json").read_text())
     assert receipt["stopped"] == "error" and receipt["error"] in line
@@ -550,11 +547,9 @@ def test_a_dripping_model_server_meets_the_chat_deadline() -> None:
 
 def test_tool_calls_are_capped_per_reply(tmp_path: Path) -> None:
     flood = [{"name": "introspectType", "arguments": {"name": "Movie"}}] * 500
-    server = model_server([reply(chat_message(tool_calls=flood)), reply(chat_message("done"))])
-    try:
+    replies = [reply(chat_message(tool_calls=flood)), reply(chat_message("done"))]
+    with model_server(replies) as server:
         run = inline(tmp_path, *agent_args(server, tmp_path))
-    finally:
-        server.shutdown()
     assert run.returncode == 0, run.stderr
     receipt = json.loads((tmp_path / "receipt.json").read_text())
     assert len(receipt["tool_calls"]) == MAX_TOOL_CALLS_PER_REPLY
@@ -569,11 +564,8 @@ def test_tool_calls_are_capped_per_run(tmp_path: Path) -> None:
     eight = [{"name": "introspectType", "arguments": {"name": "Movie"}}] * MAX_TOOL_CALLS_PER_REPLY
     rounds = MAX_TOOL_CALLS_PER_RUN // MAX_TOOL_CALLS_PER_REPLY + 1
     replies = [reply(chat_message(tool_calls=eight)) for _ in range(rounds)]
-    server = model_server([*replies, reply(chat_message("done"))])
-    try:
+    with model_server([*replies, reply(chat_message("done"))]) as server:
         run = inline(tmp_path, *agent_args(server, tmp_path), "--max-calls", str(rounds + 1))
-    finally:
-        server.shutdown()
     assert run.returncode == 0, run.stderr
     receipt = json.loads((tmp_path / "receipt.json").read_text())
     assert len(receipt["tool_calls"]) == MAX_TOOL_CALLS_PER_RUN
@@ -595,8 +587,9 @@ def test_an_echoed_secret_never_reaches_the_model_or_the_files(tmp_path: Path) -
     # The credential sits across the 50-token cut: cutting first would leave a part of it.
     template = "padding " * 35 + "token {} is not allowed" + " for this query" * 40
     execute = {"name": "executeGraphql", "arguments": {"query": "{ movies { title } }"}}
-    server = model_server([reply(chat_message(tool_calls=[execute])), reply(chat_message("no"))])
-    with serving({"/graphql": echo_authorization(template)}) as leak:
+    replies = [reply(chat_message(tool_calls=[execute])), reply(chat_message("no"))]
+    leaking: dict[str, Route | list[Route]] = {"/graphql": echo_authorization(template)}
+    with model_server(replies) as server, serving(leaking) as leak:
         run = inline(
             tmp_path,
             *agent_args(server, tmp_path),
@@ -607,7 +600,6 @@ def test_an_echoed_secret_never_reaches_the_model_or_the_files(tmp_path: Path) -
             "--response-token-cap",
             "50",
         )
-    server.shutdown()
     assert run.returncode == 0, run.stderr
     transcript = (tmp_path / "transcript.json").read_text()
     assert "[redacted]" in transcript and "response cut to 50" in transcript

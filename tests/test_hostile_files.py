@@ -53,6 +53,7 @@ def _directory(path: Path) -> None:
 PLANTS: list[Callable[[Path], None]] = [_link_to_zero, _sparse_giant, _fifo, _directory]
 
 
+@pytest.mark.slow
 def test_a_cache_file_that_is_not_a_plausible_file_is_replaced(tmp_path: Path) -> None:
     """Every cache file (corpus, structural index, token table, define entries: five or
     more) replaced by one of the four kinds in turn; at most one warning each, every file
@@ -77,6 +78,7 @@ def test_a_cache_file_that_is_not_a_plausible_file_is_replaced(tmp_path: Path) -
     assert len(warnings) <= len(planted), warnings
 
 
+@pytest.mark.slow
 def test_a_schema_fifo_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "schema.graphqls"
     os.mkfifo(fifo)
@@ -87,6 +89,7 @@ def test_a_schema_fifo_is_refused_at_once(tmp_path: Path) -> None:
 # --- agent-bench --results ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_results_files_obey_the_output_file_rules(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks.tsv"
     tasks.write_text("what is a movie's rating?\tMovie.rating\n")

@@ -31,6 +31,9 @@ from schemanav.servers.request_limits import (
 )
 from servers.hostile import Handler, drip, endless, gzip_bomb, send, serving
 
+# Slow tier: `schemanav serve` and `mcp` as processes under hostile load.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MEMORY_LIMIT = 3 * 1024**3
 SECRET = "sk-Zq9Hf3Kp7Lm2Nb8Vc4Xz6Qw1Er5Ty0Ui9Op3As7Df2"

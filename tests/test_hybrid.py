@@ -28,6 +28,7 @@ def test_rrf_ties_keep_corpus_order_and_an_empty_fusion_is_zero() -> None:
     assert reciprocal_rank_fusion().tolist() == []
 
 
+@pytest.mark.slow
 def test_hybrid_finds_a_paraphrase_the_structural_backend_misses(
     moviedb_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -27,6 +27,9 @@ from schemanav.cli import app
 from schemanav.tokens import count_tokens
 from servers.graphql_server import MovieDbServer, serve_moviedb
 
+# Slow tier: the MCP server over stdio and streamable HTTP.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SECRET = "mcp-secret-token-9876"
 

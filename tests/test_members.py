@@ -99,6 +99,7 @@ def test_kind_and_score_filters_keep_the_order_of_the_whole(shop: Navigator) -> 
     ]
 
 
+@pytest.mark.slow
 def test_on_github_the_fields_are_the_field_ranking_and_pages_are_exact(
     github_slice: object, github_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

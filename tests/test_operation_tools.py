@@ -28,6 +28,9 @@ from servers.process import schemanav_server
 from test_mcp_server import SECRET
 from test_mcp_server import _command as mcp_command
 
+# Slow tier: curated operations over MCP stdio and streamable HTTP.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 MOVIES = """

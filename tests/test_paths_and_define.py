@@ -90,6 +90,7 @@ def test_paths_start_at_the_declared_query_root() -> None:
     assert paths(corpus, "Order.total") == (("QueryRoot.shop", "Shop.orders", "Order.total"),)
 
 
+@pytest.mark.slow
 def test_user_email_is_reached_from_query_on_github(github_corpus: Corpus) -> None:
     found = paths(github_corpus, "User.email")
     assert found, "User.email must be reachable"
@@ -99,12 +100,14 @@ def test_user_email_is_reached_from_query_on_github(github_corpus: Corpus) -> No
         assert_walkable(github_corpus, path)
 
 
+@pytest.mark.slow
 def test_the_generic_node_lookup_does_not_shadow_real_entry_points(github_corpus: Corpus) -> None:
     # Query.node reaches every Node type in one hop; the abstract-type penalty keeps it
     # behind Query.repository for pull requests.
     assert paths(github_corpus, "PullRequest.title")[0][0] == "Query.repository"
 
 
+@pytest.mark.slow
 def test_every_github_path_is_walkable(github_corpus: Corpus) -> None:
     graph = SchemaGraph(github_corpus)
     for position in range(0, len(github_corpus), 97):
@@ -113,6 +116,7 @@ def test_every_github_path_is_walkable(github_corpus: Corpus) -> None:
             assert_walkable(github_corpus, path)
 
 
+@pytest.mark.slow
 def test_walking_every_type_at_once_answers_as_the_queue_does(github_corpus: Corpus) -> None:
     """Array rounds give the queue's costs and ways, ties included (unit hops tie often;
     varied hops as a question's scores make them), and a free hop falls back to the queue."""
@@ -218,6 +222,7 @@ def test_define_reports_unknown_coordinates_by_name() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_define_on_github(github_schema: LoadedSchema) -> None:
     from schemanav.schema.define import define
 
@@ -308,6 +313,7 @@ def test_define_reads_back_what_it_printed_and_reprints_a_damaged_entry(cache_di
     assert warnings[0].endswith("; printing it again")
 
 
+@pytest.mark.slow
 def test_define_prints_new_coordinates_from_their_part_of_the_cached_introspection(
     cache_dir: Path,
 ) -> None:
@@ -404,6 +410,7 @@ directive @tag(name: String! = "x", order: Order = {field: AGE}) repeatable on O
 """
 
 
+@pytest.mark.slow
 def test_every_coordinate_printed_from_a_part_equals_the_parsed_schema(
     cache_dir: Path, tmp_path: Path
 ) -> None:

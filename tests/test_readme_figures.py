@@ -1,14 +1,17 @@
-"""The documented headline figures, reproduced exactly: a regression cannot pass.
+"""The documented figures, reproduced exactly: a regression cannot pass.
 
-The README's headline (complete slices and list MRR on GitHub and GitLab) and the default
-backend's row of docs/quality.md's backend table (structural, DOT_PLUS_GLOSS, GitHub) must be
-what `bench` prints, to the printed precision; the headline figures are also written out here,
-so editing a page alone cannot move them.
+The README's headline (complete slices and list MRR on GitHub and GitLab), the default
+backend's row of docs/quality.md's backend table (structural, DOT_PLUS_GLOSS, GitHub), the
+Movie DB's column of docs/costs.md and its rows of docs/build.md and docs/dispositions.md
+must be what the commands beside them print, to the printed precision; the headline figures
+are also written out here, so editing a page alone cannot move them. Every page in docs/ is
+linked from the README's list, and none speaks of rounds or commits.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +24,8 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-QUALITY = ROOT / "docs" / "quality.md"
+DOCS = ROOT / "docs"
+QUALITY = DOCS / "quality.md"
 
 HEADLINE_ROW = "| **structural** (default, no model) | DOT_PLUS_GLOSS |"
 README_BUDGETS = ("125", "250", "500", "1000", "2000")
@@ -42,6 +46,7 @@ def _printed(row: dict[str, Any]) -> list[str]:
     return [*recalls, f"{row['mrr']:.3f}", f"{row['tokens_at_50']:,.0f}", budgets]
 
 
+@pytest.mark.slow
 def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
     github_default_bench: dict[str, Any], github_slice: BenchFiles
 ) -> None:
@@ -73,6 +78,7 @@ HEADLINE_COLUMNS = {"2000": 3, "4000": 4, "mrr": -1}
 
 
 @pytest.mark.parametrize("schema", sorted(HEADLINE))
+@pytest.mark.slow
 def test_complete_slices_reproduce_the_readme_headline(
     schema: str,
     wg_full_labels: Callable[[str], BenchFiles],
@@ -100,3 +106,89 @@ def test_complete_slices_reproduce_the_readme_headline(
     cells = _readme_row(prefix)
     assert printed == {key: cells[column] for key, column in HEADLINE_COLUMNS.items()}
     assert printed == pinned
+
+
+def test_the_movie_db_costs_reproduce_their_documented_column(cache_dir: Path) -> None:
+    """docs/costs.md's Movie DB column is what `schemanav corpus --json` prints."""
+    from typer.testing import CliRunner
+
+    from schemanav.cli import app
+
+    result = CliRunner().invoke(app, ["corpus", "--json", "-q"])
+    assert result.exit_code == 0, result.stderr
+    payload = json.loads(result.stdout)
+    printed = [
+        payload["coordinates"],
+        *(payload["corpus_tokens"][form] for form in ("RAW", "DOT_PLUS_GLOSS", "GLOSS", "SDL")),
+        payload["sdl_tokens"],
+        payload["introspection_tokens"],
+    ]
+    prefixes = ["| coordinates |", "| corpus RAW ", "| corpus DOT_PLUS_GLOSS ", "| corpus GLOSS "]
+    prefixes += ["| corpus SDL ", "| schema as SDL text |", "| schema as introspection JSON |"]
+    documented = [_readme_row(prefix, DOCS / "costs.md")[1] for prefix in prefixes]
+    assert documented == [f"{value:,}" for value in printed]
+
+
+def test_the_movie_db_dispositions_reproduce_their_documented_rows(cache_dir: Path) -> None:
+    """docs/dispositions.md's Movie DB rows: `Navigator.search(question, k=K)` on the bundled
+    questions, counted per disposition, as `scripts/build_listfields_dispositions.py` does."""
+    from collections import Counter
+
+    from schemanav.bench.labelled import load_labelled
+    from schemanav.navigator import Navigator
+    from schemanav.retrieval.dispositions import DISPOSITIONS
+    from schemanav.schema import bundled_path
+
+    questions = load_labelled(bundled_path("moviedb-sample.tsv"))
+    navigator = Navigator.open()
+    for backend in ("structural", "bm25"):
+        for k in (5, 10, 20):
+            counts = Counter(
+                navigator.search(q.question, k=k, backend=backend).disposition for q in questions
+            )
+            row = _readme_row(f"| Movie DB | {backend} | {k} |", DOCS / "dispositions.md")
+            assert row[3:] == [str(counts.get(name, 0)) for name in DISPOSITIONS], (backend, k)
+
+
+def test_the_movie_db_builds_reproduce_their_documented_row(cache_dir: Path) -> None:
+    """docs/build.md's Movie DB row: every bundled question's expected coordinates built into one
+    operation, as `scripts/build_listfields_dispositions.py` counts them (the time aside)."""
+    from schemanav.bench.labelled import load_labelled
+    from schemanav.build import build_operation
+    from schemanav.navigator import Navigator
+    from schemanav.schema import bundled_path
+
+    schema = Navigator.open().loaded.schema
+    questions = load_labelled(bundled_path("moviedb-sample.tsv"))
+    whole = connected = swapped = 0
+    for question in questions:
+        built = build_operation(schema, list(question.expected_coordinates))
+        holds_all = all(c in built.coordinates for c in question.expected_coordinates)
+        whole += built.valid and holds_all
+        connected += bool(built.added)
+        swapped += bool(built.auto_fixes)
+    printed = [str(len(questions)), str(whole), f"{whole / len(questions):.3f}"]
+    printed += [str(connected), str(swapped)]
+    assert _readme_row("| Movie DB |", DOCS / "build.md")[1:6] == printed
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    readme = README.read_text(encoding="utf-8")
+    pages = sorted(page.name for page in DOCS.glob("*.md"))
+    assert pages
+    assert [page for page in pages if f"](docs/{page})" not in readme] == []
+
+
+# What a page must not say: it describes what the tool does, not how it got there.
+HISTORY = re.compile(
+    r"\b(?:this|that|earlier|previous|last|next|first|second|third|\w+th) rounds?\b"
+    r"|\brounds ago\b|\bbefore commit\b|\bcommit [0-9a-f]{7,40}\b"
+    r"|\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b",
+    flags=re.IGNORECASE,
+)
+
+
+def test_no_page_speaks_of_rounds_or_commits() -> None:
+    for page in [README, *sorted(DOCS.glob("*.md"))]:
+        found = HISTORY.findall(page.read_text(encoding="utf-8"))
+        assert found == [], page

@@ -135,6 +135,7 @@ def test_malformed_header_never_shows_the_value(raw: str) -> None:
 # --- the GitHub schema ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_github_schema_loads_with_its_8_spec_violations(github_schema: LoadedSchema) -> None:
     assert len(github_schema.violations) == 8
     assert all("\n" not in violation for violation in github_schema.violations)
@@ -143,6 +144,7 @@ def test_github_schema_loads_with_its_8_spec_violations(github_schema: LoadedSch
     assert "\n" not in warning
 
 
+@pytest.mark.slow
 def test_github_schema_still_validates_operations(github_schema: LoadedSchema) -> None:
     good = parse('{ viewer { login repository(name: "x") { stargazerCount } } }')
     assert validate(github_schema.schema, good) == []
@@ -153,6 +155,7 @@ def test_github_schema_still_validates_operations(github_schema: LoadedSchema) -
     ]
 
 
+@pytest.mark.slow
 def test_github_interface_fields_are_in_the_corpus(github_corpus: Corpus) -> None:
     corpus = github_corpus
     assert len(corpus) == 6640

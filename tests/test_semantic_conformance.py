@@ -23,8 +23,11 @@ from schemanav.navigator import Navigator
 from schemanav.schema import bundled_path
 from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
 from schemanav.servers.semantic_search import encode_cursor
-from servers.asgi import serve_asgi_app
+from servers.loopback import serve_asgi_app
 from servers.process import schemanav_server
+
+# Slow tier: the endpoint under uvicorn.
+pytestmark = pytest.mark.slow
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

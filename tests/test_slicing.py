@@ -292,12 +292,14 @@ def selection_for_root(
     return f"query Q{declared} {{ {head} {inner} }}"
 
 
+@pytest.mark.slow
 def test_every_github_slice_is_a_valid_schema_within_budget(github: dict[str, Any]) -> None:
     for piece in github["slices"]:
         assert isinstance(piece, SchemaSlice) and 0 < piece.tokens <= 3000
         valid(piece.sdl)
 
 
+@pytest.mark.slow
 def test_no_line_of_a_field_costs_less_than_its_line_without_arguments(
     github: dict[str, Any], tiny: Any
 ) -> None:
@@ -320,6 +322,7 @@ def test_no_line_of_a_field_costs_less_than_its_line_without_arguments(
     assert checked > 2000  # GitHub alone has about 2,700 such lines
 
 
+@pytest.mark.slow
 def test_reference_operations_validate_against_slices_that_hold_them(
     github: dict[str, Any],
 ) -> None:
@@ -335,6 +338,7 @@ def test_reference_operations_validate_against_slices_that_hold_them(
     assert held >= 10  # the property is exercised, not vacuous
 
 
+@pytest.mark.slow
 def test_operations_built_from_a_slice_validate_against_the_full_schema(
     github: dict[str, Any],
 ) -> None:

@@ -528,6 +528,7 @@ def test_an_index_cached_for_other_knobs_or_another_corpus_is_not_used(
     assert _answers(searcher) == _answers(StructuralBackend(Format.DOT_PLUS_GLOSS).index(movies))
 
 
+@pytest.mark.slow
 def test_a_warm_search_loads_only_what_it_uses(tmp_path: Path) -> None:
     """With the caches filled, a structural search parses no schema, counts no tokens and
     loads no other backend (the registry loads each on first use)."""

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from graphql import GraphQLError, GraphQLObjectType, GraphQLSchema, build_schema, graphql_sync
 
 from schemanav.schema import bundled_path
+from servers.loopback import LoopbackServer, serving
 
 SCHEMA_PATH = bundled_path("moviedb.graphqls")
 GRAPHQL_PATH = "/graphql"
@@ -401,18 +401,6 @@ class RecordedRequest:
     body: Any
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that gave up (a timeout test) is expected, not an error: socketserver would
-        print its traceback to whatever `sys.stderr` is at that moment, which may be a later
-        test's `CliRunner` capture."""
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return
-        super().handle_error(request, client_address)
-
-
 @dataclass
 class MovieDbServer:
     """A running server: where to reach it and what it has been sent."""
@@ -511,14 +499,5 @@ def serve_moviedb(
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output quiet."""
 
-    httpd = _QuietServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, name="moviedb-server", daemon=True)
-    thread.start()
-    port = httpd.server_address[1]
-    server = MovieDbServer(f"http://127.0.0.1:{port}{GRAPHQL_PATH}", store, recorded)
-    try:
-        yield server
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
+    with serving(LoopbackServer(Handler), name="moviedb-server") as httpd:
+        yield MovieDbServer(f"{httpd.url}{GRAPHQL_PATH}", store, recorded)

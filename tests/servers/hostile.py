@@ -11,29 +11,24 @@ import json
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from servers.loopback import LoopbackServer
+from servers.loopback import serving as serving_server
 
 Route = Callable[["Handler", bytes], None]
 
 
-class HostileServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class HostileServer(LoopbackServer):
+    quiet_errors = True  # clients hang up on purpose (caps, deadlines)
 
     def __init__(self, routes: dict[str, Route | list[Route]]) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
+        super().__init__(Handler)
         self.routes = routes
         self.lock = threading.Lock()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients hang up on purpose (caps, deadlines)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -115,11 +110,5 @@ def gzip_bomb(decompressed_mib: int) -> bytes:
     return b"".join(parts)
 
 
-@contextmanager
-def serving(routes: dict[str, Route | list[Route]]) -> Iterator[HostileServer]:
-    server = HostileServer(routes)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
+def serving(routes: dict[str, Route | list[Route]]) -> AbstractContextManager[HostileServer]:
+    return serving_server(HostileServer(routes), name="hostile-server")

@@ -29,8 +29,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from servers.loopback import LoopbackServer, serving
 
 EMBEDDING_MODEL = "qwen3-graphql-embedder"
 CHAT_MODEL = "qwen3:8b"
@@ -402,16 +404,12 @@ class _Handler(BaseHTTPRequestHandler):
 _INVALID = object()
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class _Server(LoopbackServer):
+    quiet_errors = True  # a client that hung up mid-request (timeout tests) is expected
 
     def __init__(self, state: FakeOllama) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(_Handler)
         self.state = state
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that hung up mid-request (timeout tests) is expected
 
 
 @contextmanager
@@ -430,17 +428,9 @@ def serve_ollama(
     )
     for model in models if models is not None else defaults:
         state.add_model(model)
-    server = _Server(state)
-    host, port = server.server_address[:2]
-    state.url = f"http://{host!s}:{port}"
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-ollama", daemon=True
-    )
-    thread.start()
-    try:
-        yield state
-    finally:
-        state._closing.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving(_Server(state), name="fake-ollama") as server:
+        state.url = server.url
+        try:
+            yield state
+        finally:
+            state._closing.set()

@@ -32,10 +32,11 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from schemanav.tokens import count_tokens
+from servers.loopback import LoopbackServer, serving
 
 CHAT_MODEL = "qwen3:8b"
 CREATED = 1_748_779_200
@@ -330,11 +331,9 @@ def _completion(model: str, reply: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
+class _Server(LoopbackServer):
     def __init__(self, state: FakeOpenAI) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(_Handler)
         self.state = state
 
 
@@ -345,16 +344,6 @@ def serve_openai(
     """Run the server for the `with` block; by default it serves `qwen3:8b` with a listed
     window of 32,768 tokens and takes any key (`key` set: only that one)."""
     state = FakeOpenAI(key=key, models=dict(models or {CHAT_MODEL: 32768}))
-    server = _Server(state)
-    host, port = server.server_address[:2]
-    state.url = f"http://{host!s}:{port}/v1"
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai", daemon=True
-    )
-    thread.start()
-    try:
+    with serving(_Server(state), name="fake-openai") as server:
+        state.url = f"{server.url}/v1"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

@@ -1,8 +1,9 @@
-"""The README's figures for `schemanav build`, `listFields` and search dispositions.
+"""Figures for `schemanav build`, `listFields` and search dispositions (docs/build.md,
+docs/agents.md, docs/dispositions.md).
 
 Run after `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg`:
 
-    python scripts/issue12_figures.py            # prints markdown tables
+    python scripts/build_listfields_dispositions.py           # prints markdown tables
 
 1. build: for every labelled question (GitHub slice and bundled Movie DB), build one
    operation from its expected coordinates; the share that is valid and contains all of them,
