@@ -49,7 +49,7 @@ class ClosedState(SliceState):
             # value (`avatarUrl(size:)`): they follow the question's words like a list's.
             return list(facts.arguments)
         for argument in facts.arguments:
-            if argument in shown:
+            if argument in shown or argument in facts.retired:
                 continue
             # Relay's page size: a list or connection cannot be read without it.
             page_size = facts.many and argument == PAGE_SIZE_ARGUMENT

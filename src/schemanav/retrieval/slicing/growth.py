@@ -67,7 +67,8 @@ class GrowingState(ClosedState):
         if self.hits <= TOP_ARGUMENTS:
             # One of the first hits: every argument it takes (filters, ordering) may matter.
             field = entries[position].field
-            self.add_field(owner, field, self.s.facts[owner][field].arguments)
+            facts = self.s.facts[owner][field]
+            self.add_field(owner, field, [a for a in facts.arguments if a not in facts.retired])
         return True
 
     def _hit_type(self, owner: str) -> None:
