@@ -41,21 +41,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slice", default="{}", help="SliceParams changes (JSON)")
     parser.add_argument("--schemas", default="github,gitlab,moviedb")
     parser.add_argument("--budgets", default="500,1000,2000,4000,8000,16000")
+    parser.add_argument(
+        "--per-question", type=Path, help="write each question's complete budgets here (JSON)"
+    )
     args = parser.parse_args(argv)
     structural = StructuralParams(**json.loads(args.structural))
     slice_params = SliceParams(**json.loads(args.slice))
     budgets = [int(b) for b in args.budgets.split(",")]
+    per_question: dict[str, dict[str, list[int]]] = {}
     for name in args.schemas.split(","):
         schema, questions = SETS[name]
         navigator = Navigator.open(str(schema) if schema else None, max_paths=0)
         corpus = navigator.corpus
-        searcher = StructuralBackend(
-            Format.DOT_PLUS_GLOSS, params=structural, max_paths=0
-        ).index(corpus)
+        searcher = StructuralBackend(Format.DOT_PLUS_GLOSS, params=structural, max_paths=0).index(
+            corpus
+        )
         slicer = Slicer(navigator.slice_facts, corpus, params=slice_params)
         labelled = load_labelled(questions)
         reciprocal, top, complete = 0.0, 0, dict.fromkeys(budgets, 0)
         started = time.process_time()
+        answers = per_question[name] = {}
         for query in labelled:
             deepest = slice_rank_depth(max(budgets), len(corpus))
             ranked = list(searcher.ranking(query.question, deepest).coordinates)
@@ -67,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             for budget in budgets:
                 depth = slice_rank_depth(budget, len(corpus))  # as `search --slice` reads
                 shown = slicer.from_ranked(ranked[:depth], budget, query.question).coordinates
-                complete[budget] += all(c in shown for c in query.expected_coordinates)
+                if all(c in shown for c in query.expected_coordinates):
+                    complete[budget] += 1
+                    answers.setdefault(query.question, []).append(budget)
         count = len(labelled)
         cells = " ".join(f"{b}:{complete[b] / count:.3f}" for b in budgets)
         print(
@@ -75,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  ({time.process_time() - started:.0f} s CPU)",
             flush=True,
         )
+    if args.per_question:
+        args.per_question.write_text(json.dumps(per_question, indent=1))
     return 0
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from schemanav.retrieval.quantity import ShortForms, TypeNames, plural_forms, type_words
+from schemanav.retrieval.quantity import (
+    ShortForms,
+    TypeNames,
+    plural_forms,
+    type_words,
+    without_path_literals,
+)
 
 
 def test_type_names_split_at_humps_and_take_english_plurals() -> None:
@@ -31,6 +37,23 @@ def test_numbers_quotes_paths_and_global_ids_are_literals() -> None:
     names = TypeNames(["Issue"])
     for question in ("issue 42", "issue 'login bug'", "issue in a/b", "issue gid://x/Issue/1"):
         assert names.mentions(question).one == {"Issue"}, question
+
+
+def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:
+    # Quoted, marked as an identifier, or repeating the word beside it: a value.
+    in_project = without_path_literals("in project group/project, list")
+    assert in_project.split() == ["in", "project", ",", "list"]
+    assert without_path_literals('the "group/project" group').split() == ["the", "group"]
+    assert without_path_literals("repo owner-1/repo-1").split() == ["repo"]
+    # Other slashes join words; a URI keeps its path (it may name a type).
+    for kept in ("resolved/resolvable state", "CI/CD variables", "gid://gitlab/Issue/1"):
+        assert without_path_literals(kept) == kept
+
+
+def test_a_type_named_only_inside_a_path_literal_is_not_mentioned() -> None:
+    names = TypeNames(["Group", "Project", "MergeRequest"])
+    mentions = names.mentions("merge requests of project group/project")
+    assert mentions.singular == {"Project"} and mentions.one == {"Project"}
 
 
 def _forms(returned: dict[str, int], vocabulary: set[str]) -> ShortForms:

@@ -207,6 +207,32 @@ def test_the_first_hits_show_every_argument() -> None:
     assert "Repo.blobs(first:)" in late.arguments and "Repo.blobs(path:)" not in late.arguments
 
 
+DEPRECATED_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo {
+  object(expression: String, oid: ID @deprecated(reason: "Use expression."), at: Int!): Blob
+  blobs(first: Int, path: String, glob: String @deprecated): [Blob!]!
+}
+type Blob { oid: ID!  text: String }
+"""
+
+
+def test_a_deprecated_optional_argument_is_never_offered() -> None:
+    schema = build_schema(DEPRECATED_SDL)
+    corpus = build_corpus(schema)
+    slicer = Slicer.of(schema, corpus)
+    for ranked in (["Query.repo", "Repo.object"], ["Query.repo", "Repo.blobs"]):
+        piece = slicer.from_ranked(ranked, 1000, "object blob by oid or glob path")
+        valid(piece.sdl)
+        # The first hits show every argument, and `oid` and `glob` are named, but an agent
+        # should not write a deprecated argument.
+        assert not {"Repo.object(oid:)", "Repo.blobs(glob:)"} & piece.coordinates
+    assert "Repo.blobs(path:)" in piece.arguments
+    everything = Slicer.of(schema, corpus, params=SliceParams(arguments="all"))
+    whole = everything.from_ranked(["Query.repo", "Repo.blobs"], 1000)
+    assert "Repo.blobs(glob:)" in whole.arguments
+
+
 CONNECTIVE_SDL = """
 type Query { shop(id: ID!): Shop  order(id: ID!): Order }
 type Shop { name: String!  flagship: Order  orders: [Order!]!  owner: Person  rating: Int  city: String  zip: String  phone: String }
@@ -228,9 +254,7 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     # each a line: Shop.flagship and Shop.orders (the list too, its type being in), ranked
     # last, come before the hit ranked 7th; Shop.owner leads to a type not in.
     budget = next(
-        b
-        for b in range(30, 200)
-        if connectives <= reserved.from_ranked(ranked, b).coordinates
+        b for b in range(30, 200) if connectives <= reserved.from_ranked(ranked, b).coordinates
     )
     piece = reserved.from_ranked(ranked, budget)
     valid(piece.sdl)

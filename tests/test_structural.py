@@ -568,16 +568,28 @@ type Repository {
 """
 
 
-def test_a_literal_beside_a_type_named_once_lifts_its_lookup_by_a_quarter() -> None:
+def test_a_literal_beside_a_type_named_once_doubles_its_lookup() -> None:
     corpus = _corpus(LOOKUP_SDL)
     alone = StructuralParams(sibling_evidence=0.0)  # no share of the lifted lookup's score
     plain = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository"))
     named = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository a/b"))
-    assert named["Query.repository"] == pytest.approx(1.25 * plain["Query.repository"])
+    assert named["Query.repository"] == pytest.approx(2.0 * plain["Query.repository"])
     assert named["Query.repositories"] == pytest.approx(plain["Query.repositories"])
     off = StructuralParams(literal_lookups=0.0, sibling_evidence=0.0)
     unlifted = _structural(corpus, off).search_scores("the repository a/b")
     assert _by_coordinate(corpus, unlifted)["Query.repository"] == plain["Query.repository"]
+
+
+def test_the_words_inside_a_path_literal_score_nothing() -> None:
+    corpus = _corpus(LOOKUP_SDL)
+    searcher = _structural(corpus, StructuralParams())
+    # `repositories/repository` repeats the word beside it: a value, like `a/b`.
+    echoed = searcher.search_scores("the repository repositories/repository")
+    assert echoed.tolist() == searcher.search_scores("the repository a/b").tolist()
+    kept = _structural(corpus, StructuralParams(path_literals=False))
+    assert kept.search_scores("the repository repositories/repository").tolist() != (
+        echoed.tolist()
+    )
 
 
 def test_a_clipped_word_the_schema_lacks_scores_as_the_type_name_it_clips() -> None:

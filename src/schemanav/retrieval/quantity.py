@@ -21,6 +21,30 @@ _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 # A literal that names one object: a number, a quoted string, a path (`group/project`) or a
 # global ID (`gid://…`).
 LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
+# A path literal (`group/project`, `"octocat/hello-world"`) outside a URI, with its quotes.
+PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
+_IDENTIFIER_MARK = re.compile(r"[\d._-]")
+
+
+def without_path_literals(question: str) -> str:
+    """The question with the path literals that are surely values blanked, for matching its
+    words against the schema: `project group/project` names one project; the words inside
+    the path (`group`, `project`) are no more the schema's vocabulary than a number is.
+
+    A path is surely a value when it is quoted, holds a digit, dot, dash or underscore, or
+    repeats the word beside it (`project group/project`). Other slashes join words
+    (`resolved/resolvable`, `CI/CD`) and stay."""
+
+    def blank(match: re.Match[str]) -> str:
+        quoted, path = match.group(1), match.group(2)
+        before = _WORD.findall(question[: match.start()].lower())[-1:]
+        after = _WORD.findall(question[match.end() :].lower())[:1]
+        segments = set(_WORD.findall(path.lower()))
+        if quoted or _IDENTIFIER_MARK.search(path) or segments.intersection(before + after):
+            return " "
+        return match.group(0)
+
+    return PATH_LITERAL.sub(blank, question)
 
 
 def type_words(name: str) -> str:
@@ -67,7 +91,7 @@ class TypeNames:
         self._longest = max(map(len, self._forms), default=0)
 
     def mentions(self, question: str) -> TypeMentions:
-        words = _WORD.findall(question.lower())
+        words = _WORD.findall(without_path_literals(question).lower())
         plural: set[str] = set()
         singular: set[str] = set()
         longest = self._longest

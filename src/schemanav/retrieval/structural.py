@@ -47,6 +47,7 @@ from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
+from schemanav.retrieval.quantity import without_path_literals
 from schemanav.retrieval.registry import NoOptions, register_backend
 
 if TYPE_CHECKING:
@@ -83,9 +84,10 @@ class StructuralParams:
     path_relevance: float = 0.5
     sibling_evidence: float = 0.2
     expand_paths: bool = True
-    literal_lookups: float = 0.25
+    literal_lookups: float = 1.0
     short_forms: bool = True
     scoped_lists: float = 1.0
+    path_literals: bool = True
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -578,7 +580,8 @@ class StructuralSearcher:
 
         if self.params.short_forms:
             query = self._short_forms.expand(query)
-        scores = self.lexical_scores(query) * self.closeness
+        lexical = without_path_literals(query) if self.params.path_literals else query
+        scores = self.lexical_scores(lexical) * self.closeness
         if self.params.literal_lookups or self.params.scoped_lists:
             scores = self._literal_lookups(query, scores)
         best = float(scores.max()) if scores.size else 0.0

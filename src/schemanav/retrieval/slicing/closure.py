@@ -36,7 +36,8 @@ class ClosedState(SliceState):
 
     def shown_arguments(self, owner: str, name: str, facts: FieldFacts) -> list[str]:
         """Required arguments always; a list's page size; the ones the question names; all
-        of a field returning one object whose arguments are all optional (they choose it)."""
+        of a field returning one object whose arguments are all optional (they choose it).
+        A deprecated optional argument is never offered: an agent should not write it."""
         mode = self.s.params.arguments
         if mode == "all":
             return list(facts.arguments)
@@ -47,7 +48,7 @@ class ClosedState(SliceState):
             # A field returning one object whose arguments are all optional: they choose the
             # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
             # value (`avatarUrl(size:)`): they follow the question's words like a list's.
-            return list(facts.arguments)
+            return [a for a in facts.arguments if a not in facts.retired]
         for argument in facts.arguments:
             if argument in shown or argument in facts.retired:
                 continue
