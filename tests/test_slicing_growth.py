@@ -233,6 +233,23 @@ def test_a_deprecated_optional_argument_is_never_offered() -> None:
     assert "Repo.blobs(glob:)" in whole.arguments
 
 
+KIND_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  blobs(first: Int, kind: BlobKind): [Blob!]! }
+type Blob { oid: ID!  text: String }
+enum BlobKind { BLOB_FILE TREE }
+"""
+
+
+def test_an_argument_is_not_chosen_by_the_words_of_its_own_field() -> None:
+    schema = build_schema(KIND_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.blobs"]  # past the first hits
+    # `kind`'s value `BLOB_FILE` says "blob", but so does `blobs` itself: not a filter asked.
+    assert "Repo.blobs(kind:)" not in slicer.from_ranked(ranked, 1000, "repo blobs").arguments
+    assert "Repo.blobs(kind:)" in slicer.from_ranked(ranked, 1000, "file blobs").arguments
+
+
 CONNECTIVE_SDL = """
 type Query { shop(id: ID!): Shop  order(id: ID!): Order }
 type Shop { name: String!  flagship: Order  orders: [Order!]!  owner: Person  rating: Int  city: String  zip: String  phone: String }

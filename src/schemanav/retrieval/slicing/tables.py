@@ -424,7 +424,9 @@ class SchemaTables:
     # --- words ---------------------------------------------------------------------------
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
-        """Words an argument answers to: its name, its input fields, its enum values."""
+        """Words an argument answers to: its name, and its input fields' and enum values'
+        words but those of its own field and return type (`mergeRequests(reviewState:)`,
+        whose values say `REQUESTED_CHANGES`, is not chosen by "merge requests")."""
         key = (owner, field, argument)
         cached = self._argument_words.get(key)
         if cached is None:
@@ -436,7 +438,9 @@ class SchemaTables:
                 parts.extend(self.input_fields(named))
             if kind == "enum":
                 parts.extend(value.replace("_", " ").lower() for value in self.enum_values[named])
-            cached = frozenset(self.words(" ".join(parts)))
+            own = self.words(f"{field} {facts.named}")
+            cached = frozenset(self.words(" ".join(parts[1:]))).difference(own)
+            cached = cached.union(self.words(argument))
             self._argument_words[key] = cached
         return cached
 
