@@ -56,6 +56,12 @@ def test_a_type_named_only_inside_a_path_literal_is_not_mentioned() -> None:
     assert mentions.singular == {"Project"} and mentions.one == {"Project"}
 
 
+def test_each_or_every_one_of_a_type_names_a_set() -> None:
+    names = TypeNames(["Project", "Job"])
+    mentions = names.mentions("for each project in group g/p, every job")
+    assert mentions.plural == {"Project", "Job"} and not mentions.singular
+
+
 def _forms(returned: dict[str, int], vocabulary: set[str]) -> ShortForms:
     return ShortForms(returned, lambda word: word in vocabulary)
 

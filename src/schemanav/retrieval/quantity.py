@@ -23,6 +23,9 @@ _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
 # A path literal (`group/project`, `"octocat/hello-world"`) outside a URI, with its quotes.
 PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
+# Words that make the singular noun after them one of a set: "each job", "every member",
+# "all project" as a plural would. (Recency words, "the last pipeline", were tried and lost.)
+SET_WORDS = frozenset({"each", "every", "all"})
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 
 
@@ -96,9 +99,10 @@ class TypeNames:
         singular: set[str] = set()
         longest = self._longest
         for start in range(len(words)):
+            of_a_set = start > 0 and words[start - 1] in SET_WORDS
             for end in range(start + 1, min(start + longest, len(words)) + 1):
                 for name, many in self._forms.get(tuple(words[start:end]), ()):
-                    (plural if many else singular).add(name)
+                    (plural if many or of_a_set else singular).add(name)
         return TypeMentions(frozenset(plural), frozenset(singular), bool(LITERAL.search(question)))
 
 
