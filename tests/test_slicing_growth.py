@@ -250,6 +250,27 @@ def test_an_argument_is_not_chosen_by_the_words_of_its_own_field() -> None:
     assert "Repo.blobs(kind:)" in slicer.from_ranked(ranked, 1000, "file blobs").arguments
 
 
+PIPELINE_SDL = """
+type Query { project(path: ID!): Project  pipeline(id: ID!): Pipeline }
+type Project { name: String!  pipelines(first: Int): PipelineConnection }
+type PipelineConnection { nodes: [Pipeline] }
+type Pipeline { id: ID!  status: String }
+"""
+
+
+def test_a_connection_between_types_in_the_slice_goes_in_when_the_question_names_its_nodes() -> (
+    None
+):
+    schema = build_schema(PIPELINE_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.project", "Project.name", "Query.pipeline", "Pipeline.status"]
+    named = slicer.from_ranked(ranked, 1000, "the pipeline status of project p")
+    valid(named.sdl)
+    assert "Project.pipelines" in named.fields and "PipelineConnection.nodes" in named.fields
+    # Unnamed, the connection is not a connective (its type is not in the slice yet).
+    assert "Project.pipelines" not in slicer.from_ranked(ranked, 1000, "the status of p").fields
+
+
 CONNECTIVE_SDL = """
 type Query { shop(id: ID!): Shop  order(id: ID!): Order }
 type Shop { name: String!  flagship: Order  orders: [Order!]!  owner: Person  rating: Int  city: String  zip: String  phone: String }

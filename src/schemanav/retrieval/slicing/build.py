@@ -102,6 +102,7 @@ class _Growth:
         self.routes = slicer.graph.static
         self.words = frozenset(slicer.words(question)) if question else frozenset()
         self.many = slicer.many_named(question) if question else frozenset()
+        self.question = question
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.
@@ -147,13 +148,18 @@ class _Growth:
     def add_connectives(self, state: GrowingState) -> GrowingState:
         """Fields between types with hits that cost only their line, while they fit (see
         `GrowingState.connectives`): spent from the reserve, before the fill, as the way
-        between two types the question names is worth more than a further leaf."""
+        between two types the question names is worth more than a further leaf. A
+        connection into a type the question names (`Project.pipelines` once a pipeline is
+        in) goes in too, with its connection's `nodes`, if it fits: "the jobs of a pipeline
+        of project p" reads them as a set of that object's."""
+        named = self.s.types_named(self.question) if self.question else frozenset()
         for owner, name in state.connectives():
-            if not state.costs_line(owner, name):
-                continue
-            if state.total + state.line_cost_of(owner, name) <= self.budget:
-                state.add_field(owner, name)
-                self.steps.append(("link", owner, name))
+            if state.costs_line(owner, name):
+                if state.total + state.line_cost_of(owner, name) <= self.budget:
+                    state.add_field(owner, name)
+                    self.steps.append(("link", owner, name))
+            elif self.s.connection_nodes(owner, name) in named:
+                state = self._tried(state, ("link", owner, name))
         return state
 
     def add_set_ways(self, state: GrowingState) -> GrowingState:

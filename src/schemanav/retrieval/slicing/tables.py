@@ -285,6 +285,14 @@ class SchemaTables:
         """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
         return type_name in self.connections
 
+    def connection_nodes(self, owner: str, name: str) -> str | None:
+        """The node type of a field that returns a connection with `nodes`; None otherwise."""
+        named = self.facts[owner][name].named
+        if named not in self.connections:
+            return None
+        nodes = self.facts[named].get("nodes")
+        return nodes.named if nodes is not None else None
+
     # --- lines and their costs ----------------------------------------------------------
 
     def cost(self, text: str) -> int:
@@ -458,6 +466,11 @@ class SchemaTables:
         it asks about many of them, so a way in through a list or connection fits better
         than a lookup by identifier (`schemanav.retrieval.quantity`)."""
         return self._type_names.mentions(question).plural
+
+    def types_named(self, question: str) -> frozenset[str]:
+        """Object types the question names, in the singular or the plural."""
+        mentions = self._type_names.mentions(question)
+        return mentions.plural | mentions.singular
 
     @cached_property
     def _type_names(self) -> TypeNames:
