@@ -153,12 +153,13 @@ class _Growth:
         in) goes in too, with its connection's `nodes`, if it fits: "the jobs of a pipeline
         of project p" reads them as a set of that object's."""
         named = self.s.types_named(self.question) if self.question else frozenset()
+        roots = self.s.graph.roots  # a list from the root is a way in, not a relation
         for owner, name in state.connectives():
             if state.costs_line(owner, name):
                 if state.total + state.line_cost_of(owner, name) <= self.budget:
                     state.add_field(owner, name)
                     self.steps.append(("link", owner, name))
-            elif self.s.connection_nodes(owner, name) in named:
+            elif owner not in roots and self.s.connection_nodes(owner, name) in named:
                 state = self._tried(state, ("link", owner, name))
         return state
 

@@ -468,9 +468,10 @@ class SchemaTables:
         return self._type_names.mentions(question).plural
 
     def types_named(self, question: str) -> frozenset[str]:
-        """Object types the question names, in the singular or the plural."""
+        """Object types the question names, in the singular or the plural, but not those it
+        names once beside a literal identifier (one object: `pipeline 42`)."""
         mentions = self._type_names.mentions(question)
-        return mentions.plural | mentions.singular
+        return (mentions.plural | mentions.singular) - mentions.one
 
     @cached_property
     def _type_names(self) -> TypeNames:
