@@ -29,6 +29,28 @@ def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> No
     assert {"Order.total", "Order.id"} <= slicer.from_scores(scores, 1000).coordinates
 
 
+REVIEWER_SDL = """
+type Query { user(id: ID, username: String): UserCore  mergeRequest(id: ID!): MergeRequest }
+interface User { username: String  name: String! }
+type UserCore implements User { username: String  name: String!  bio: String }
+type Reviewer implements User {
+  state: String  note: String  at: String  name: String!  username: String
+}
+type MergeRequest { id: ID!  reviewers: [Reviewer!]! }
+"""
+
+
+def test_an_identifier_an_interface_declares_identifies_every_implementation() -> None:
+    schema = build_schema(REVIEWER_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    # `user(username:)` makes `username` identify a UserCore; the interface both implement
+    # declares it, so it identifies a Reviewer too, though the question names neither.
+    ranked = ["Query.mergeRequest", "MergeRequest.reviewers", "Reviewer.state"]
+    piece = slicer.from_ranked(ranked, 1000, "review states on merge request 1")
+    valid(piece.sdl)
+    assert "Reviewer.username" in piece.fields
+
+
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)

@@ -209,6 +209,15 @@ class SchemaTables:
                     facts = own.get(argument)
                     if facts and facts.leaf and facts.free and argument not in found[field.named]:
                         found[field.named].append(argument)
+        # An identifier an interface declares identifies every implementation of it: the
+        # interface's contract gives the field one meaning (`User.username` names a reviewer
+        # as it names a `UserCore`).
+        for type_name, names in list(found.items()):
+            for interface in self.interfaces_of.get(type_name, ()):
+                declared = [n for n in names if n in self.facts.get(interface, {})]
+                for implementation in self.possible.get(interface, ()):
+                    own = found[implementation]
+                    own.extend(n for n in declared if n not in own)
         return dict(found)
 
     def _labels(self) -> dict[str, list[str]]:
