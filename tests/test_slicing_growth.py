@@ -280,6 +280,18 @@ type Pipeline { id: ID!  status: String }
 """
 
 
+def test_a_type_named_in_the_plural_gets_a_list_from_the_slice_though_no_hit_on_it_fitted() -> (
+    None
+):
+    schema = build_schema(PIPELINE_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.project", "Project.name"]
+    piece = slicer.from_ranked(ranked, 1000, "the pipelines of project p")
+    valid(piece.sdl)
+    assert {"Project.pipelines", "PipelineConnection.nodes"} <= piece.coordinates
+    assert "Project.pipelines" not in slicer.from_ranked(ranked, 1000, "project p").fields
+
+
 def test_a_connection_between_types_in_the_slice_goes_in_when_the_question_names_its_nodes() -> (
     None
 ):

@@ -165,11 +165,12 @@ class _Growth:
 
     def add_set_ways(self, state: GrowingState) -> GrowingState:
         """A type the question names in the plural asks for a set of its objects: when the
-        slice shows it but no list or connection into it, the best such field from a type
-        in the slice goes in (with its connection's `nodes`), if it fits; a lookup alone
-        cannot answer "which …"."""
+        slice shows no list or connection into it, the best such field from a type in the
+        slice goes in (with its connection's `nodes`, and the type itself if it was not in),
+        if it fits; a lookup alone cannot answer "which …", and "issues of the projects I
+        contribute to" needs `Project.issues` though no hit on an issue fitted."""
         position, values = self.s.position, self.values
-        for target in sorted(state.many & state.fields.keys()):
+        for target in sorted(state.many):
             leading = self.s.leading_to.get(target, ())
             if any(many and name in state.fields.get(source, {}) for source, name, many in leading):
                 continue  # a way to the set is in already
