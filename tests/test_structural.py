@@ -410,6 +410,27 @@ def test_without_path_expansion_only_matching_fields_are_hits(people: Corpus) ->
     assert _coordinates(_structural(people, params).search("email", 10)) == ["Person.email"]
 
 
+@pytest.mark.parametrize("k", [1, 3, 16, 40, 500])
+def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(k: int) -> None:
+    """`_best_first` sorts only the best few first; read whole, its chunks must be what a
+    stable sort of every entry scoring more than nothing gives (entry order among ties)."""
+    import numpy as np
+
+    from schemanav.retrieval.structural import _best_first
+
+    generator = np.random.default_rng(k)
+    # Few distinct values, so ties straddle the first chunk's threshold; zeros and
+    # negatives are never hits.
+    scores = generator.integers(-3, 9, size=900).astype(float) / 4
+    positive = np.flatnonzero(scores > 0.0)
+    expected = positive[np.argsort(-scores[positive], kind="stable")].tolist()
+    chunks = list(_best_first(scores, k))
+    assert [p for positions, _ in chunks for p in positions] == expected
+    assert [v for _, values in chunks for v in values] == scores[expected].tolist()
+    # The rest is sorted apart from the best, when there is a rest.
+    assert len(chunks) == (2 if len(positive) > max(4 * k, 64) else 1)
+
+
 def test_path_fields_cost_their_own_tokens_in_the_chosen_rendering(people: Corpus) -> None:
     hits = _structural(people, fmt=Format.GLOSS).search("email", 2)
     tokens = dict(zip(people.coordinates, people.token_counts(Format.GLOSS), strict=True))

@@ -35,6 +35,7 @@ import contextlib
 import json
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from pathlib import Path
@@ -602,43 +603,46 @@ class StructuralSearcher:
     ) -> tuple[list[int], list[float], ShortestPaths | None]:
         """The first `k` entries and their scores, best first, each after its path from the
         root; with the question's routes when they were needed (`paths`: for its hits')."""
-        import numpy as np
-
-        if k < 1 or not scores.size or float(scores.max()) <= 0.0:
+        if k < 1 or not scores.size:
             return [], [], None
-        # Entries that score nothing are never hits: order only the others (in entry order
-        # among equal scores, as a stable sort of every entry would).
-        positive = np.flatnonzero(scores > 0.0)
-        order = positive[np.argsort(-scores[positive], kind="stable")]
+        top = float(scores.max())
+        if top <= 0.0:
+            return [], [], None
         routes = None
         if self.params.expand_paths or paths:
-            relevance = self.params.path_relevance * scores / float(scores.max())
+            relevance = self.params.path_relevance * scores / top
             routes = self.graph.shortest_paths(field_cost=1.0 - relevance)
             if k >= _WALK_EVERYTHING_FROM:
                 routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
         # A path field enters the list with the score of the field it leads to, so scores
         # never increase down the list.
         ranked: dict[int, float] = {}
-        add, values = ranked.setdefault, scores.tolist()
+        add = ranked.setdefault
+        best = _best_first(scores, k)
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
             # first of them (with its score); for the others it is listed already.
             owners, entered, chain = self._owner_numbers, set(), routes.shared_chain
-            for position in order.tolist():
+            for positions, values in best:
+                for position, score in zip(positions, values, strict=True):
+                    if len(ranked) >= k:
+                        break
+                    owner = owners[position]
+                    if owner in entered:
+                        add(position, score)
+                        continue
+                    entered.add(owner)
+                    for entry in chain(owner):
+                        add(entry, score)
+                    add(position, score)
                 if len(ranked) >= k:
                     break
-                owner = owners[position]
-                if owner in entered:
-                    add(position, values[position])
-                    continue
-                entered.add(owner)
-                score = values[position]
-                for entry in chain(owner):
-                    add(entry, score)
-                add(position, score)
         else:
-            for position in order[:k].tolist():
-                add(position, values[position])
+            for positions, values in best:
+                for position, score in zip(positions[: k - len(ranked)], values, strict=False):
+                    add(position, score)
+                if len(ranked) >= k:
+                    break
         return list(ranked)[:k], list(ranked.values())[:k], routes
 
     def ranking(self, query: str, k: int) -> Ranking:
@@ -676,6 +680,36 @@ class StructuralSearcher:
             )
             for rank, (entry, score) in enumerate(zip(entries, kept, strict=True), start=1)
         ]
+
+
+_FIRST_CHUNK = 4
+"""`_best_first` sorts this many times `k` of the best entries first (at least `_MIN_CHUNK`):
+a ranking of `k` seldom reads past them, and the rest is sorted only when it does."""
+_MIN_CHUNK = 64
+
+
+def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[float]]]:
+    """The entries scoring more than nothing and their scores, best first, in entry order
+    among equal scores (what a stable sort of every entry gives), in two chunks: the best
+    `_FIRST_CHUNK · k` or so (every entry tying the last of them too), then the rest.
+
+    Why: a question's ranking reads a few dozen entries, but thousands score something;
+    sorting and converting all of them took a fifth of a search. Entries of the first
+    chunk all score at least its threshold and those of the second less, and each chunk
+    keeps entry order among ties, so the two together are that one stable sort."""
+    import numpy as np
+
+    positive = np.flatnonzero(scores > 0.0)
+    values = scores[positive]
+    size = max(_FIRST_CHUNK * k, _MIN_CHUNK)
+    if len(values) > size:
+        threshold = np.partition(values, len(values) - size)[len(values) - size]
+        head = values >= threshold
+        order = np.argsort(-values[head], kind="stable")
+        yield positive[head][order].tolist(), values[head][order].tolist()
+        positive, values = positive[~head], values[~head]
+    order = np.argsort(-values, kind="stable")
+    yield positive[order].tolist(), values[order].tolist()
 
 
 @register_backend("structural")
