@@ -312,7 +312,10 @@ class SchemaGraph:
         )
         place = {entry: number for number, entry in enumerate(self.inner_entries)}
         self.inner_hop_adjacency = [
-            [(target, place.get(entry, FRAGMENT), extra, edge) for target, entry, extra, edge in out]
+            [
+                (target, place.get(entry, FRAGMENT), extra, edge)
+                for target, entry, extra, edge in out
+            ]
             for out in self.inner_adjacency
         ]
         self.edge_entry = [edge.entry for edge in self.edges]
