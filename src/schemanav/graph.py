@@ -78,17 +78,18 @@ class ShortestPaths:
     ) -> None:
         self._graph = graph
         self._field_cost = hops
-        # A fragment edge's entry, FRAGMENT (-1), costs no hop. (An array's own floats: the
-        # queue's sums are Python floats either way.)
+        # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
+        # is 0.0 for each, so `cost + step` is the sum `cost + extra + hop` exactly). Steps
+        # are listed per walk: the fields' hops (an array's own floats: the queue's sums are
+        # Python floats either way), then the fragments' extras (`SchemaGraph.step_adjacency`).
         if with_leaves:
-            self._hops = [*(hops.tolist() if hasattr(hops, "tolist") else hops), 0.0]
-            self._adjacency = graph.adjacency
+            field_steps = hops.tolist() if hasattr(hops, "tolist") else list(hops)
         else:
-            # Only the fields between inner types are hopped through: their costs alone,
-            # found by their place among them (a question's walk converts 2,576 of GitHub's
-            # 6,640 costs, not all).
-            self._hops = [*graph.inner_hop_costs(hops), 0.0]
-            self._adjacency = graph.inner_hop_adjacency
+            # Only the fields between inner types are hopped through: their costs alone (a
+            # question's walk converts 2,576 of GitHub's 6,640 costs, not all).
+            field_steps = graph.inner_hop_costs(hops)
+        self._steps = [*field_steps, *graph.fragment_extras]
+        self._adjacency = graph.step_adjacency(with_leaves=with_leaves)
         self._with_leaves: ShortestPaths | None = self if with_leaves else None
         size = len(graph.type_names)
         self._cost = [math.inf] * size
@@ -237,7 +238,7 @@ class ShortestPaths:
         settled = self._settled
         if target >= 0 and settled[target]:
             return True
-        queue, costs, via, hops = self._queue, self._cost, self._via, self._hops
+        queue, costs, via, steps = self._queue, self._cost, self._via, self._steps
         adjacency = self._adjacency
         pop, push = heapq.heappop, heapq.heappush
         while queue:
@@ -245,8 +246,8 @@ class ShortestPaths:
             if cost > costs[node]:
                 continue
             settled[node] = True
-            for next_node, entry, extra, edge in adjacency[node]:
-                new_cost = cost + extra + hops[entry]
+            for next_node, step, edge in adjacency[node]:
+                new_cost = cost + steps[step]
                 if new_cost < costs[next_node]:
                     costs[next_node] = new_cost
                     via[next_node] = edge
@@ -305,19 +306,14 @@ class SchemaGraph:
         self.inner_adjacency = [
             [hop for hop in out if not self.is_leaf[hop[0]]] for out in self.adjacency
         ]
-        # The inner walk's adjacency with each hop's place among `inner_entries` in place of
-        # its entry (a fragment's stays FRAGMENT: the hop list ends in its cost, nothing).
+        # The fields the inner walk hops through, and the fragments' extra costs in edge order.
         self.inner_entries = sorted(
             {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
         )
-        place = {entry: number for number, entry in enumerate(self.inner_entries)}
-        self.inner_hop_adjacency = [
-            [
-                (target, place.get(entry, FRAGMENT), extra, edge)
-                for target, entry, extra, edge in out
-            ]
-            for out in self.inner_adjacency
-        ]
+        self.fragment_extras = [edge.extra_cost for edge in self.edges[len(corpus.entries) :]]
+        self._step_adjacency = {
+            with_leaves: self._steps_of(with_leaves) for with_leaves in (False, True)
+        }
         self.edge_entry = [edge.entry for edge in self.edges]
         self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
         self._unit_hops = [1.0] * len(corpus.entries)
@@ -325,6 +321,27 @@ class SchemaGraph:
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
+
+    def _steps_of(self, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
+        """A walk's adjacency as (target, step, edge): `step` indexes the walk's steps, its
+        fields' hops (every entry, or `inner_entries`) followed by `fragment_extras`."""
+        if with_leaves:
+            adjacency, place = self.adjacency, {e: e for e in range(len(self.corpus.entries))}
+        else:
+            adjacency = self.inner_adjacency
+            place = {entry: number for number, entry in enumerate(self.inner_entries)}
+        fragments_from = len(place) - len(self.corpus.entries)
+        return [
+            [
+                (target, place[entry] if entry != FRAGMENT else fragments_from + edge, edge)
+                for target, entry, _extra, edge in out
+            ]
+            for out in adjacency
+        ]
+
+    def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
+        """The adjacency `ShortestPaths` walks (`_steps_of`)."""
+        return self._step_adjacency[with_leaves]
 
     def inner_hop_costs(self, hops: HopCosts) -> list[float]:
         """The costs of the fields the inner walk hops through (`inner_entries`), in order."""
