@@ -554,6 +554,86 @@ def diff(
         )  # fmt: skip
 
 
+
+# validate and execute (issue 25): the logic and rendering are in schemanav.operation_report.
+
+OperationArgument = Annotated[
+    str, typer.Argument(help="The operation: a .graphql file, or - for stdin.", metavar="FILE")
+]
+VariablesOption = Annotated[
+    str | None,
+    typer.Option("--variables", metavar="JSON", help="The operation's variables, a JSON object."),
+]
+
+
+@_command("Check an operation: graphql-core errors, depth, aliases and estimated size.")
+def validate(
+    ctx: typer.Context,
+    operation: OperationArgument,
+    schema: SchemaOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    cache_dir: CacheDirOption = None,
+    variables: VariablesOption = None,
+    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    max_depth: MaxDepthOption = None,
+    max_aliases: MaxAliasesOption = None,
+    max_nodes: MaxNodesOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate an operation against the schema and measure it against the cost limits; an
+    invalid operation, or one over a limit, exits 2 (nothing is sent anywhere)."""
+    with _one_shot(), _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.operation_report import check_operation
+
+        settings = _settings(ctx)
+        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
+        _operation_exit(check_operation(navigator, operation, variables), as_json, False)
+
+
+@_command("Validate an operation, check its cost, then run it at --endpoint.")
+def execute(
+    ctx: typer.Context,
+    operation: OperationArgument,
+    schema: SchemaOption = None,
+    endpoint: EndpointOption = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = None,
+    cache_dir: CacheDirOption = None,
+    variables: VariablesOption = None,
+    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    max_depth: MaxDepthOption = None,
+    max_aliases: MaxAliasesOption = None,
+    max_nodes: MaxNodesOption = None,
+    response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate an operation and check its cost as `validate` does, then POST it to
+    --endpoint with the --header values and print the answer (exit 1 when it has errors)."""
+    with _one_shot(), _user_errors():
+        from schemanav.navigator import Navigator
+        from schemanav.operation_report import execute_operation
+
+        settings = _settings(ctx)
+        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
+        _operation_exit(execute_operation(navigator, operation, variables), as_json, True)
+
+
+def _operation_exit(report: Any, as_json: bool, executing: bool) -> None:
+    from schemanav.operation_report import json_exit, render_report
+
+    if as_json:
+        _print_json(report.as_dict())
+        code = json_exit(_stderr(), report)
+    else:
+        code = render_report(_stdout(), _stderr(), report, executing=executing)
+    if code:
+        raise typer.Exit(code)
+
+
 def main() -> None:
     """The `schemanav` executable: run the command, then leave at once.
 

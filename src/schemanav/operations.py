@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from schemanav.cost import CostLimits, cost_problem, operation_cost
+from schemanav.cost import CostLimits, OperationCost, cost_problem, operation_cost
 from schemanav.limits import (
     MAX_RESPONSE_BYTES,
     MAX_TOOL_ARGUMENT_CHARS,
@@ -50,11 +50,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class OperationOutcome:
-    """What happened to one operation; `text` is what an agent is shown."""
+    """What happened to one operation; `text` is what an agent is shown. `cost` is the
+    operation's once it was measured (it validated), `valid` whether it passed every check
+    before sending (validation and the cost limits): a front end tells bad input (it did not)
+    from a failure of the endpoint (it did)."""
 
     ok: bool
     text: str
     executed: bool = False
+    cost: OperationCost | None = None
+    valid: bool = False
 
 
 def cut_to_tokens(text: str, cap: int) -> tuple[str, int]:
@@ -120,9 +125,12 @@ def validate_operation(
         return OperationOutcome(False, "the operation is nested too deeply")
     refused = cost_problem(cost, limits or CostLimits())
     if refused is not None:
-        return OperationOutcome(False, f"{refused} ({cost.describe()})")
+        return OperationOutcome(False, f"{refused} ({cost.describe()})", cost=cost)
     return OperationOutcome(
-        True, f"valid: the operation validates against the schema ({cost.describe()})"
+        True,
+        f"valid: the operation validates against the schema ({cost.describe()})",
+        cost=cost,
+        valid=True,
     )
 
 
@@ -226,7 +234,7 @@ class OperationRunner:
             allow_mutations=self.allow_mutations,
             limits=self.limits,
         )
-        return OperationOutcome(outcome.ok, self.redact(outcome.text))
+        return replace(outcome, text=self.redact(outcome.text))
 
     def run(
         self,
@@ -242,15 +250,17 @@ class OperationRunner:
             redact = Redactor({**self._headers, **forwarded}, urls=urls)
         checked = self.validate(query, variables)
         if not checked.ok:
-            return OperationOutcome(False, redact(checked.text))
+            return replace(checked, text=redact(checked.text))
         if self.endpoint is None:
-            return OperationOutcome(
-                True,
-                "valid: the operation validates against the schema; it was not executed "
+            return replace(
+                checked,
+                text="valid: the operation validates against the schema; it was not executed "
                 "because no endpoint is configured",
             )
         outcome = self._post(self.endpoint, query, variables, forwarded or {}, redact)
-        return OperationOutcome(outcome.ok, redact(outcome.text), executed=outcome.executed)
+        return replace(
+            checked, ok=outcome.ok, text=redact(outcome.text), executed=outcome.executed
+        )
 
     def _post(
         self,
