@@ -423,6 +423,7 @@ def serve_moviedb(
     fail_status: int | None = None,
     delay_s: float = 0.0,
     catalog: dict[str, list[Record]] | None = None,
+    port: int = 0,
 ) -> Iterator[MovieDbServer]:
     """Serve the Movie DB at `server.url` (POST `/graphql`) until the block ends.
 
@@ -430,6 +431,7 @@ def serve_moviedb(
     fail_status: when set, every request is answered with this HTTP status and a JSON error.
     delay_s: seconds to wait before answering, for timeout tests.
     catalog: replaces the built-in data (same tables as `CATALOG`).
+    port: where to listen (0: a free port; `scripts/moviedb_server.py` picks its own).
     """
     store = MovieStore(catalog)
     schema = build_moviedb_schema(store)
@@ -499,5 +501,5 @@ def serve_moviedb(
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output quiet."""
 
-    with serving(LoopbackServer(Handler), name="moviedb-server") as httpd:
+    with serving(LoopbackServer(Handler, port), name="moviedb-server") as httpd:
         yield MovieDbServer(f"{httpd.url}{GRAPHQL_PATH}", store, recorded)

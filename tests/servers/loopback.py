@@ -24,15 +24,16 @@ from typing import Any, TypeVar
 
 
 class LoopbackServer(ThreadingHTTPServer):
-    """A threading HTTP server on a free port of 127.0.0.1."""
+    """A threading HTTP server on 127.0.0.1, on a free port unless given one (a script that
+    serves by hand, `scripts/moviedb_server.py`)."""
 
     daemon_threads = True
     allow_reuse_address = True
     # Servers whose clients hang up on purpose (caps, deadlines) swallow every handler error.
     quiet_errors = False
 
-    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
-        super().__init__(("127.0.0.1", 0), handler)
+    def __init__(self, handler: type[BaseHTTPRequestHandler], port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), handler)
 
     @property
     def url(self) -> str:
