@@ -26,7 +26,7 @@ async def call(tool: str | None, arguments: dict[str, Any], options: list[str]) 
     )
     async with Client(stdio_client(params, errlog=sys.stderr)) as client:
         if tool is None:
-            for listed in await client.list_tools():
+            for listed in (await client.list_tools()).tools:
                 print(f"{listed.name}: {json.dumps(listed.input_schema)}")
             return 0
         result = await client.call_tool(tool, arguments)
