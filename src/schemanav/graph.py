@@ -311,9 +311,7 @@ class SchemaGraph:
             {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
         )
         self.fragment_extras = [edge.extra_cost for edge in self.edges[len(corpus.entries) :]]
-        self._step_adjacency = {
-            with_leaves: self._steps_of(with_leaves) for with_leaves in (False, True)
-        }
+        self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {}
         self.edge_entry = [edge.entry for edge in self.edges]
         self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
         self._unit_hops = [1.0] * len(corpus.entries)
@@ -322,26 +320,34 @@ class SchemaGraph:
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
 
-    def _steps_of(self, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
-        """A walk's adjacency as (target, step, edge): `step` indexes the walk's steps, its
-        fields' hops (every entry, or `inner_entries`) followed by `fragment_extras`."""
-        if with_leaves:
-            adjacency, place = self.adjacency, {e: e for e in range(len(self.corpus.entries))}
-        else:
-            adjacency = self.inner_adjacency
-            place = {entry: number for number, entry in enumerate(self.inner_entries)}
-        fragments_from = len(place) - len(self.corpus.entries)
-        return [
-            [
-                (target, place[entry] if entry != FRAGMENT else fragments_from + edge, edge)
-                for target, entry, _extra, edge in out
-            ]
-            for out in adjacency
-        ]
-
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
-        """The adjacency `ShortestPaths` walks (`_steps_of`)."""
-        return self._step_adjacency[with_leaves]
+        """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
+        walk's steps, its fields' hops (every entry's, or `inner_entries`') followed by
+        `fragment_extras`. Made once per kind of walk, when first walked."""
+        known = self._step_adjacency.get(with_leaves)
+        if known is None:
+            adjacency = self.adjacency if with_leaves else self.inner_adjacency
+            place = (
+                None
+                if with_leaves
+                else {entry: number for number, entry in enumerate(self.inner_entries)}
+            )
+            fields = len(self.corpus.entries) if place is None else len(place)
+            first_fragment = fields - len(self.corpus.entries)  # a fragment's step: edge + this
+            known = self._step_adjacency[with_leaves] = [
+                [
+                    (
+                        target,
+                        edge + first_fragment
+                        if entry == FRAGMENT
+                        else (entry if place is None else place[entry]),
+                        edge,
+                    )
+                    for target, entry, _extra, edge in out
+                ]
+                for out in adjacency
+            ]
+        return known
 
     def inner_hop_costs(self, hops: HopCosts) -> list[float]:
         """The costs of the fields the inner walk hops through (`inner_entries`), in order."""
