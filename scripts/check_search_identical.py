@@ -1,15 +1,16 @@
 """Whether a change to the search path left every answer the same (not a test: two checkouts).
 
-    bash scripts/fetch-wg-benchmark.sh --from ../shared/wg
+    bash scripts/fetch-wg-benchmark.sh --from ../shared/wg [--schema gitlab]
     git worktree add --detach /tmp/base main       # the code before the change
     python scripts/check_search_identical.py --src /tmp/base/src --write /tmp/before.json
-    python scripts/check_search_identical.py --against /tmp/before.json
+    python scripts/check_search_identical.py --against /tmp/before.json    [--schema gitlab]
 
-For each of the 200 GitHub working-group questions it records what every layer answers: the
-field ranking at several depths (coordinates, scores, ranks, tokens, texts, paths) and its
-ranking without hits, pages of the five-kind search (deep, filtered by kind, past an offset,
-with a score floor) and `__search` through the endpoint's GraphQL path (with cursors and the
-definition's type). `--against` exits 1 naming the first question whose answers differ.
+For each of the 200 working-group questions (GitHub's, or GitLab's) it records what every
+layer answers: the field ranking at several depths (coordinates, scores, ranks, tokens, texts,
+paths) and its ranking without hits, pages of the five-kind search (deep, filtered by kind,
+past an offset, with a score floor) and `__search` through the endpoint's GraphQL path (with
+cursors and the definition's type). `--against` exits 1 naming the first question whose
+answers differ.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-GITHUB = ROOT / "schemas" / "github-wg.graphqls"
-QUESTIONS = ROOT / "benchmarks" / "github-wg.tsv"
 SEARCH = (
     "query($q: String!, $first: Int!, $after: String, $min: Float) {"
     " __search(query: $q, first: $first, after: $after, minScore: $min) {"
@@ -35,8 +34,8 @@ DEEP = 400
 """A ranking this deep walks every type at once (`_WALK_EVERYTHING_FROM`); asked of a few."""
 
 
-def questions() -> list[str]:
-    lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
+def questions(name: str) -> list[str]:
+    lines = (ROOT / "benchmarks" / f"{name}-wg.tsv").read_text(encoding="utf-8").splitlines()
     return [line.split("\t", 1)[0] for line in lines if line and not line.startswith("#")]
 
 
@@ -91,6 +90,7 @@ def answers(question: str, navigator: Any, endpoint: Any, deep: bool) -> dict[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the code to run")
+    parser.add_argument("--schema", choices=("github", "gitlab"), default="github")
     parser.add_argument("--write", type=Path, help="write the answers here")
     parser.add_argument("--against", type=Path, help="compare with answers written before")
     args = parser.parse_args()
@@ -98,9 +98,9 @@ def main() -> None:
     from schemanav.navigator import Navigator
     from schemanav.servers.graphql_endpoint import SemanticEndpoint
 
-    navigator = Navigator.open(str(GITHUB))
+    navigator = Navigator.open(str(ROOT / "schemas" / f"{args.schema}-wg.graphqls"))
     endpoint = SemanticEndpoint(navigator)
-    asked = questions()
+    asked = questions(args.schema)
     # JSON both ways, so tuples and lists compare alike.
     found = {
         question: json.loads(json.dumps(answers(question, navigator, endpoint, n % 20 == 0)))

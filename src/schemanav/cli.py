@@ -575,7 +575,9 @@ def validate(
     timeout: TimeoutOption = None,
     cache_dir: CacheDirOption = None,
     variables: VariablesOption = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help="Accept a mutation (refused otherwise).")
+    ] = False,
     max_depth: MaxDepthOption = None,
     max_aliases: MaxAliasesOption = None,
     max_nodes: MaxNodesOption = None,
@@ -603,7 +605,9 @@ def execute(
     timeout: TimeoutOption = None,
     cache_dir: CacheDirOption = None,
     variables: VariablesOption = None,
-    allow_mutations: Annotated[bool, _flag("allow_mutations")] = False,
+    allow_mutations: Annotated[
+        bool, _flag("allow_mutations", help="Run a mutation (refused otherwise).")
+    ] = False,
     max_depth: MaxDepthOption = None,
     max_aliases: MaxAliasesOption = None,
     max_nodes: MaxNodesOption = None,

@@ -549,18 +549,27 @@ class StructuralSearcher:
             return scores
         numbers = self._reached_numbers
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
-        lookups = np.isin(self.state.target, ids) & (self.state.shape == 1)
+        lookups = self._among(self.state.target, ids) & (self.state.shape == 1)
         result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
         plural = mentions.plural
         if plural and self.params.scoped_lists:
             many = np.fromiter((numbers[n] for n in plural if n in numbers), dtype=np.int64)
             scoped = (
-                np.isin(self._owner_reached, ids)
-                & np.isin(self.state.target, many)
+                self._among(self._owner_reached, ids)
+                & self._among(self.state.target, many)
                 & (self.state.shape == 2)
             )
             result = result * np.where(scoped, 1.0 + self.params.scoped_lists, 1.0)
         return result
+
+    def _among(self, numbers: IntArray, wanted: IntArray) -> Any:
+        """`np.isin(numbers, wanted)` for reached-type numbers (-1 for none): a look-up in a
+        table with a slot per reached type and one more, always False, that -1 indexes."""
+        import numpy as np
+
+        table = np.zeros(len(self.state.reached) + 1, dtype=bool)
+        table[wanted] = True
+        return table[numbers]
 
     @cached_property
     def _reached_numbers(self) -> dict[str, int]:
