@@ -586,13 +586,7 @@ def validate(
 ) -> None:
     """Validate an operation against the schema and measure it against the cost limits; an
     invalid operation, or one over a limit, exits 2 (nothing is sent anywhere)."""
-    with _one_shot(), _user_errors():
-        from schemanav.navigator import Navigator
-        from schemanav.operation_report import check_operation
-
-        settings = _settings(ctx)
-        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
-        _operation_exit(check_operation(navigator, operation, variables), as_json, False)
+    _check_or_run(ctx, operation, variables, as_json, executing=False)
 
 
 @_command("Validate an operation, check its cost, then run it at --endpoint.")
@@ -617,25 +611,33 @@ def execute(
 ) -> None:
     """Validate an operation and check its cost as `validate` does, then POST it to
     --endpoint with the --header values and print the answer (exit 1 when it has errors)."""
+    _check_or_run(ctx, operation, variables, as_json, executing=True)
+
+
+def _check_or_run(
+    ctx: typer.Context, operation: str, variables: str | None, as_json: bool, *, executing: bool
+) -> None:
     with _one_shot(), _user_errors():
         from schemanav.navigator import Navigator
-        from schemanav.operation_report import execute_operation
+        from schemanav.operation_report import (
+            check_operation,
+            execute_operation,
+            json_exit,
+            render_report,
+        )
 
         settings = _settings(ctx)
         navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
-        _operation_exit(execute_operation(navigator, operation, variables), as_json, True)
-
-
-def _operation_exit(report: Any, as_json: bool, executing: bool) -> None:
-    from schemanav.operation_report import json_exit, render_report
-
-    if as_json:
-        _print_json(report.as_dict())
-        code = json_exit(_stderr(), report)
-    else:
-        code = render_report(_stdout(), _stderr(), report, executing=executing)
-    if code:
-        raise typer.Exit(code)
+        report = (execute_operation if executing else check_operation)(
+            navigator, operation, variables
+        )
+        if as_json:
+            _print_json(report.as_dict())
+            code = json_exit(_stderr(), report)
+        else:
+            code = render_report(_stdout(), _stderr(), report, executing=executing)
+        if code:
+            raise typer.Exit(code)
 
 
 def main() -> None:
