@@ -560,54 +560,40 @@ def diff(
 OperationArgument = Annotated[
     str, typer.Argument(help="The operation: a .graphql file, or - for stdin.", metavar="FILE")
 ]
-VariablesOption = Annotated[
-    str | None,
-    typer.Option("--variables", metavar="JSON", help="The operation's variables, a JSON object."),
-]
 
 
-@_command("Check an operation: graphql-core errors, depth, aliases and estimated size.")
+@_command(
+    "Check an operation: graphql-core errors, depth, aliases and estimated size.",
+    "schema header timeout cache_dir variables allow_mutations max_depth max_aliases max_nodes "
+    "quiet as_json",
+)
 def validate(
     ctx: typer.Context,
     operation: OperationArgument,
-    schema: SchemaOption = None,
-    header: HeaderOption = None,
-    timeout: TimeoutOption = None,
-    cache_dir: CacheDirOption = None,
-    variables: VariablesOption = None,
+    variables: str | None = None,
     allow_mutations: Annotated[
-        bool, _flag("allow_mutations", help="Accept a mutation (refused otherwise).")
+        bool, flag("allow_mutations", help="Accept a mutation (refused otherwise).")
     ] = False,
-    max_depth: MaxDepthOption = None,
-    max_aliases: MaxAliasesOption = None,
-    max_nodes: MaxNodesOption = None,
-    quiet: QuietOption = False,
-    as_json: JsonOption = False,
+    as_json: bool = False,
 ) -> None:
     """Validate an operation against the schema and measure it against the cost limits; an
     invalid operation, or one over a limit, exits 2 (nothing is sent anywhere)."""
     _check_or_run(ctx, operation, variables, as_json, executing=False)
 
 
-@_command("Validate an operation, check its cost, then run it at --endpoint.")
+@_command(
+    "Validate an operation, check its cost, then run it at --endpoint.",
+    "schema endpoint header timeout cache_dir variables allow_mutations max_depth max_aliases "
+    "max_nodes response_token_cap quiet as_json",
+)
 def execute(
     ctx: typer.Context,
     operation: OperationArgument,
-    schema: SchemaOption = None,
-    endpoint: EndpointOption = None,
-    header: HeaderOption = None,
-    timeout: TimeoutOption = None,
-    cache_dir: CacheDirOption = None,
-    variables: VariablesOption = None,
+    variables: str | None = None,
     allow_mutations: Annotated[
-        bool, _flag("allow_mutations", help="Run a mutation (refused otherwise).")
+        bool, flag("allow_mutations", help="Run a mutation (refused otherwise).")
     ] = False,
-    max_depth: MaxDepthOption = None,
-    max_aliases: MaxAliasesOption = None,
-    max_nodes: MaxNodesOption = None,
-    response_token_cap: Annotated[int | None, _flag("response_token_cap", metavar="N")] = None,
-    quiet: QuietOption = False,
-    as_json: JsonOption = False,
+    as_json: bool = False,
 ) -> None:
     """Validate an operation and check its cost as `validate` does, then POST it to
     --endpoint with the --header values and print the answer (exit 1 when it has errors)."""
@@ -617,8 +603,7 @@ def execute(
 def _check_or_run(
     ctx: typer.Context, operation: str, variables: str | None, as_json: bool, *, executing: bool
 ) -> None:
-    with _one_shot(), _user_errors():
-        from schemanav.navigator import Navigator
+    with one_shot(), user_errors():
         from schemanav.operation_report import (
             check_operation,
             execute_operation,
@@ -626,19 +611,17 @@ def _check_or_run(
             render_report,
         )
 
-        settings = _settings(ctx)
-        navigator = Navigator(settings, _Reporter(quiet=settings.quiet))
+        navigator = open_navigator(ctx)
         report = (execute_operation if executing else check_operation)(
             navigator, operation, variables
         )
         if as_json:
-            _print_json(report.as_dict())
-            code = json_exit(_stderr(), report)
+            print_json(report.as_dict())
+            code = json_exit(stderr(), report)
         else:
-            code = render_report(_stdout(), _stderr(), report, executing=executing)
+            code = render_report(stdout(), stderr(), report, executing=executing)
         if code:
             raise typer.Exit(code)
-
 
 def main() -> None:
     """The `schemanav` executable: run the command, then leave at once.

@@ -293,6 +293,15 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
         ],
         None,
     ),
+    "variables": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--variables", metavar="JSON", help="The operation's variables, a JSON object."
+            ),
+        ],
+        None,
+    ),
     "upstream": (
         Annotated[
             str | None,
