@@ -551,7 +551,7 @@ class StructuralSearcher:
         if sets and self.params.plural_lookups:
             numbers = self._reached_numbers
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
-            single = np.isin(self.state.target, wanted) & (self.state.shape == 1)
+            single = self._among(self.state.target, wanted) & (self.state.shape == 1)
             scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
         if not one:
             return scores
