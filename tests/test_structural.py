@@ -601,6 +601,19 @@ def test_a_literal_beside_a_type_named_once_doubles_its_lookup() -> None:
     assert _by_coordinate(corpus, unlifted)["Query.repository"] == plain["Query.repository"]
 
 
+def test_a_type_named_only_in_the_plural_lowers_its_lookups() -> None:
+    corpus = _corpus(LOOKUP_SDL)
+    alone = StructuralParams(sibling_evidence=0.0)
+    searcher = _structural(corpus, alone)
+    one = _by_coordinate(corpus, searcher.search_scores("the repository"))
+    many = _by_coordinate(corpus, searcher.search_scores("the repositories"))
+    off = StructuralParams(sibling_evidence=0.0, plural_lookups=0.0)
+    kept = _by_coordinate(corpus, _structural(corpus, off).search_scores("the repositories"))
+    assert many["Query.repository"] == pytest.approx(0.7 * kept["Query.repository"])
+    assert many["Query.repositories"] == kept["Query.repositories"]
+    assert one["Query.repository"] > 0
+
+
 def test_the_words_inside_a_path_literal_score_nothing() -> None:
     corpus = _corpus(LOOKUP_SDL)
     searcher = _structural(corpus, StructuralParams())

@@ -89,6 +89,7 @@ class StructuralParams:
     short_forms: bool = True
     scoped_lists: float = 1.0
     path_literals: bool = True
+    plural_lookups: float = 0.3
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -540,11 +541,18 @@ class StructuralSearcher:
         score `literal_lookups` more. A type it names in the plural is then wanted as a set
         of that object's (`merge requests of project group/project`): the lists and
         connections of the named object's type into it score `scoped_lists` more (see
-        `schemanav.retrieval.quantity`)."""
+        `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
+        of one object of it score `plural_lookups` less."""
         import numpy as np
 
         mentions = self._type_names.mentions(query)
         one = mentions.one
+        sets = mentions.plural - mentions.singular
+        if sets and self.params.plural_lookups:
+            numbers = self._reached_numbers
+            wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
+            single = self._among(self.state.target, wanted) & (self.state.shape == 1)
+            scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
         if not one:
             return scores
         numbers = self._reached_numbers
@@ -592,7 +600,7 @@ class StructuralSearcher:
             query = self._short_forms.expand(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
-        if self.params.literal_lookups or self.params.scoped_lists:
+        if self.params.literal_lookups or self.params.scoped_lists or self.params.plural_lookups:
             scores = self._literal_lookups(query, scores)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:

@@ -216,8 +216,8 @@ class SchemaTables:
             for interface in self.interfaces_of.get(type_name, ()):
                 declared = [n for n in names if n in self.facts.get(interface, {})]
                 for implementation in self.possible.get(interface, ()):
-                    own = found[implementation]
-                    own.extend(n for n in declared if n not in own)
+                    known = found[implementation]
+                    known.extend(n for n in declared if n not in known)
         return dict(found)
 
     def _labels(self) -> dict[str, list[str]]:
