@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from pathlib import Path
 
@@ -144,6 +145,36 @@ def test_walking_every_type_at_once_answers_as_the_queue_does(github_corpus: Cor
     lone = SchemaGraph(build_corpus(schema_from_sdl("type Query { x: Int }", "x.graphql").schema))
     walked = lone.shortest_paths().settle_all_at_once()
     assert walked._cost == lone.shortest_paths().settle_all()._cost
+
+
+def test_the_cheapest_way_from_several_sources_goes_to_the_first_on_a_tie() -> None:
+    """`cheapest_way` (what `build` connects with): equal costs go to the source listed
+    first, hop costs decide otherwise, a field into a union enters its members at once, and
+    neither a source itself nor a fragment out of a type reached alone counts as a way."""
+    sdl = (
+        "type Query { a: A, b: B, u: U }\ntype A { shared: Target, u: U }\n"
+        "type B { shared: Target }\ntype Target { x: Int }\nunion U = P | Q\n"
+        "type P { y: Int }\ntype Q { z: Int }"
+    )
+    corpus = build_corpus(schema_from_sdl(sdl, "ways.graphql").schema)
+    graph = SchemaGraph(corpus)
+    entry = corpus.coordinates.index
+
+    def to_target(*sources: str, hops: list[float] | None = None) -> tuple[int, ...]:
+        way = graph.cheapest_way([(s, 0.0) for s in sources], "Target".__eq__, hops)
+        assert way is not None and way.target == "Target"
+        return (way.source, *(hop for hop, _ in way.hops))
+
+    assert to_target("B", "A") == (0, entry("B.shared"))
+    assert to_target("A", "B") == (0, entry("A.shared"))
+    dearer = [3.0 if c == "A.shared" else 1.0 for c in corpus.coordinates]
+    assert to_target("A", "B", hops=dearer) == (1, entry("B.shared"))
+    into_member = graph.cheapest_way([("A", 0.0)], "Q".__eq__)
+    assert into_member is not None
+    assert into_member.hops == ((entry("A.u"), "Q"),)
+    assert into_member.cost == 1.0 + math.log2(3)
+    assert graph.cheapest_way([("U", 0.0)], "Q".__eq__) is None
+    assert graph.cheapest_way([("Target", 0.0)], "Target".__eq__) is None
 
 
 def test_search_json_carries_paths_to_root_for_every_backend_hit(

@@ -17,9 +17,10 @@ coordinates (`Type.field(arg:)`) for optional arguments that should become varia
    an already-placed field whose type can hold it (the same type, a type implementing its
    owner interface, or an abstract type it belongs to, through an inline fragment), preferring
    a direct placement and then the most recently placed field. When none can hold any
-   remaining coordinate, the cheapest connection from the operation so far is added (Dijkstra
-   over fields; a hop costs 1, entering an interface or union with n possible types costs
-   log2(1 + n) more, as in `graph.py`; deprecated fields cost 2 more) and reported in `added`.
+   remaining coordinate, the cheapest connection from the operation so far is added (over
+   `graph.py`'s edges, by `SchemaGraph.cheapest_way`: a hop costs 1, entering an interface or
+   union with n possible types costs log2(1 + n) more; deprecated fields cost 2 more) and
+   reported in `added`.
 3. Every composite end gets leaf fields: `id`, `name`, `title` when present, else the first
    scalar or enum fields without required arguments, at most `leaf_fields`; `__typename` when
    the type has none (unions).
@@ -27,12 +28,11 @@ coordinates (`Type.field(arg:)`) for optional arguments that should become varia
 
 from __future__ import annotations
 
-import heapq
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+from weakref import WeakKeyDictionary
 
 from schemanav.errors import InputError
 from schemanav.text import clipped
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
         GraphQLObjectType,
         GraphQLSchema,
     )
+
+    from schemanav.graph import SchemaGraph
 
 DEFAULT_LEAF_FIELDS = 3
 PREFERRED_LEAVES = ("id", "name", "title")
@@ -460,47 +462,31 @@ class _Builder:
     def _connect(
         self, root: _Selection, pending: list[str]
     ) -> tuple[str, _Selection, list[_Step]] | None:
-        """The cheapest way from any placed selection to a type that can hold a pending
-        coordinate: (that coordinate, the selection to start from, the hops)."""
-        from graphql import get_named_type, is_abstract_type
-
+        """The cheapest way from any placed selection (the latest placed first on a tie) to a
+        type that can hold a pending coordinate: (that coordinate, the selection to start
+        from, the hops), found by `SchemaGraph.cheapest_way`."""
+        graph, hops = _graph_of(self.schema)
         owners = {coordinate: coordinate.split(".")[0] for coordinate in pending}
+
+        def holder(type_name: str) -> str | None:
+            for coordinate in pending:
+                if self._placement(owners[coordinate], type_name) == "direct":
+                    return coordinate
+            return None
+
         sources = sorted(self._selections(root), key=lambda s: -s.order)
-        queue: list[tuple[float, int, str, int]] = []
-        # state: (type reached, source index, steps so far)
-        states: list[tuple[str, int, list[_Step]]] = []
-        best: dict[str, float] = {}
-        for index, selection in enumerate(sources):
-            if best.get(selection.type_name, math.inf) <= 0:
-                continue
-            best[selection.type_name] = 0.0
-            states.append((selection.type_name, index, []))
-            heapq.heappush(queue, (0.0, len(states) - 1, selection.type_name, len(states) - 1))
-        while queue:
-            cost, _, type_name, state_index = heapq.heappop(queue)
-            if cost > best.get(type_name, math.inf):
-                continue
-            _, source_index, steps = states[state_index]
-            if steps:
-                for coordinate in pending:
-                    if self._placement(owners[coordinate], type_name) == "direct":
-                        return coordinate, sources[source_index], steps
-            named_type = self.schema.get_type(type_name)
-            for name, definition in (getattr(named_type, "fields", None) or {}).items():
-                target = get_named_type(definition.type)
-                hop = 1.0 + (DEPRECATED_HOP_COST if definition.deprecation_reason else 0.0)
-                moves: list[tuple[str, str | None, float]] = [(target.name, None, 0.0)]
-                if is_abstract_type(target):
-                    possible = self.schema.get_possible_types(target)
-                    extra = math.log2(1 + len(possible))
-                    moves += [(p.name, p.name, extra) for p in possible]
-                for reached, fragment, extra in moves:
-                    new_cost = cost + hop + extra
-                    if new_cost < best.get(reached, math.inf):
-                        best[reached] = new_cost
-                        states.append((reached, source_index, [*steps, _Step(name, fragment)]))
-                        heapq.heappush(queue, (new_cost, len(states) - 1, reached, len(states) - 1))
-        return None
+        way = graph.cheapest_way(
+            [(selection.type_name, 0.0) for selection in sources],
+            lambda type_name: holder(type_name) is not None,
+            hops,
+        )
+        if way is None:
+            return None
+        coordinate = holder(way.target)
+        assert coordinate is not None
+        entries = graph.corpus.entries
+        steps = [_Step(entries[entry].field, fragment) for entry, fragment in way.hops]
+        return coordinate, sources[way.source], steps
 
     def _walk(self, source: _Selection, steps: list[_Step]) -> _Selection:
         selection = source
@@ -637,6 +623,26 @@ class _Builder:
             auto_fixes=tuple(self.fixes),
             warnings=tuple(self.warnings),
         )
+
+
+_GRAPHS: WeakKeyDictionary[GraphQLSchema, tuple[SchemaGraph, list[float]]] = WeakKeyDictionary()
+
+
+def _graph_of(schema: GraphQLSchema) -> tuple[SchemaGraph, list[float]]:
+    """The schema's graph and each field's hop cost (1, deprecated fields 1 +
+    `DEPRECATED_HOP_COST`), made once per schema: an agent builds many operations on one."""
+    known = _GRAPHS.get(schema)
+    if known is None:
+        from schemanav.corpus.model import build_corpus
+        from schemanav.graph import SchemaGraph
+
+        graph = SchemaGraph(build_corpus(schema))
+        hops = [
+            1.0 + (DEPRECATED_HOP_COST if entry.deprecation else 0.0)
+            for entry in graph.corpus.entries
+        ]
+        known = _GRAPHS[schema] = (graph, hops)
+    return known
 
 
 def _undefined() -> Any:

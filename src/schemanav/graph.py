@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -46,6 +46,18 @@ class Edge(NamedTuple):
 
 
 FRAGMENT = -1
+
+
+class Way(NamedTuple):
+    """What `SchemaGraph.cheapest_way` found: the source it leaves from (its index among the
+    sources given), the type it arrives at, its cost, and its hops, each a field (its corpus
+    entry) and, where the way goes on into one possible type of the interface or union the
+    field returns, that type (an inline fragment), else None."""
+
+    source: int
+    target: str
+    cost: float
+    hops: tuple[tuple[int, str | None], ...]
 
 
 class EdgeArrays(NamedTuple):
@@ -348,6 +360,85 @@ class SchemaGraph:
                 for out in adjacency
             ]
         return known
+
+    def cheapest_way(
+        self,
+        sources: Sequence[tuple[str, float]],
+        arrived: Callable[[str], bool],
+        hops: HopCosts | None = None,
+    ) -> Way | None:
+        """The cheapest way from any of `sources` (type, start cost) to the first type, at
+        least one field away, that `arrived` accepts; None if no way leads to one.
+
+        Unlike `ShortestPaths` (which walks from the roots, through fragment edges, and settles
+        ties by type name), this walk serves a caller that extends an operation from what it
+        already selected: a field's hop costs `hops[entry]` (default 1), and a field returning
+        an interface or union reaches each possible type at once (hop plus the fragment's extra
+        cost) but a type reached on its own is never left through a fragment, since an inline
+        fragment needs a field to stand under. Equal costs go to the way found first (sources
+        in the order given, fields in schema order), so a caller's order decides ties, which
+        whole-number costs make common. Types without fields are left out: no way goes on
+        from one, and `arrived` never wants one.
+        """
+        hop_cost = self._unit_hops if hops is None else hops
+        moves = self._field_moves
+        best = [math.inf] * len(self.type_names)
+        # Every way found: (type, source index, the way it extends or -1, entry, the fragment's
+        # type or -1).
+        found: list[tuple[int, int, int, int, int]] = []
+        queue: list[tuple[float, int]] = []
+        for index, (name, start) in enumerate(sources):
+            number = self.type_ids.get(name)
+            if number is None or best[number] <= start:
+                continue
+            best[number] = start
+            found.append((number, index, -1, FRAGMENT, -1))
+            heapq.heappush(queue, (start, len(found) - 1))
+        while queue:
+            cost, way = heapq.heappop(queue)
+            number, source, before, _, _ = found[way]
+            if cost > best[number]:
+                continue
+            if before >= 0 and arrived(self.type_names[number]):
+                return self._way(found, way, cost)
+            for entry, target, fragments in moves[number]:
+                reached = cost + hop_cost[entry]
+                if reached < best[target]:
+                    best[target] = reached
+                    found.append((target, source, way, entry, -1))
+                    heapq.heappush(queue, (reached, len(found) - 1))
+                for concrete, extra in fragments:
+                    through = reached + extra
+                    if through < best[concrete]:
+                        best[concrete] = through
+                        found.append((concrete, source, way, entry, concrete))
+                        heapq.heappush(queue, (through, len(found) - 1))
+        return None
+
+    def _way(self, found: list[tuple[int, int, int, int, int]], last: int, cost: float) -> Way:
+        """The `Way` that ends with `found[last]`, its hops read back to its source."""
+        hops: list[tuple[int, str | None]] = []
+        way = last
+        while (before := found[way][2]) >= 0:
+            _, _, _, entry, fragment = found[way]
+            hops.append((entry, None if fragment < 0 else self.type_names[fragment]))
+            way = before
+        number, source = found[last][0], found[way][1]
+        return Way(source, self.type_names[number], cost, tuple(reversed(hops)))
+
+    @cached_property
+    def _field_moves(self) -> list[list[tuple[int, int, list[tuple[int, float]]]]]:
+        """For `cheapest_way`, each type's fields between inner types as (entry, target, the
+        target's fragments as (possible type, extra cost)), in schema order; each interface's
+        or union's fragment list is shared by every field returning it."""
+        fragments: list[list[tuple[int, float]]] = [
+            [(target, extra) for target, entry, extra, _ in out if entry == FRAGMENT]
+            for out in self.adjacency
+        ]
+        return [
+            [(entry, target, fragments[target]) for target, entry, _, _ in out if entry != FRAGMENT]
+            for out in self.inner_adjacency
+        ]
 
     def inner_hop_costs(self, hops: HopCosts) -> list[float]:
         """The costs of the fields the inner walk hops through (`inner_entries`), in order."""
