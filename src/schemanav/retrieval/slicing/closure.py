@@ -48,10 +48,8 @@ class ClosedState(SliceState):
             # A field returning one object whose arguments are all optional: they choose the
             # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
             # value (`avatarUrl(size:)`): they follow the question's words like a list's.
-            return [a for a in facts.arguments if a not in facts.retired]
-        for argument in facts.arguments:
-            if argument in shown or argument in facts.retired:
-                continue
+            return list(facts.offered)
+        for argument in facts.offered:
             # Relay's page size: a list or connection cannot be read without it.
             page_size = facts.many and argument == PAGE_SIZE_ARGUMENT
             named = bool(self.words) and not self.words.isdisjoint(

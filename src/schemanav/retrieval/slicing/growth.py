@@ -67,8 +67,7 @@ class GrowingState(ClosedState):
         if self.hits <= TOP_ARGUMENTS:
             # One of the first hits: every argument it takes (filters, ordering) may matter.
             field = entries[position].field
-            facts = self.s.facts[owner][field]
-            self.add_field(owner, field, [a for a in facts.arguments if a not in facts.retired])
+            self.add_field(owner, field, self.s.facts[owner][field].offered)
         return True
 
     def _hit_type(self, owner: str) -> None:

@@ -45,7 +45,7 @@ class FieldFacts:
     argument_types: tuple[str, ...]
     argument_texts: tuple[str, ...]
     defaults: tuple[bool, ...]
-    retired: tuple[str, ...]
+    offered: tuple[str, ...]
     return_type: str
     named: str
     many: bool
@@ -159,15 +159,17 @@ class SchemaTables:
         types: tuple[str, ...] = ()
         texts: tuple[str, ...] = ()
         defaults: tuple[bool, ...] = ()
-        retired: tuple[str, ...] = ()
+        offered: tuple[str, ...] = ()
         if arguments:  # most fields have none
             names = tuple(a.name for a in arguments)
             required = tuple(a.name for a in arguments if a.required)
             types = tuple(a.named_type for a in arguments)
             texts = tuple(a.text for a in arguments)
             defaults = tuple(a.has_default for a in arguments)
-            retired = tuple(
-                a.name for a in arguments if not a.required and "@deprecated" in a.text
+            # The optional arguments a slice may show: a deprecated one never (an agent
+            # should not write it).
+            offered = tuple(
+                a.name for a in arguments if not a.required and "@deprecated" not in a.text
             )
         # Constructed, not `filled`: slicing reads these records' attributes hundreds of
         # thousands of times, faster from the instance layout `__init__` gives.
@@ -178,7 +180,7 @@ class SchemaTables:
             argument_types=types,
             argument_texts=texts,
             defaults=defaults,
-            retired=retired,
+            offered=offered,
             return_type=return_type,
             named=named,
             many=return_type.lstrip("!").startswith("[") or named in self.connections,
