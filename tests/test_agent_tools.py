@@ -10,7 +10,7 @@ import pytest
 from schemanav.agent.tools import SchemaTools
 from schemanav.corpus import Corpus, Format
 from schemanav.operations import VALIDATION_HINT, Redactor
-from schemanav.retrieval import BackendContext, SearchHit
+from schemanav.retrieval import BackendContext, SearchHit, search_blocks
 from schemanav.retrieval.base import MIN_BLOCK_DEPTH, TOKENS_PER_HIT
 from schemanav.retrieval.pipeline import create_backend
 from schemanav.schema import LoadedSchema
@@ -67,7 +67,9 @@ def test_search_fills_the_budget_in_rank_order_and_shows_paths_to_root(
     budget = count_tokens(blocks[0]) + count_tokens(blocks[1]) + count_tokens(blocks[2]) - 1
     backend = RankedHits(hits)
     tools = SchemaTools(
-        moviedb_schema.schema, backend=backend, corpus_size=44, search_budget=budget, max_paths=2
+        moviedb_schema.schema,
+        search=lambda q, b: search_blocks(backend, q, b, size=44, max_paths=2),
+        search_budget=budget,
     )
     result = tools.call("searchSchema", {"query": "who directed"})
     assert result.ok
@@ -88,7 +90,9 @@ def test_search_with_the_real_backend_stays_within_the_budget(
     backend = create_backend("bm25", BackendContext(Format.DOT_PLUS_GLOSS, settings.cache_dir))
     searcher = backend.index(corpus)
     tools = SchemaTools(
-        moviedb_schema.schema, backend=searcher, corpus_size=len(corpus), search_budget=40
+        moviedb_schema.schema,
+        search=lambda q, b: search_blocks(searcher, q, b, size=len(corpus)),
+        search_budget=40,
     )
     lines = tools.search_schema("review score").text.splitlines()
     shown = lines[1:]
@@ -107,7 +111,7 @@ def test_search_with_the_real_backend_stays_within_the_budget(
 
 
 def test_introspect_prints_the_full_definition(moviedb_schema: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(moviedb_schema.schema, search=None)
     query = tools.introspect_type("Query").text
     assert '"""The largest number of movies to return."""\n    first: Int = 20' in query
     assert "movie(\n" in query and "id: ID!" in query
@@ -124,7 +128,7 @@ def test_introspect_prints_the_full_definition(moviedb_schema: LoadedSchema) -> 
 
 
 def test_unknown_type_lists_the_closest_names(moviedb_schema: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(moviedb_schema.schema, search=None)
     typo = tools.introspect_type("Moive")
     assert not typo.ok
     assert typo.text.startswith("unknown type 'Moive'; the closest type names are: Movie")
@@ -134,7 +138,7 @@ def test_unknown_type_lists_the_closest_names(moviedb_schema: LoadedSchema) -> N
 
 
 def test_variables_are_checked_against_their_declared_types(moviedb_schema: LoadedSchema) -> None:
-    tools = SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(moviedb_schema.schema, search=None)
     query = "query M($id: ID!) { movie(id: $id) { title } }"
     assert tools.execute_graphql(query, {"id": "movie-1"}).ok
     missing = tools.execute_graphql(query, {})
@@ -151,7 +155,7 @@ def test_variables_are_checked_against_their_declared_types(moviedb_schema: Load
 
 @pytest.mark.slow
 def test_the_github_pull_request_operation_validates(github_schema: LoadedSchema) -> None:
-    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(github_schema.schema, search=None)
     result = tools.execute_graphql(PR_OPERATION, None)
     assert result.ok, result.text
     assert "validates against the schema" in result.text
@@ -159,7 +163,7 @@ def test_the_github_pull_request_operation_validates(github_schema: LoadedSchema
 
 @pytest.mark.slow
 def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github_schema: LoadedSchema) -> None:
-    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(github_schema.schema, search=None)
     result = tools.execute_graphql(PR_OPERATION.replace("title", "titel"), None)
     assert not result.ok
     lines = result.text.splitlines()
@@ -174,7 +178,7 @@ def test_a_misspelt_github_field_gets_a_compact_did_you_mean(github_schema: Load
 def test_github_introspection_shows_deprecations(github_schema: LoadedSchema) -> None:
     from graphql import GraphQLObjectType
 
-    tools = SchemaTools(github_schema.schema, backend=None, corpus_size=0)
+    tools = SchemaTools(github_schema.schema, search=None)
     deprecated = next(
         (name, field_name)
         for name, graphql_type in github_schema.schema.type_map.items()
@@ -212,7 +216,7 @@ def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
     assert {"Query", "Movie", "MovieFilter"} <= set(type_names)
     assert (
         "such as"
-        in SchemaTools(moviedb_schema.schema, backend=None, corpus_size=0)
+        in SchemaTools(moviedb_schema.schema, search=None)
         .call("executeGraphql", "{not json")
         .text
     )
@@ -223,7 +227,9 @@ def test_prompts_and_tool_definitions_name_no_type_of_the_bundled_schema(
         def search(self, query: str, k: int) -> list[SearchHit]:
             return []
 
-    tools = SchemaTools(moviedb_schema.schema, backend=NoHits(), corpus_size=0)
+    tools = SchemaTools(
+        moviedb_schema.schema, search=lambda q, b: search_blocks(NoHits(), q, b, size=0)
+    )
     malformed: tuple[str | dict[str, str], ...] = ("{not json", "[]", {})
     hints = [tools.call(name, arguments).text for name in tools.names for arguments in malformed]
     texts = [

@@ -16,7 +16,7 @@ from schemanav.bench.labelled import load_labelled
 from schemanav.build import build_operation, field_coordinates, split_coordinates
 from schemanav.cli import app
 from schemanav.errors import InputError
-from schemanav.retrieval import SearchHit
+from schemanav.retrieval import BlockSearch
 from schemanav.schema import bundled_path, load_schema
 from schemanav.tokens import count_tokens
 
@@ -242,18 +242,14 @@ def test_build_command_prints_the_operation_and_exits_by_completeness(
     user_error(runner.invoke(app, ["build", "Movie.titel"]), "Movie.titel is not in the schema")
 
 
-class UnusedSearcher:
-    """A searcher for navigate mode (every tool offered) in tests that never search."""
-
-    name = "unused"
-
-    def search(self, query: str, k: int) -> list[SearchHit]:
-        raise AssertionError("this test does not search")
+def unused_search(query: str, budget: int) -> BlockSearch:
+    """A search for navigate mode (every tool offered) in tests that never search."""
+    raise AssertionError("this test does not search")
 
 
 @pytest.mark.slow
 def test_build_query_tool_and_list_fields_tool(github: GraphQLSchema) -> None:
-    tools = SchemaTools(github, backend=UnusedSearcher(), corpus_size=0)
+    tools = SchemaTools(github, search=unused_search)
     built = tools.call("buildQuery", {"coordinates": "Query.viewer > User.login"})
     assert built.ok and built.text.startswith("query {\n  viewer {\n    login\n  }\n}")
     assert built.text.endswith("valid against the schema")

@@ -287,6 +287,7 @@ def test_every_prepared_backend_gives_paths_to_the_agent_tool(
     from schemanav.agent.tools import SchemaTools
     from schemanav.corpus import Format
     from schemanav.events import SilentEvents
+    from schemanav.retrieval import search_blocks
     from schemanav.retrieval.pipeline import prepare_backend
     from schemanav.settings import Settings
 
@@ -299,7 +300,8 @@ def test_every_prepared_backend_gives_paths_to_the_agent_tool(
     studio = next(h for h in hits if h.coordinate == "Studio.foundedYear")
     assert studio.paths_to_root == (("Query.search", "Studio.foundedYear"),)
     tools = SchemaTools(
-        loaded.schema, backend=backend, corpus_size=len(moviedb_corpus), max_paths=1
+        loaded.schema,
+        search=lambda q, b: search_blocks(backend, q, b, size=len(moviedb_corpus), max_paths=1),
     )
     text = tools.search_schema("studio founded year").text
     assert "   from the root: Query.search > Studio.foundedYear" in text.splitlines()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from schemanav.agent.chat import (
@@ -139,12 +140,9 @@ def run_task(
     corpus = navigator.corpus
     tools = SchemaTools(
         loaded.schema,
-        backend=navigator.searcher() if mode == "navigate" else None,
-        corpus_size=len(corpus),
+        search=partial(navigator.search_blocks, k=settings.k) if mode == "navigate" else None,
         operations=navigator.operations,
         search_budget=settings.budget,
-        search_k=settings.k,
-        max_paths=settings.max_paths,
     )
     context: str | None = None
     shown: tuple[str, ...] = ()

@@ -9,7 +9,7 @@ secrets, so every text that leaves this module goes through a `Redactor`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from schemanav.agent.prompts import (
     LIST_FIELDS,
     SEARCH_SCHEMA,
 )
-from schemanav.defaults import DEFAULT_MAX_PATHS, DEFAULT_SEARCH_BUDGET
+from schemanav.defaults import DEFAULT_SEARCH_BUDGET
 from schemanav.limits import (
     MAX_JSON_DEPTH,
     MAX_QUESTION_CHARS,
@@ -37,7 +37,10 @@ from schemanav.wording import counted
 if TYPE_CHECKING:
     from graphql import GraphQLSchema
 
-    from schemanav.retrieval import Searcher
+    from schemanav.retrieval import BlockSearch
+
+# The navigator's budgeted search: a question and a token budget in, the hits' blocks out.
+BlockSearcher = Callable[[str, int], "BlockSearch"]
 
 
 @dataclass(frozen=True)
@@ -71,35 +74,31 @@ _INPUTS: dict[str, dict[str, Any]] = {
 
 
 class SchemaTools:
-    """The tools of one run, bound to its schema, backend, endpoint and limits.
+    """The tools of one run, bound to its schema, search, endpoint and limits.
 
-    `backend` is None in inline mode, where only `executeGraphql` is offered.
+    `search` is the navigator's budgeted search (`Navigator.search_blocks`: a question and a
+    token budget in, the hits' blocks out); None in inline mode, where only `executeGraphql`
+    is offered.
     """
 
     def __init__(
         self,
         schema: GraphQLSchema,
         *,
-        backend: Searcher | None,
-        corpus_size: int,
+        search: BlockSearcher | None,
         operations: OperationRunner | None = None,
         search_budget: int | None = None,
-        search_k: int | None = None,
-        max_paths: int = DEFAULT_MAX_PATHS,
     ) -> None:
         self.schema = schema
-        self.backend = backend
-        self.corpus_size = corpus_size
+        self.search = search
         self.search_budget = search_budget or DEFAULT_SEARCH_BUDGET
-        self.search_k = search_k
-        self.max_paths = max_paths
         self.operations = operations or OperationRunner(schema)
         self.redact = self.operations.redact
 
     @property
     def names(self) -> tuple[str, ...]:
         """The tools offered to the model, in the order the system prompt lists them."""
-        if self.backend is None:
+        if self.search is None:
             return (EXECUTE_GRAPHQL,)
         return (SEARCH_SCHEMA, INTROSPECT_TYPE, EXECUTE_GRAPHQL, LIST_FIELDS, BUILD_QUERY)
 
@@ -130,23 +129,14 @@ class SchemaTools:
     # searchSchema ---------------------------------------------------------------------------
 
     def search_schema(self, query: str) -> ToolResult:
-        """Hits of the configured backend, best first, as many as fit the token budget.
+        """Hits of the run's backend, best first, as many as fit the token budget.
 
         The budget covers everything a hit injects, its path from the root included, so the
         dial caps the tool's payload and not only the hit texts.
         """
-        from schemanav.retrieval import search_blocks
-
-        if self.backend is None:
+        if self.search is None:
             return ToolResult(False, f"{SEARCH_SCHEMA} is not offered in this run")
-        found = search_blocks(
-            self.backend,
-            query,
-            self.search_budget,
-            size=self.corpus_size,
-            k=self.search_k,
-            max_paths=self.max_paths,
-        )
+        found = self.search(query, self.search_budget)
         shown = len(found.hits)
         if not shown:
             if found.blocks:
