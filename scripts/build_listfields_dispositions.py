@@ -66,7 +66,7 @@ def list_fields_figures(name: str, navigator: Navigator) -> str:
     from graphql import GraphQLInterfaceType, GraphQLObjectType
 
     schema = navigator.loaded.schema
-    tools = SchemaTools(schema, backend=None, corpus_size=0)
+    tools = SchemaTools(schema, search=None)
     short: list[int] = []
     full: list[int] = []
     for type_name, named in schema.type_map.items():
