@@ -101,8 +101,9 @@ class _Growth:
         self.budget = budget
         self.routes = slicer.graph.static
         self.words = frozenset(slicer.words(question)) if question else frozenset()
-        self.many = slicer.many_named(question) if question else frozenset()
-        self.question = question
+        # The types the question asks a set of, and every type it names but as one object.
+        empty: frozenset[str] = frozenset()
+        self.many, self.named = slicer.named_types(question) if question else (empty, empty)
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.
@@ -152,7 +153,7 @@ class _Growth:
         connection into a type the question names (`Project.pipelines` once a pipeline is
         in) goes in too, with its connection's `nodes`, if it fits: "the jobs of a pipeline
         of project p" reads them as a set of that object's."""
-        named = self.s.types_named(self.question) if self.question else frozenset()
+        named = self.named
         roots = self.s.graph.roots  # a list from the root is a way in, not a relation
         for owner, name in state.connectives():
             if state.costs_line(owner, name):

@@ -472,17 +472,14 @@ class SchemaTables:
             cached = self._value_words[value] = frozenset(words)
         return cached
 
-    def many_named(self, question: str) -> frozenset[str]:
-        """Object types the question names in the plural (`pull requests` for PullRequest):
-        it asks about many of them, so a way in through a list or connection fits better
-        than a lookup by identifier (`schemanav.retrieval.quantity`)."""
-        return self._type_names.mentions(question).plural
-
-    def types_named(self, question: str) -> frozenset[str]:
-        """Object types the question names, in the singular or the plural, but not those it
-        names once beside a literal identifier (one object: `pipeline 42`)."""
+    def named_types(self, question: str) -> tuple[frozenset[str], frozenset[str]]:
+        """Object types the question names (`schemanav.retrieval.quantity`): those it asks a
+        set of (in the plural, `pull requests` for PullRequest, or after each / every / all:
+        a way in through a list fits better than a lookup by identifier), and every type it
+        names but those it names once beside a literal identifier (one object: `pipeline
+        42`)."""
         mentions = self._type_names.mentions(question)
-        return (mentions.plural | mentions.singular) - mentions.one
+        return mentions.plural, (mentions.plural | mentions.singular) - mentions.one
 
     @cached_property
     def _type_names(self) -> TypeNames:
