@@ -51,6 +51,24 @@ def test_an_identifier_an_interface_declares_identifies_every_implementation() -
     assert "Reviewer.username" in piece.fields
 
 
+SET_SDL = """
+type Query { board(key: String!): Board }
+type Board { key: String!  lists(first: Int): [BoardList!]! }
+type BoardList { position: Int  color: String  size: Int  title: String  id: ID! }
+"""
+
+
+def test_a_type_asked_as_a_set_shows_its_id() -> None:
+    schema = build_schema(SET_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.board", "Board.lists", "BoardList.position"]
+    many = slicer.from_ranked(ranked, 1000, "positions of the board lists of board b")
+    valid(many.sdl)
+    assert "BoardList.id" in many.fields
+    # One list, not a set: its id stays out (opaque, and ranked last here).
+    assert "BoardList.id" not in slicer.from_ranked(ranked, 1000, "position of board list 3").fields
+
+
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)

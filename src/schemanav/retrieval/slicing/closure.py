@@ -259,7 +259,8 @@ class ClosedState(SliceState):
         """The fields a type shows when it enters the slice (at least one): its best leaves
         by the question's scores (an interface none: every implementation in the slice
         repeats its fields), its identifiers and its labels, which reference operations
-        select to name a result though the question does not."""
+        select to name a result though the question does not, and for a type the question
+        asks a set of, its `id`."""
         values = self.values
         facts = self.s.facts[type_name]
         leaves = self.s.free_leaves(type_name)
@@ -270,6 +271,10 @@ class ClosedState(SliceState):
             chosen = scored[:wanted]
             chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
+            if type_name in self.many and "id" in facts and facts["id"].free:
+                # A set's objects are told apart by their `id` (Relay's object identification),
+                # though it is opaque: an answer listing them selects it.
+                chosen += [] if "id" in chosen else ["id"]
             if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
                 # A connection's `nodes` is its field (`_connection_nodes` adds it).
                 return []
