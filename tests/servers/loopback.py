@@ -14,6 +14,7 @@ through `serve_asgi_app`.
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 import time
@@ -86,3 +87,27 @@ def serve_asgi_app(app: Any, *, startup_timeout: float = 20.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def send_body(
+    handler: BaseHTTPRequestHandler,
+    status: int,
+    payload: Any,
+    content_type: str = "application/json",
+) -> None:
+    """One whole answer: bytes or text as given, anything else as JSON, with its length; a
+    client that already gave up (a timeout test) is not an error."""
+    if isinstance(payload, bytes):
+        data = payload
+    elif isinstance(payload, str):
+        data = payload.encode()
+    else:
+        data = json.dumps(payload).encode()
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from servers.loopback import LoopbackServer, serving
+from servers.loopback import LoopbackServer, send_body, serving
 
 EMBEDDING_MODEL = "qwen3-graphql-embedder"
 CHAT_MODEL = "qwen3:8b"
@@ -210,20 +210,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- plumbing ---------------------------------------------------------------------
 
     def _send(self, status: int, payload: Any, content_type: str = "application/json") -> None:
-        if isinstance(payload, bytes):
-            data = payload
-        elif isinstance(payload, str):
-            data = payload.encode()
-        else:
-            data = json.dumps(payload).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a timeout test)
+        send_body(self, status, payload, content_type)
 
     def _error(self, status: int, message: str) -> None:
         self._send(status, {"error": message})

@@ -36,7 +36,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from schemanav.tokens import count_tokens
-from servers.loopback import LoopbackServer, serving
+from servers.loopback import LoopbackServer, send_body, serving
 
 CHAT_MODEL = "qwen3:8b"
 CREATED = 1_748_779_200
@@ -142,15 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
         return self.server.state
 
     def _send(self, status: int, payload: Any, content_type: str = "application/json") -> None:
-        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_body(self, status, payload, content_type)
 
     def _authorised(self) -> bool:
         sent = self.headers.get("Authorization")
