@@ -548,14 +548,13 @@ class StructuralSearcher:
         mentions = self._type_names.mentions(query)
         one = mentions.one
         sets = mentions.plural - mentions.singular
+        numbers = self._reached_numbers
         if sets and self.params.plural_lookups:
-            numbers = self._reached_numbers
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
             single = self._among(self.state.target, wanted) & (self.state.shape == 1)
             scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
         if not one:
             return scores
-        numbers = self._reached_numbers
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
         lookups = self._among(self.state.target, ids) & (self.state.shape == 1)
         result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)

@@ -271,10 +271,10 @@ class ClosedState(SliceState):
             chosen = scored[:wanted]
             chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
-            if type_name in self.many and "id" in facts and facts["id"].free:
+            if type_name in self.many and "id" not in chosen and "id" in facts and facts["id"].free:
                 # A set's objects are told apart by their `id` (Relay's object identification),
                 # though it is opaque: an answer listing them selects it.
-                chosen += [] if "id" in chosen else ["id"]
+                chosen.append("id")
             if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
                 # A connection's `nodes` is its field (`_connection_nodes` adds it).
                 return []
