@@ -5,6 +5,9 @@ from __future__ import annotations
 from schemanav.retrieval.quantity import (
     ShortForms,
     TypeNames,
+    in_first_person,
+    in_time,
+    is_time_scalar,
     plural_forms,
     type_words,
     without_path_literals,
@@ -45,9 +48,13 @@ def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:
     assert in_project.split() == ["in", "project", ",", "list"]
     assert without_path_literals('the "group/project" group').split() == ["the", "group"]
     assert without_path_literals("repo owner-1/repo-1").split() == ["repo"]
-    # Other slashes join words; a URI keeps its path (it may name a type).
-    for kept in ("resolved/resolvable state", "CI/CD variables", "gid://gitlab/Issue/1"):
+    # Other slashes join words.
+    for kept in ("resolved/resolvable state", "CI/CD variables"):
         assert without_path_literals(kept) == kept
+    # A URI is a value whole: the type its path names is no second mention of it.
+    blanked = without_path_literals("merge request gid://gitlab/MergeRequest/1, its jobs")
+    assert blanked.split() == ["merge", "request", ",", "its", "jobs"]
+    assert without_path_literals("see https://example.com/a/b.").split() == ["see", "."]
 
 
 def test_a_type_named_only_inside_a_path_literal_is_not_mentioned() -> None:
@@ -77,3 +84,29 @@ def test_known_words_are_left_alone_and_negations_add_the_word() -> None:
     forms = _forms({"MergeRequest": 40}, {"mr", "resolved", "unresolved"})
     assert forms.expand("mr") == "mr"
     assert forms.expand("unresolved threads") == "unresolved threads resolved"
+
+
+def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
+    for question in ("merged last month", "stale branches", "since 2025-05-01", "when was it"):
+        assert in_time(question), question
+    for question in ("the latest pipeline", "open merge requests", "issue 42"):
+        assert not in_time(question), question
+
+
+def test_a_scalar_is_a_point_in_time_by_its_own_name_or_description() -> None:
+    assert is_time_scalar("DateTime", None)
+    assert is_time_scalar("ISO8601Date", None)
+    assert is_time_scalar("GitTimestamp", None)
+    assert is_time_scalar("Instant", "An ISO-8601 encoded UTC instant.")
+    # Words that merely contain "time" or "date" are not those words.
+    assert not is_time_scalar("TimelogID", "A `TimelogID` is a global ID.")
+    assert not is_time_scalar("MetadataKey", None)
+    assert not is_time_scalar("URI", "An RFC 3986 URI.")
+
+
+def test_a_question_about_its_asker_is_in_the_first_person() -> None:
+    for question in ("my merged merge requests", "todo items waiting for me", "issues I opened"):
+        assert in_first_person(question), question
+    # "Show me …" is addressed by the asker, not about them.
+    for question in ("Show me the releases of group/project", "give me the open issues"):
+        assert not in_first_person(question), question

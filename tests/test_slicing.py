@@ -39,6 +39,7 @@ from slicing_support import TINY_SDL, scored, valid, words
 # The named types that have fields.
 FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
 
+
 @pytest.fixture(scope="module")
 def tiny() -> tuple[GraphQLSchema, Slicer]:
     schema = build_schema(TINY_SDL)
@@ -73,6 +74,47 @@ def test_optional_arguments_are_shown_when_they_select(tiny: Any) -> None:
     assert "Query.orders(sort:)" not in piece.arguments
     everything = Slicer(slicer.schema_facts, slicer.corpus, params=SliceParams(arguments="all"))
     assert "Query.orders(after:)" in everything.from_ranked(["Query.orders"], 1000).arguments
+
+
+TIME_SDL = """
+type Query {
+  repo(name: String!): Repo
+}
+
+type Repo {
+  history(first: Int, author: String, since: DateTime, until: DateTime): [Commit!]!
+  pulls(first: Int, createdAfter: DateTime, createdBefore: DateTime, mergedAfter: DateTime,
+        mergedBefore: DateTime): [Commit!]!
+}
+
+type Commit {
+  message: String!
+}
+
+"An ISO-8601 encoded UTC date string."
+scalar DateTime
+"""
+
+
+def test_a_question_in_time_shows_a_lists_time_bounds() -> None:
+    schema = build_schema(TIME_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    ranked = ["Query.repo", "Repo.history", "Repo.pulls", "Commit.message"]
+    # Past the first hits (which show every argument), a list shows its time bounds when the
+    # question is in time, though it names neither `since` nor `until`.
+    late = ["Commit.message", "Query.repo", *ranked[1:3]]
+    in_time = slicer.from_ranked(late, 1000, "commit messages of the past two weeks")
+    assert {"Repo.history(since:)", "Repo.history(until:)"} <= set(in_time.arguments)
+    assert "Repo.history(author:)" not in in_time.arguments
+    # Four time arguments are a choice the question's own words make ("merged after").
+    assert not {a for a in in_time.arguments if a.startswith("Repo.pulls(") and "ed" in a}
+    merged = slicer.from_ranked(late, 1000, "pulls merged after 2025-01-01")
+    assert "Repo.pulls(mergedAfter:)" in merged.arguments
+    assert "Repo.pulls(createdBefore:)" not in merged.arguments
+    # Out of time, no bound is offered.
+    timeless = slicer.from_ranked(late, 1000, "commit messages")
+    assert "Repo.history(since:)" not in timeless.arguments
+    valid(in_time.sdl)
 
 
 def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None:

@@ -665,3 +665,96 @@ def test_a_plural_beside_a_named_object_doubles_that_objects_lists_into_it() -> 
     assert list(_structural(corpus, alone).search_scores(free)) == list(
         _structural(corpus, unscoped).search_scores(free)
     )
+
+
+# --- 7. Time, the asker, argument descriptions ---------------------------------------------
+
+TIME_SDL = """
+type Query {
+  repo: Repo
+}
+
+type Repo {
+  stars: Int
+  createdAt: DateTime
+}
+
+"An ISO-8601 encoded UTC date string."
+scalar DateTime
+"""
+
+
+def test_a_question_in_time_gives_a_types_timestamps_a_larger_share() -> None:
+    corpus = _corpus(TIME_SDL)
+    backend = _structural(corpus)
+    # Only Repo.stars matches; each field name is on one type, so commonness is 1.
+    best = _by_coordinate(corpus, backend.lexical_scores("stars"))["Repo.stars"] * _expected(1)
+    timeless = _by_coordinate(corpus, backend.search_scores("stars"))
+    assert timeless["Repo.createdAt"] == pytest.approx(0.2 * best)
+    # "this week": the timestamp gets time_evidence (0.3) · best · commonness more.
+    in_time = _by_coordinate(corpus, backend.search_scores("stars this week"))
+    assert in_time["Repo.createdAt"] == pytest.approx((0.2 + 0.3) * best)
+    assert in_time["Repo.stars"] == timeless["Repo.stars"]
+
+
+CALLER_SDL = """
+type Query {
+  "The currently authenticated user."
+  viewer: User
+  "Settings for the current user."
+  settings: Settings
+  user(login: String!): User
+  repos: [Repo]
+}
+
+type User {
+  login: String
+  email: String
+  repos: [Repo]
+}
+
+type Settings {
+  theme: String
+}
+
+type Repo {
+  name: String
+}
+"""
+
+
+def test_a_question_about_its_asker_goes_through_the_callers_root_field() -> None:
+    corpus = _corpus(CALLER_SDL)
+    backend = _structural(corpus, max_paths=0)
+    # Of the two root fields "for the current user", the caller is the larger type's.
+    mine = [hit.coordinate for hit in backend.search("my repos", 3)]
+    assert mine[:2] == ["Query.viewer", "User.repos"]
+    # Without the first person the caller's fields are no closer than the root's list.
+    theirs = [hit.coordinate for hit in backend.search("the repos", 3)]
+    assert theirs[0] == "Query.repos"
+    off = _structural(corpus, StructuralParams(caller_weight=0.0), max_paths=0)
+    assert off.search("my repos", 3)[0].coordinate == "Query.repos"
+
+
+ARGUMENT_TEXT_SDL = """
+type Query {
+  refs(
+    "A ref name prefix like `refs/heads/` or `refs/tags/`."
+    prefix: String
+  ): [Ref]
+  branches: [Ref]
+}
+
+type Ref {
+  name: String
+}
+"""
+
+
+def test_an_arguments_description_is_text_the_field_answers_to() -> None:
+    corpus = _corpus(ARGUMENT_TEXT_SDL)
+    scores = _lexical(corpus, "tags")
+    assert scores["Query.refs"] > 0.0
+    assert scores["Query.branches"] == scores["Ref.name"] == 0.0
+    silent = StructuralParams(argument_description_weight=0.0)
+    assert set(_lexical(corpus, "tags", silent).values()) == {0.0}

@@ -23,10 +23,31 @@ _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
 # A path literal (`group/project`, `"octocat/hello-world"`) outside a URI, with its quotes.
 PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
+# A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
+URI_LITERAL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*[\w/]")
 # Words that make the singular noun after them one of a set: "each job", "every member",
 # "all project" as a plural would. (Recency words, "the last pipeline", were tried and lost.)
 SET_WORDS = frozenset({"each", "every", "all"})
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
+# Words that put a question in time: it asks when things happened, or only for those of a
+# period ("merged last month", "stale", "since 2025-05-01"). English, not any API's words.
+TIME_WORDS = frozenset(
+    {
+        "today", "yesterday", "tomorrow", "hour", "hours", "day", "days", "daily", "week",
+        "weeks", "weekly", "month", "months", "monthly", "quarter", "quarterly", "year",
+        "years", "yearly", "annual", "recent", "recently", "since", "until", "ago", "stale",
+        "when", "date", "dates", "timestamp", "timestamps", "older", "newer", "oldest",
+        "newest",
+    }
+)  # fmt: skip
+# What a time argument (`since:`, `until:`) answers to, among a question's words, when the
+# question is in time: no word of a question has this form.
+TIME_MARK = "@time"
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
+# A scalar's own words that make it a point in time: `DateTime`, `ISO8601Date`, `Time`,
+# `GitTimestamp`, or a description saying it is a date or an ISO 8601 value.
+_TIME_SCALAR_WORDS = frozenset({"date", "time", "datetime", "timestamp"})
+_TIME_SCALAR_TEXT = re.compile(r"\b(?:date|timestamp)\b|\biso[ -]?8601\b", re.IGNORECASE)
 
 
 def without_path_literals(question: str) -> str:
@@ -47,7 +68,40 @@ def without_path_literals(question: str) -> str:
             return " "
         return match.group(0)
 
-    return PATH_LITERAL.sub(blank, question)
+    return PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
+
+
+# Words by which a question speaks of its asker: "my merge requests", "assigned to me". An
+# API's caller is its current, authenticated user. "Show me …" asks, and is not about, them.
+FIRST_PERSON = frozenset({"i", "my", "mine", "myself", "me"})
+_ASKING = frozenset({"show", "give", "tell", "let", "get", "send", "find", "list"})
+CALLER_DESCRIPTION = re.compile(
+    r"\b(?:current(?:ly)?|authenticated)\s+(?:\w+\s+)?user\b", re.IGNORECASE
+)
+
+
+def in_first_person(question: str) -> bool:
+    """Whether a question is about its asker ("my snippets", "assigned to me"), not only
+    addressed by them ("show me the releases")."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    return any(
+        word in FIRST_PERSON and not (word == "me" and number and words[number - 1] in _ASKING)
+        for number, word in enumerate(words)
+    )
+
+
+def in_time(question: str) -> bool:
+    """Whether a question asks when, or about a period: a time word or a date literal."""
+    return bool(_DATE.search(question)) or not TIME_WORDS.isdisjoint(
+        _WORD.findall(question.lower())
+    )
+
+
+def is_time_scalar(name: str, description: str | None) -> bool:
+    """Whether a custom scalar holds a point in time, by its own name or description."""
+    if not _TIME_SCALAR_WORDS.isdisjoint(type_words(name).split(" ")):
+        return True
+    return bool(description and _TIME_SCALAR_TEXT.search(description))
 
 
 def type_words(name: str) -> str:

@@ -1,7 +1,7 @@
 """Structure-aware retrieval: the schema is a graph, not a bag of sentences.
 
-Three mechanisms, each following from how GraphQL schemas are built rather than from any
-one schema's names:
+Its mechanisms, each following from how GraphQL schemas are built rather than from any one
+schema's names (the index they read is `schemanav.retrieval.structural_index`):
 
 1. BM25F over the parts of a field: its name, its owner type, its return type and its
    description, each with its own weight, so "pull request author" can match a field named
@@ -27,16 +27,23 @@ one schema's names:
    object, so lookups reaching that type score more; a type it names in the plural beside it
    is a set of that object's, so that type's lists into it score more too. See
    `schemanav.retrieval.quantity`.
+7. Time: a question in time ("merged last month", "stale", a date) wants the timestamps of
+   the objects it asks about, though it names none; fields returning a date or time scalar
+   (by the scalar's own name or description) get a larger share of their type's best score.
+8. The asker: a question in the first person ("my snippets") is about the API's caller,
+   whom the schema reaches through a root field its description calls the current or
+   authenticated user (`viewer`, `currentUser`): that type's fields score more, and that
+   root field is the way in.
+9. Argument descriptions are text a field answers to, like its own description: "tags"
+   finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,138 +55,27 @@ from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
-from schemanav.retrieval.quantity import without_path_literals
+from schemanav.retrieval.quantity import (
+    CALLER_DESCRIPTION,
+    in_first_person,
+    in_time,
+    is_time_scalar,
+    without_path_literals,
+)
 from schemanav.retrieval.registry import NoOptions, register_backend
+from schemanav.retrieval.structural_index import StructuralIndex, StructuralParams
+
+__all__ = ["StructuralBackend", "StructuralIndex", "StructuralParams", "StructuralSearcher"]
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from schemanav.corpus import Corpus, CorpusEntry, Format
+    from schemanav.corpus import Corpus, Format
     from schemanav.retrieval.quantity import ShortForms, TypeNames
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class StructuralParams:
-    """The knobs, with the values chosen in benchmarks/structural-experiments.md."""
-
-    name_weight: float = 3.0
-    owner_weight: float = 1.5
-    return_weight: float = 1.0
-    description_weight: float = 0.5
-    arguments_weight: float = 0.3
-    return_detail_weight: float = 0.3
-    name_b: float = 0.5
-    owner_b: float = 0.5
-    return_b: float = 0.5
-    description_b: float = 0.75
-    arguments_b: float = 0.75
-    return_detail_b: float = 0.75
-    k1: float = 1.2
-    root_closeness: float = 0.3
-    abstract_penalty: float = 1.0
-    other_root_cost: float = 3.0
-    path_relevance: float = 0.5
-    sibling_evidence: float = 0.2
-    expand_paths: bool = True
-    literal_lookups: float = 1.0
-    short_forms: bool = True
-    scoped_lists: float = 1.0
-    path_literals: bool = True
-    plural_lookups: float = 0.3
-
-
-def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
-    """Argument names, and the fields of input-object arguments (`filter: {minRating}`)."""
-    words: list[str] = []
-    for argument in entry.arguments:
-        words.append(argument.name)
-        words.extend(corpus.input_fields.get(argument.type.strip("[]!"), ()))
-    return " ".join(words)
-
-
-def _return_detail_words(entry: CorpusEntry, corpus: Corpus) -> str:
-    """What the return type says of itself: its description and, for an enum, its values."""
-    target = entry.named_return_type
-    values = " ".join(corpus.enum_values.get(target, ())).replace("_", " ").lower()
-    return f"{corpus.type_descriptions.get(target, '')} {values}"
-
-
-def _part_texts(corpus: Corpus, stem: Stemmer) -> dict[str, list[list[str]]]:
-    """The stemmed words of each part of every entry."""
-    entries = corpus.entries
-    return {
-        "name": [stem(e.field) for e in entries],
-        "owner": [stem(e.owner) for e in entries],
-        "return": [stem(e.named_return_type) for e in entries],
-        "description": [stem(e.description) for e in entries],
-        "arguments": [stem(_argument_words(e, corpus)) for e in entries],
-        "return_detail": [stem(_return_detail_words(e, corpus)) for e in entries],
-    }
-
-
-def _term_table(
-    corpus: Corpus, stem: Stemmer, params: StructuralParams
-) -> tuple[list[str], IntArray, IntArray, FloatArray]:
-    """BM25F over the parts of every entry, computed once per corpus and knobs: for each term
-    (in first-seen order) the entries it occurs in and what it adds to each one's score,
-    idf · t̃f / (k1 + t̃f) with t̃f = Σ_part w · tf / (1 − b + b · len/avg). A question's
-    lexical score is then the sum of its terms' rows."""
-    import numpy as np
-
-    texts = _part_texts(corpus, stem)
-    size = len(corpus)
-    lengths = {p: np.array([len(ws) for ws in texts[p]], dtype=float) for p in texts}
-    average = {p: max(float(lengths[p].mean()), 1e-9) for p in texts}
-    counts: dict[str, dict[str, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
-    documents: dict[str, set[int]] = defaultdict(set)
-    for part, lists in texts.items():
-        for position, words in enumerate(lists):
-            for word in words:
-                by_doc = counts[word][part]
-                by_doc[position] = by_doc.get(position, 0) + 1
-                documents[word].add(position)
-    weights = {
-        "name": (params.name_weight, params.name_b),
-        "owner": (params.owner_weight, params.owner_b),
-        "return": (params.return_weight, params.return_b),
-        "description": (params.description_weight, params.description_b),
-        "arguments": (params.arguments_weight, params.arguments_b),
-        "return_detail": (params.return_detail_weight, params.return_detail_b),
-    }
-    terms: list[str] = []
-    ends: list[int] = []
-    rows: list[Any] = []
-    values: list[Any] = []
-    total = 0
-    for word, parts in counts.items():
-        docs = documents[word]
-        idf = math.log(1 + (size - len(docs) + 0.5) / (len(docs) + 0.5))
-        pseudo_tf = np.zeros(size)
-        for part, by_doc in parts.items():
-            weight, b = weights[part]
-            if not weight:
-                continue
-            positions = np.fromiter(by_doc.keys(), dtype=np.int64, count=len(by_doc))
-            frequencies = np.fromiter(by_doc.values(), dtype=float, count=len(by_doc))
-            norm = 1 - b + b * lengths[part][positions] / average[part]
-            pseudo_tf[positions] += weight * frequencies / norm
-        row = np.flatnonzero(pseudo_tf)
-        terms.append(word)
-        rows.append(row)
-        values.append(idf * pseudo_tf[row] / (params.k1 + pseudo_tf[row]))
-        total += len(row)
-        ends.append(total)
-    empty_int = np.zeros(0, dtype=np.int64)
-    return (
-        terms,
-        np.array(ends, dtype=np.int64),
-        np.concatenate(rows) if rows else empty_int,
-        np.concatenate(values) if values else np.zeros(0),
-    )
 
 
 _RENDER_ONE_BY_ONE = 200
@@ -188,191 +84,6 @@ _RENDER_ONE_BY_ONE = 200
 _WALK_EVERYTHING_FROM = 200
 """From this many hits, a ranking's routes settle every type at once (in array rounds); a
 shorter one walks the queue only as far as its owner types."""
-
-def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], list[int]]:
-    """The object types fields reach, and by entry: the type it reaches (a connection's node
-    type for a connection; -1 for none) and its shape: 1 a lookup (one object, chosen by a
-    required argument), 2 many (a list or a connection), 0 anything else. With each type, how
-    many fields reach it (a schema's central types are reached from everywhere)."""
-    entries = corpus.entries
-    edge_nodes = {e.owner: e.named_return_type for e in entries if e.field == "node"}
-    nodes: dict[str, str] = {}
-    for entry in entries:
-        if entry.field == "nodes":
-            nodes[entry.owner] = entry.named_return_type
-        elif entry.field == "edges" and entry.named_return_type in edge_nodes:
-            nodes.setdefault(entry.owner, edge_nodes[entry.named_return_type])
-    numbers: dict[str, int] = {}
-    target: list[int] = []
-    shape: list[int] = []
-    owners = corpus.owners
-    for entry in entries:
-        named = entry.named_return_type
-        listed = entry.return_type.lstrip("!").startswith("[")
-        if named in nodes:
-            named, listed = nodes[named], True
-        if named not in owners:
-            target.append(-1)
-            shape.append(0)
-            continue
-        target.append(numbers.setdefault(named, len(numbers)))
-        required = any(a.type.endswith("!") for a in entry.arguments)
-        shape.append(2 if listed else 1 if required else 0)
-    counts = Counter(t for t in target if t >= 0)
-    return list(numbers), target, shape, [counts[n] for n in range(len(numbers))]
-
-
-# How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.
-_ARRAY_DTYPES = {"IntArray": "<i8", "FloatArray": "<f8"}
-
-
-@dataclass(frozen=True, eq=False)
-class StructuralIndex:
-    """What `StructuralBackend.index` computes from a corpus and the knobs that is not cheap,
-    kept in the cache directory between runs (the graph is not: it is rebuilt from the corpus).
-
-    Every field is an array (`IntArray`, `FloatArray`: stored as raw bytes) or a JSON value
-    (stored in the payload's first line); adding one is a line here and its computation in
-    `build`, and `to_payload` / `from_payload` follow the field list.
-    """
-
-    size: int
-    terms: list[str]
-    term_ends: IntArray  # the rows of terms[i] are positions[term_ends[i-1]:term_ends[i]]
-    positions: IntArray  # entries a term occurs in
-    contributions: FloatArray  # what the term adds to each of those entries' BM25F score
-    owner_of: IntArray  # each entry's owner type, numbered
-    name_commonness: FloatArray  # log(1 + types sharing the field's name), scaled to 0…1
-    reached: list[str]  # the object types fields reach, numbered (see `_reached_types`)
-    reached_by: list[int]  # how many fields reach each of them
-    target: IntArray  # each entry's reached type by number, -1 for none
-    shape: IntArray  # each entry's shape: 1 a lookup, 2 a list or connection, 0 other
-
-    @classmethod
-    def build(cls, corpus: Corpus, params: StructuralParams, stem: Stemmer) -> StructuralIndex:
-        import numpy as np
-
-        terms, term_ends, positions, contributions = _term_table(corpus, stem, params)
-        owners: dict[str, int] = {}
-        owner_of = np.array(
-            [owners.setdefault(e.owner, len(owners)) for e in corpus.entries], dtype=np.int64
-        )
-        sharing = Counter(entry.field for entry in corpus.entries)
-        most = math.log(1 + max(sharing.values(), default=1))
-        reached, target, shape, reached_by = _reached_types(corpus)
-        return cls(
-            size=len(corpus),
-            terms=terms,
-            term_ends=term_ends,
-            positions=positions,
-            contributions=contributions,
-            owner_of=owner_of,
-            name_commonness=np.array(
-                [math.log(1 + sharing[entry.field]) / most for entry in corpus.entries],
-                dtype=np.float64,
-            ),
-            reached=reached,
-            reached_by=reached_by,
-            target=np.array(target, dtype=np.int64),
-            shape=np.array(shape, dtype=np.int64),
-        )
-
-    def to_payload(self) -> bytes:
-        """One line of JSON (the JSON fields and each array's length), then the arrays."""
-        import numpy as np
-
-        values: dict[str, Any] = {}
-        lengths: dict[str, int] = {}
-        blobs: list[bytes] = []
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.type in _ARRAY_DTYPES:
-                lengths[item.name] = len(value)
-                blobs.append(np.ascontiguousarray(value, dtype=_ARRAY_DTYPES[item.type]).tobytes())
-            else:
-                values[item.name] = value
-        head = json.dumps({"values": values, "arrays": lengths}, ensure_ascii=True)
-        return head.encode("ascii") + b"\n" + b"".join(blobs)
-
-    @classmethod
-    def from_payload(cls, data: bytes) -> StructuralIndex:
-        """The index `to_payload` wrote; ValueError saying what is wrong if it is not one."""
-        import numpy as np
-
-        end = data.find(b"\n")
-        if end < 0:
-            raise ValueError("no header line")
-        try:
-            head = json.loads(data[:end].decode("ascii"))
-            values, lengths = head["values"], head["arrays"]
-        except (UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError):
-            raise ValueError("header is not valid JSON") from None
-        if not isinstance(values, dict) or not isinstance(lengths, dict):
-            raise ValueError("malformed header")
-        found: dict[str, Any] = {}
-        offset = end + 1
-        for item in fields(cls):
-            if item.type not in _ARRAY_DTYPES:
-                if item.name not in values:
-                    raise ValueError(f"no {item.name}")
-                found[item.name] = values[item.name]
-                continue
-            dtype = np.dtype(_ARRAY_DTYPES[item.type])
-            count = lengths.get(item.name)
-            if type(count) is not int or count < 0 or offset + count * dtype.itemsize > len(data):
-                raise ValueError(f"{item.name} does not fit the payload")
-            found[item.name] = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
-            offset += count * dtype.itemsize
-        if offset != len(data):
-            raise ValueError(f"{len(data) - offset} bytes after the last array")
-        index = cls(**found)
-        problem = index.problem()
-        if problem:
-            raise ValueError(problem)
-        return index
-
-    def problem(self) -> str | None:
-        """What makes this index unusable (shapes, ranges, non-finite numbers), or None."""
-        import numpy as np
-
-        size = self.size
-        if type(size) is not int or size < 0:
-            return "malformed size"
-        if not isinstance(self.terms, list) or not all(isinstance(t, str) for t in self.terms):
-            return "malformed terms"
-        ends, positions = self.term_ends, self.positions
-        if len(ends) != len(self.terms) or len(self.contributions) != len(positions):
-            return "terms and rows differ in length"
-        if len(ends) and (
-            int(ends[-1]) != len(positions) or int(ends[0]) < 0 or bool((np.diff(ends) < 0).any())
-        ):
-            return "malformed term rows"
-        if len(positions) and (int(positions.min()) < 0 or int(positions.max()) >= size):
-            return "an entry out of range"
-        if len(self.owner_of) != size or len(self.name_commonness) != size:
-            return "per-entry arrays of the wrong length"
-        if size and (int(self.owner_of.min()) < 0 or int(self.owner_of.max()) >= size):
-            return "an owner out of range"
-        if not (np.isfinite(self.contributions).all() and np.isfinite(self.name_commonness).all()):
-            return "non-finite numbers"
-        reached = self.reached
-        if not isinstance(reached, list) or not all(isinstance(t, str) for t in reached):
-            return "malformed reached types"
-        by = self.reached_by
-        if not isinstance(by, list) or len(by) != len(reached) or not all(
-            type(n) is int and n >= 0 for n in by
-        ):
-            return "malformed reach counts"
-        if len(self.target) != size or len(self.shape) != size:
-            return "per-entry arrays of the wrong length"
-        if size and (
-            int(self.target.min()) < -1
-            or int(self.target.max()) >= len(reached)
-            or int(self.shape.min()) < 0
-            or int(self.shape.max()) > 2
-        ):
-            return "a reached type or shape out of range"
-        return None
 
 
 class StructuralBackend:
@@ -601,6 +312,8 @@ class StructuralSearcher:
         scores = self.lexical_scores(lexical) * self.closeness
         if self.params.literal_lookups or self.params.scoped_lists or self.params.plural_lookups:
             scores = self._literal_lookups(query, scores)
+        if self.params.caller_weight and self._caller is not None and in_first_person(query):
+            scores = self._about_the_caller(scores)
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores
@@ -609,7 +322,77 @@ class StructuralSearcher:
         np.maximum.at(owner_best, owner_of, scores)
         share = self.params.sibling_evidence * owner_best[owner_of] * self.state.name_commonness
         result: FloatArray = scores + share
+        if self.params.time_evidence and in_time(query):
+            result = result + (
+                self.params.time_evidence
+                * owner_best[owner_of]
+                * self.state.name_commonness
+                * self._returns_time
+            )
         return result
+
+    @cached_property
+    def _caller(self) -> tuple[int, Any] | None:
+        """The query root's field for the API's caller and the entries of its type: a field
+        without required arguments returning one object, whose description says it is the
+        current or authenticated user (`viewer`, `currentUser`); of several, the one whose
+        type has the most fields (a caller's type carries their data; a field "for the
+        current user" returns something else). None if there is none."""
+        import numpy as np
+
+        corpus = self.corpus
+        sizes = Counter(entry.owner for entry in corpus.entries)
+        candidates = [
+            (sizes[entry.named_return_type], position)
+            for position, entry in enumerate(corpus.entries)
+            if entry.owner == corpus.query_root
+            and not any(a.type.endswith("!") for a in entry.arguments)
+            and not entry.return_type.lstrip("!").startswith("[")
+            and entry.named_return_type in corpus.owners
+            and CALLER_DESCRIPTION.search(entry.description or "")
+        ]
+        if not candidates:
+            return None
+        _, position = max(candidates, key=lambda c: (c[0], -c[1]))
+        caller = corpus.entries[position].named_return_type
+        own = np.array([e.owner == caller for e in corpus.entries], dtype=bool)
+        return position, own
+
+    def _about_the_caller(self, scores: FloatArray) -> FloatArray:
+        """A question about its asker ("my merged merge requests") wants the caller's own
+        fields (`CurrentUser.authoredMergeRequests`), reached through the caller's root field:
+        those fields score `caller_weight` more, and the root field as much as the best."""
+        import numpy as np
+
+        assert self._caller is not None
+        root, own = self._caller
+        result: FloatArray = scores * np.where(own, 1.0 + self.params.caller_weight, 1.0)
+        best = float(result[own].max()) if own.any() else 0.0
+        result[root] = max(float(result[root]), best)
+        return result
+
+    @cached_property
+    def _returns_time(self) -> FloatArray:
+        """1.0 for each entry returning a point in time (a date or time scalar), else 0."""
+        import numpy as np
+
+        corpus = self.corpus
+        owners = {entry.owner for entry in corpus.entries}
+        scalars: dict[str, bool] = {}
+        flags = []
+        for entry in corpus.entries:
+            named = entry.named_return_type
+            flag = scalars.get(named)
+            if flag is None:
+                flag = scalars[named] = (
+                    named not in _BUILTIN_SCALARS
+                    and named not in owners
+                    and named not in corpus.enum_values
+                    and named not in corpus.possible_types
+                    and is_time_scalar(named, corpus.type_descriptions.get(named))
+                )
+            flags.append(flag)
+        return np.array(flags, dtype=np.float64)
 
     def search(self, query: str, k: int) -> list[SearchHit]:
         return self.rank(self.search_scores(query), k)
@@ -697,6 +480,8 @@ class StructuralSearcher:
             for rank, (entry, score) in enumerate(zip(entries, kept, strict=True), start=1)
         ]
 
+
+_BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
 
 _FIRST_CHUNK = 4
 """`_best_first` sorts this many times `k` of the best entries first (at least `_MIN_CHUNK`):

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from schemanav.retrieval.quantity import TIME_MARK, in_time
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
@@ -101,6 +102,8 @@ class _Growth:
         self.budget = budget
         self.routes = slicer.graph.static
         self.words = frozenset(slicer.words(question)) if question else frozenset()
+        if question and in_time(question):
+            self.words |= {TIME_MARK}
         # The types the question asks a set of, and every type it names but as one object.
         empty: frozenset[str] = frozenset()
         self.many, self.named = slicer.named_types(question) if question else (empty, empty)

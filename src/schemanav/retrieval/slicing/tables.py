@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from schemanav.retrieval.quantity import TIME_MARK, is_time_scalar
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     CONNECTION_FIELDS,
@@ -460,8 +461,16 @@ class SchemaTables:
             own = self.words(f"{field} {facts.named}")
             cached = frozenset(self.words(" ".join(parts[1:]))).difference(own)
             cached = cached.union(self.words(argument))
+            if self.is_time(named) and sum(map(self.is_time, facts.argument_types)) <= 2:
+                cached = cached | {TIME_MARK}
             self._argument_words[key] = cached
         return cached
+
+    def is_time(self, type_name: str) -> bool:
+        """Whether a type is a scalar holding a point in time (`DateTime`, `ISO8601Date`)."""
+        return self.kinds.get(type_name) == "scalar" and is_time_scalar(
+            type_name, self.corpus.type_descriptions.get(type_name)
+        )
 
     def value_words(self, value: str) -> frozenset[str]:
         """The words of an enum value or an input field name (`SQUASH_MERGE`, `createdAt`)."""
