@@ -13,6 +13,7 @@ from schemanav.retrieval.slicing.params import (
     SUBJECT_LEAVES,
     SUBJECT_LEAVES_SHARE,
     TOP_ARGUMENTS,
+    TOP_ARGUMENTS_CAP,
     WRITE_GATE,
 )
 from schemanav.retrieval.slicing.state import Step
@@ -67,7 +68,11 @@ class GrowingState(ClosedState):
         if self.hits <= TOP_ARGUMENTS:
             # One of the first hits: every argument it takes (filters, ordering) may matter.
             field = entries[position].field
-            self.add_field(owner, field, self.s.facts[owner][field].offered)
+            # Past `TOP_ARGUMENTS_CAP` of them (a search resolver's dozens of filters) the
+            # question's words choose, as for any hit.
+            offered = self.s.facts[owner][field].offered
+            if len(offered) <= TOP_ARGUMENTS_CAP:
+                self.add_field(owner, field, offered)
         return True
 
     def _hit_type(self, owner: str) -> None:

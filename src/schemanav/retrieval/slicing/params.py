@@ -37,6 +37,8 @@ SUBJECT_HITS = 3
 PLURAL_WAY_FIELDS = 3
 # The first hits show every argument they take (their filters and orderings).
 TOP_ARGUMENTS = 2
+# …when they take at most this many (a field with dozens of filters shows those named).
+TOP_ARGUMENTS_CAP = 16
 # An enum an argument takes directly with more values than this shows the ones named.
 ARGUMENT_ENUM_CAP = 12
 # A small subject (at most this many leaves) shows them all within this share of the budget.
