@@ -117,6 +117,19 @@ def test_a_question_in_time_shows_a_lists_time_bounds() -> None:
     valid(in_time.sdl)
 
 
+def test_a_first_hit_with_dozens_of_filters_shows_those_the_question_names() -> None:
+    filters = ", ".join(f"filter{n}: Boolean" for n in range(1, 17))
+    few_and_many = "few(a: Int, b: Int): Int\n many(first: Int, {}, state: Int): Int"
+    schema = build_schema(f"type Query {{ {few_and_many.format(filters)} }}")
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    # The first two hits show every argument they take, up to 16 of them…
+    few = slicer.from_ranked(["Query.few"], 1000, "few")
+    assert {"Query.few(a:)", "Query.few(b:)"} <= set(few.arguments)
+    # …past that (18 here) only the ones the question's words choose, as for any hit.
+    many = slicer.from_ranked(["Query.many"], 1000, "many by state")
+    assert [a for a in many.arguments if a.startswith("Query.many(")] == ["Query.many(state:)"]
+
+
 def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None:
     _, slicer = tiny
     # "orders" names Order in the plural: the next page starts `after` pageInfo's endCursor.
