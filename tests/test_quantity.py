@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from schemanav.retrieval.quantity import (
+    ORDER_WORDS,
+    SET_WORDS,
     ShortForms,
     TypeNames,
     in_first_person,
@@ -110,3 +112,13 @@ def test_a_question_about_its_asker_is_in_the_first_person() -> None:
     # "Show me …" is addressed by the asker, not about them.
     for question in ("Show me the releases of group/project", "give me the open issues"):
         assert not in_first_person(question), question
+
+
+def test_a_set_word_reaches_over_one_adjective_and_order_words_are_asked_for() -> None:
+    names = TypeNames(["PullRequest", "Pipeline"])
+    assert names.mentions("each merged pull request").plural == {"PullRequest"}
+    assert names.mentions("each of the merged pull request").plural == frozenset()
+    # "last" makes a set only for those who ask for it (the slicer does, the ranking not).
+    question = "the last successful pipeline"
+    assert names.mentions(question).plural == frozenset()
+    assert names.mentions(question, SET_WORDS | ORDER_WORDS).plural == {"Pipeline"}

@@ -130,6 +130,13 @@ def test_a_first_hit_with_dozens_of_filters_shows_those_the_question_names() -> 
     assert [a for a in many.arguments if a.startswith("Query.many(")] == ["Query.many(state:)"]
 
 
+def test_the_first_or_last_of_a_set_is_reached_through_its_list(tiny: Any) -> None:
+    _, slicer = tiny
+    assert "Query.order" in slicer.from_ranked(["Order.total"], 1000, "the order's total").fields
+    last = slicer.from_ranked(["Order.total"], 1000, "the total of the last big order")
+    assert "Query.orders" in last.fields and "Query.order" not in last.fields
+
+
 def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None:
     _, slicer = tiny
     # "orders" names Order in the plural: the next page starts `after` pageInfo's endCursor.

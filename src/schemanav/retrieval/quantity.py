@@ -26,8 +26,16 @@ PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
 # A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
 URI_LITERAL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*[\w/]")
 # Words that make the singular noun after them one of a set: "each job", "every member",
-# "all project" as a plural would. (Recency words, "the last pipeline", were tried and lost.)
+# "all project" as a plural would. (Recency words, "the last pipeline", lost in the ranking;
+# the slicer reads them: `ORDER_WORDS`.)
 SET_WORDS = frozenset({"each", "every", "all"})
+# Words that make the noun after them the first or last of a list ("the first pipeline", "the
+# last successful pipeline"): a slice reaches it through a list (`pipelines(first:)` answers
+# it). The ranking does not read them: "the latest release" is often a lookup.
+ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earliest", "recent"})
+# How far before its noun such a word may stand: one adjective between ("each merged pull
+# request", "the last successful pipeline").
+SET_WORD_REACH = 2
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 # Words that put a question in time: it asks when things happened, or only for those of a
 # period ("merged last month", "stale", "since 2025-05-01"). English, not any API's words.
@@ -147,13 +155,14 @@ class TypeNames:
                 self._forms[tuple(form.split(" "))].append((name, True))
         self._longest = max(map(len, self._forms), default=0)
 
-    def mentions(self, question: str) -> TypeMentions:
+    def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
         words = _WORD.findall(without_path_literals(question).lower())
         plural: set[str] = set()
         singular: set[str] = set()
         longest = self._longest
         for start in range(len(words)):
-            of_a_set = start > 0 and words[start - 1] in SET_WORDS
+            before = words[max(0, start - SET_WORD_REACH) : start]
+            of_a_set = not set_words.isdisjoint(before)
             for end in range(start + 1, min(start + longest, len(words)) + 1):
                 for name, many in self._forms.get(tuple(words[start:end]), ()):
                     (plural if many or of_a_set else singular).add(name)

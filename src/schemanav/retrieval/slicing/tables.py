@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.quantity import TIME_MARK, is_time_scalar
+from schemanav.retrieval.quantity import ORDER_WORDS, SET_WORDS, TIME_MARK, is_time_scalar
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     CONNECTION_FIELDS,
@@ -483,11 +483,12 @@ class SchemaTables:
 
     def named_types(self, question: str) -> tuple[frozenset[str], frozenset[str]]:
         """Object types the question names (`schemanav.retrieval.quantity`): those it asks a
-        set of (in the plural, `pull requests` for PullRequest, or after each / every / all:
-        a way in through a list fits better than a lookup by identifier), and every type it
+        set of (in the plural, `pull requests` for PullRequest, or after each / every / all,
+        or as the first or last of a list: a way in through a list fits better than a lookup
+        by identifier, or goes with it), and every type it
         names but those it names once beside a literal identifier (one object: `pipeline
         42`)."""
-        mentions = self._type_names.mentions(question)
+        mentions = self._type_names.mentions(question, SET_WORDS | ORDER_WORDS)
         return mentions.plural, (mentions.plural | mentions.singular) - mentions.one
 
     @cached_property
