@@ -83,9 +83,18 @@ def test_unknown_acronyms_and_clippings_read_as_the_type_they_abbreviate() -> No
 
 
 def test_known_words_are_left_alone_and_negations_add_the_word() -> None:
-    forms = _forms({"MergeRequest": 40}, {"mr", "resolved", "unresolved"})
-    assert forms.expand("mr") == "mr"
+    forms = _forms({"OpenRequest": 40, "Repository": 30}, {"or", "repo", "resolved", "unresolved"})
+    assert forms.expand("or") == "or"
+    assert forms.expand("repo") == "repo"
     assert forms.expand("unresolved threads") == "unresolved threads resolved"
+
+
+def test_a_known_acronym_without_a_vowel_still_expands() -> None:
+    # The schema writes `introducedByMr`, so "mr" is a known word; no English word lacks a
+    # vowel, so it is the schema's own short form of MergeRequest.
+    forms = _forms({"MergeRequest": 40}, {"mr", "mrs"})
+    assert forms.expand("last mr") == "last mr merge request"
+    assert forms.expand("my mrs") == "my mrs merge requests"
 
 
 def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:

@@ -37,6 +37,7 @@ ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earlies
 # request", "the last successful pipeline").
 SET_WORD_REACH = 2
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
+_VOWELS = frozenset("aeiouy")
 # Words that put a question in time: it asks when things happened, or only for those of a
 # period ("merged last month", "stale", "since 2025-05-01"). English, not any API's words.
 TIME_WORDS = frozenset(
@@ -179,7 +180,9 @@ class ShortForms:
 
     Where several type names share an acronym or a clipping, the one the most fields return
     wins (the schema's central type). Acronyms and clippings expand only words the schema does
-    not know; a negation adds its word whenever the schema knows that word.
+    not know, or, for an acronym, a known word without a vowel (no English word: the schema's
+    own short form, as GitLab's `introducedByMr`); a negation adds its word whenever the
+    schema knows that word.
     """
 
     def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
@@ -204,7 +207,14 @@ class ShortForms:
         for word in _WORD.findall(question.lower()):
             if not word.isalpha():
                 continue
-            found = self._negated(word) or (None if self._known(word) else self._expansion(word))
+            if self._known(word):
+                # A known word without a vowel is no English word but a short form the schema
+                # uses itself (`introducedByMr`): its acronym still expands.
+                found = self._negated(word) or (
+                    self._acronym(word) if not _VOWELS.intersection(word) else None
+                )
+            else:
+                found = self._negated(word) or self._expansion(word)
             if found:
                 extra.append(found)
         return f"{question} {' '.join(extra)}" if extra else question
@@ -216,11 +226,18 @@ class ShortForms:
                 return rest
         return None
 
-    def _expansion(self, word: str) -> str | None:
+    def _acronym(self, word: str) -> str | None:
         singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
         if singular in self._acronyms:
             full = self._acronyms[singular]
             return full + "s" if singular != word and not full.endswith("s") else full
+        return None
+
+    def _expansion(self, word: str) -> str | None:
+        acronym = self._acronym(word)
+        if acronym:
+            return acronym
+        singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
         if len(singular) >= 3:
             for full, _ in self._words:
                 if full.startswith(singular) and full != singular:
