@@ -1,4 +1,6 @@
-"""One object or many: what a question asks for, read from the schema's own type names.
+"""What a question asks for, read from its grammar and the schema's own names: one object or
+many, short forms, values that are not words, time ("merged last month") and the asker ("my
+snippets").
 
 A GraphQL schema usually reaches an object type two ways: a lookup that returns one object
 and takes an identifying argument (`mergeRequest(id: ID!)`), and a list or connection that

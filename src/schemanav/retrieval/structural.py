@@ -377,16 +377,16 @@ class StructuralSearcher:
         import numpy as np
 
         corpus = self.corpus
-        owners = {entry.owner for entry in corpus.entries}
+        owners = corpus.owners
         scalars: dict[str, bool] = {}
         flags = []
         for entry in corpus.entries:
             named = entry.named_return_type
             flag = scalars.get(named)
             if flag is None:
+                # GraphQL's own scalars say nothing of dates: only custom ones can be times.
                 flag = scalars[named] = (
-                    named not in _BUILTIN_SCALARS
-                    and named not in owners
+                    named not in owners
                     and named not in corpus.enum_values
                     and named not in corpus.possible_types
                     and is_time_scalar(named, corpus.type_descriptions.get(named))
@@ -480,8 +480,6 @@ class StructuralSearcher:
             for rank, (entry, score) in enumerate(zip(entries, kept, strict=True), start=1)
         ]
 
-
-_BUILTIN_SCALARS = frozenset({"String", "Int", "Float", "Boolean", "ID"})
 
 _FIRST_CHUNK = 4
 """`_best_first` sorts this many times `k` of the best entries first (at least `_MIN_CHUNK`):
