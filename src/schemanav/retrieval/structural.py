@@ -206,6 +206,12 @@ class StructuralSearcher:
         return [type_ids[entry.owner] for entry in self.corpus.entries]
 
     @cached_property
+    def _owner_array(self) -> Any:
+        import numpy as np
+
+        return np.asarray(self._owner_numbers, dtype=np.intp)
+
+    @cached_property
     def _term_rows(self) -> dict[str, tuple[int, int]]:
         ends = self.state.term_ends.tolist()
         return {
@@ -418,6 +424,10 @@ class StructuralSearcher:
         ranked: dict[int, float] = {}
         add = ranked.setdefault
         best = _best_first(scores, k)
+        if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
+            # Every type is settled: the whole list in array operations, as the loop below.
+            entries, kept = routes.listed_after_ways_in(best, self._owner_array, k)
+            return entries, kept, routes
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
             # first of them (with its score); for the others it is listed already.
