@@ -66,13 +66,14 @@ class Slicer(SchemaTables):
         Rank r (1-based) stands in for a score of 1/r: a type entering the slice shows the
         leaves ranked best.
         """
+        import numpy as np
+
         positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
         positions.pop(None, None)
         order: list[int] = list(positions)  # type: ignore[arg-type]
-        values = [0.0] * len(self.corpus)
-        for rank, position in enumerate(order, start=1):
-            values[position] = 1.0 / rank
-        return self._build(order, values, budget, question)
+        scores = np.zeros(len(self.corpus))
+        scores[order] = 1.0 / np.arange(1, len(order) + 1)  # 1/r, the same division
+        return self._build(order, scores.tolist(), budget, question)
 
     def _build(
         self, order: list[int], values: list[float], budget: int, question: str | None

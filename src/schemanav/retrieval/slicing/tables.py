@@ -76,6 +76,7 @@ class SchemaTables:
         self.graph = graph or SchemaGraph(corpus)
         self.params = params or SliceParams()
         self.indent = " " * self.params.indent
+        self.described = self.params.descriptions != "none"  # fields show their descriptions
         # The question's words pick optional arguments and enum values: the same analyzer as
         # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
         self.words = words if words is not None else Stemmer()
