@@ -246,13 +246,14 @@ class ShortestPaths:
         return self
 
     def listed_after_ways_in(
-        self, best: Iterable[tuple[list[int], list[float]]], owners: Any, k: int
+        self, best: Iterable[tuple[Any, Any]], owners: Any, k: int
     ) -> tuple[list[int], list[float]]:
-        """The first `k` of the entries `best` yields (chunks of entries and their scores, best
-        first), each owner type's `shared_chain` listed just before its first entry with that
-        entry's score, every entry once (where first listed): a ranking's list, for one so
-        deep that it meets nearly every type (call it once every type is settled, by
-        `settle_all_at_once`). `owners` holds each entry's owner type number (an array).
+        """The first `k` of the entries `best` yields (chunks of entries and their scores,
+        best first, arrays or lists), each owner type's `shared_chain` listed just before its
+        first entry with that entry's score, every entry once (where first listed): a
+        ranking's list, for one so deep that it meets nearly every type (call it once every
+        type is settled, by `settle_all_at_once`). `owners` holds each entry's owner type
+        number (an array).
 
         The list a loop over the entries makes, in array operations: each entry becomes a
         row, its owner's chain (in the row of the owner's first entry only) then itself, read

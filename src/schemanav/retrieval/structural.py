@@ -423,11 +423,12 @@ class StructuralSearcher:
         # never increase down the list.
         ranked: dict[int, float] = {}
         add = ranked.setdefault
-        best = _best_first(scores, k)
         if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
             # Every type is settled: the whole list in array operations, as the loop below.
-            entries, kept = routes.listed_after_ways_in(best, self._owner_array, k)
+            chunks = _best_first(scores, k, lists=False)
+            entries, kept = routes.listed_after_ways_in(chunks, self._owner_array, k)
             return entries, kept, routes
+        best = _best_first(scores, k)
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
             # first of them (with its score); for the others it is listed already.
@@ -499,7 +500,7 @@ a ranking of `k` seldom reads past them, and the rest is sorted only when it doe
 _MIN_CHUNK = 64
 
 
-def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[float]]]:
+def _best_first(scores: FloatArray, k: int, *, lists: bool = True) -> Iterator[tuple[Any, Any]]:
     """The entries scoring more than nothing and their scores, best first, in entry order
     among equal scores (what a stable sort of every entry gives), in two chunks: the best
     `_FIRST_CHUNK · k` or so (every entry tying the last of them too), then the rest.
@@ -507,7 +508,9 @@ def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[fl
     Why: a question's ranking reads a few dozen entries, but thousands score something;
     sorting and converting all of them took a fifth of a search. Entries of the first
     chunk all score at least its threshold and those of the second less, and each chunk
-    keeps entry order among ties, so the two together are that one stable sort."""
+    keeps entry order among ties, so the two together are that one stable sort.
+
+    Chunks are lists, or arrays (`lists` False) for a caller that goes on in arrays."""
     import numpy as np
 
     positive = np.flatnonzero(scores > 0.0)
@@ -517,10 +520,12 @@ def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[fl
         threshold = np.partition(values, len(values) - size)[len(values) - size]
         head = values >= threshold
         order = np.argsort(-values[head], kind="stable")
-        yield positive[head][order].tolist(), values[head][order].tolist()
+        chunk = positive[head][order], values[head][order]
+        yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
         positive, values = positive[~head], values[~head]
     order = np.argsort(-values, kind="stable")
-    yield positive[order].tolist(), values[order].tolist()
+    chunk = positive[order], values[order]
+    yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
 
 
 @register_backend("structural")

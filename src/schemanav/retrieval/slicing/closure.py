@@ -96,7 +96,7 @@ class ClosedState(SliceState):
             self.ensure_input(
                 facts.argument_types[number], every=facts.defaults[number], capped=True
             )
-        if new:
+        if new and facts.named not in BUILTIN_SCALARS:  # a built-in scalar needs nothing
             self.ensure_output(facts.named)
             self._connection_nodes(facts.named)
         implementors = self.implemented_by.get(owner)
