@@ -260,23 +260,26 @@ class ShortestPaths:
         row by row; an entry listed again keeps its first place."""
         import numpy as np
 
-        chains = self._chain_rows()
-        positions = np.zeros(0, dtype=np.intp)
-        values = np.zeros(0)
+        # The first k entries are all listed once the k-th is: none after it is needed.
+        picked: list[tuple[Any, Any]] = []
+        wanted = k
         for chunk, scores in best:  # a later chunk is sorted only when the first falls short
-            positions = np.concatenate([positions, np.asarray(chunk, dtype=np.intp)])
-            values = np.concatenate([values, np.asarray(scores, dtype=float)])
-            types = owners[positions]
-            first = _first_places(types, len(chains))
-            rows = np.where(first[:, None], chains[types], FRAGMENT)
-            listed = np.concatenate([rows, positions[:, None]], axis=1)
-            kept = listed >= 0
-            entries = listed[kept]  # row by row: a chain, then its entry
-            places = np.flatnonzero(_first_places(entries, len(owners)))[:k]
-            if len(places) >= k:
+            picked.append((np.asarray(chunk, dtype=np.intp)[:wanted], np.asarray(scores)[:wanted]))
+            wanted -= len(picked[-1][0])
+            if wanted <= 0:
                 break
+        positions = np.concatenate([chunk for chunk, _ in picked])
         if not len(positions):
             return [], []
+        values = np.concatenate([scores for _, scores in picked]).astype(float)
+        chains = self._chain_rows()
+        types = owners[positions]
+        first = _first_places(types, len(chains))
+        rows = np.where(first[:, None], chains[types], FRAGMENT)
+        listed = np.concatenate([rows, positions[:, None]], axis=1)
+        kept = listed >= 0
+        entries = listed[kept]  # row by row: a chain, then its entry
+        places = np.flatnonzero(_first_places(entries, len(owners)))[:k]
         scores = np.broadcast_to(values[:, None], listed.shape)[kept]
         return entries[places].tolist(), scores[places].tolist()
 
