@@ -458,7 +458,8 @@ class StructuralSearcher:
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
         entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
-        return Ranking(tuple(map(self.corpus.coordinates.__getitem__, entries)), tuple(kept))
+        coordinates = tuple(map(self.corpus.coordinates.__getitem__, entries))
+        return Ranking(coordinates, tuple(kept), tuple(entries))
 
     def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
         """Hits from per-entry scores: best entries first, each after its path from the root."""
