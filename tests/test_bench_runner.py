@@ -375,7 +375,9 @@ class ScriptedSlice:
             for entry in corpus.entries
         }
 
-    def __call__(self, question: str, ranked: Sequence[str], budget: int) -> View:
+    def __call__(
+        self, question: str, ranked: Sequence[str], budget: int, entries: object = None
+    ) -> View:
         fields = list(ranked[: budget // 10])
         shown = {*fields, *(f.split(".")[0] for f in fields)}
         shown.update(a for f in fields for a in self.arguments[f])
@@ -424,7 +426,7 @@ def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
     def slice_output(navigator: Navigator, fmt: Format) -> SliceOutput:
         slicer = ScriptedSlice(navigator.corpus)
 
-        def build(question: str, ranked: Sequence[str], budget: int) -> View:
+        def build(question: str, ranked: Sequence[str], budget: int, entries: object) -> View:
             built.append((question, budget))
             return slicer(question, ranked, budget)
 
@@ -448,7 +450,7 @@ def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
 def test_a_slice_output_rebuilds_for_another_ranking_of_the_same_question() -> None:
     built: list[tuple[str, ...]] = []
 
-    def build(question: str, ranked: Sequence[str], budget: int) -> View:
+    def build(question: str, ranked: Sequence[str], budget: int, entries: object) -> View:
         built.append(tuple(ranked))
         return View(frozenset(ranked[:1]), budget)
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from schemanav.cli import app
 from schemanav.corpus import Corpus, build_corpus
-from schemanav.graph import SchemaGraph
+from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.schema import LoadedSchema
 from schemanav.schema.loading import schema_from_sdl
 
@@ -145,6 +145,46 @@ def test_walking_every_type_at_once_answers_as_the_queue_does(github_corpus: Cor
     lone = SchemaGraph(build_corpus(schema_from_sdl("type Query { x: Int }", "x.graphql").schema))
     walked = lone.shortest_paths().settle_all_at_once()
     assert walked._cost == lone.shortest_paths().settle_all()._cost
+
+
+def _listed_by_loop(
+    walk: ShortestPaths, chunks: list[tuple[list[int], list[float]]], owners: list[int], k: int
+) -> tuple[list[int], list[float]]:
+    """The list `listed_after_ways_in` gives, made one entry at a time (the loop a shallow
+    ranking runs)."""
+    listed: dict[int, float] = {}
+    entered: set[int] = set()
+    for positions, values in chunks:
+        for position, score in zip(positions, values, strict=True):
+            if len(listed) >= k:
+                break
+            if owners[position] not in entered:
+                entered.add(owners[position])
+                for entry in walk.shared_chain(owners[position]):
+                    listed.setdefault(entry, score)
+            listed.setdefault(position, score)
+    return list(listed)[:k], list(listed.values())[:k]
+
+
+def test_a_deep_list_puts_each_way_in_before_its_first_entry_as_a_loop_does(
+    github_corpus: Corpus,
+) -> None:
+    """`listed_after_ways_in` (a deep structural ranking) lists what a loop over the entries
+    lists, ways in, repeated entries and cuts included, across chunks."""
+    import numpy as np
+
+    graph = SchemaGraph(github_corpus)
+    hops = [0.5 + (position * 7919 % 101) / 202 for position in range(len(github_corpus))]
+    walk = graph.shortest_paths(hops).settle_all_at_once()
+    owners = [graph.type_ids[entry.owner] for entry in github_corpus.entries]
+    order = sorted(range(len(github_corpus)), key=lambda p: (p * 104729) % len(github_corpus))
+    scores = [1.0 / (rank + 1) for rank in range(len(order))]
+    chunks = [(order[:50], scores[:50]), (order[50:], scores[50:])]
+    for k in (1, 250, 400, len(github_corpus)):
+        expected = _listed_by_loop(walk, chunks, owners, k)
+        assert walk.listed_after_ways_in(iter(chunks), np.asarray(owners), k) == expected
+        assert len(expected[0]) == k
+    assert walk.listed_after_ways_in(iter([([], [])]), np.asarray(owners), 5) == ([], [])
 
 
 def test_the_cheapest_way_from_several_sources_goes_to_the_first_on_a_tie() -> None:

@@ -242,6 +242,20 @@ def test_scores_and_ranked_lists_agree_on_order(tiny: Any) -> None:
     assert by_scores.fields == by_rank.fields
 
 
+def test_a_ranking_with_its_corpus_positions_slices_as_its_coordinates_do(tiny: Any) -> None:
+    """`from_ranked(..., entries)` (a structural `Ranking`'s positions) gives the slice the
+    coordinates give; positions that are not theirs (another corpus's) are not trusted."""
+    _, slicer = tiny
+    ranked = ["Order.total", "Query.order", "Customer.email", "Shop.owner"]
+    entries = [slicer.corpus.coordinates.index(c) for c in ranked]
+    plain = slicer.from_ranked(ranked, 1000, "the total of order 7")
+    assert slicer.from_ranked(ranked, 1000, "the total of order 7", entries) == plain
+    shifted = [(e + 1) % len(slicer.corpus) for e in entries]
+    assert slicer.from_ranked(ranked, 1000, "the total of order 7", shifted) == plain
+    assert slicer.from_ranked(ranked, 1000, "the total of order 7", entries[:2]) == plain
+    assert slicer.from_ranked([], 1000, None, []) == EMPTY_SLICE
+
+
 # --- properties on the GitHub slice --------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -245,6 +245,60 @@ class ShortestPaths:
         self._queue.clear()
         return self
 
+    def listed_after_ways_in(
+        self, best: Iterable[tuple[Any, Any]], owners: Any, k: int
+    ) -> tuple[list[int], list[float]]:
+        """The first `k` of the entries `best` yields (chunks of entries and their scores,
+        best first, arrays or lists), each owner type's `shared_chain` listed just before its
+        first entry with that entry's score, every entry once (where first listed): a
+        ranking's list, for one so deep that it meets nearly every type (call it once every
+        type is settled, by `settle_all_at_once`). `owners` holds each entry's owner type
+        number (an array).
+
+        The list a loop over the entries makes, in array operations: each entry becomes a
+        row, its owner's chain (in the row of the owner's first entry only) then itself, read
+        row by row; an entry listed again keeps its first place."""
+        import numpy as np
+
+        # The first k entries are all listed once the k-th is: none after it is needed.
+        picked: list[tuple[Any, Any]] = []
+        wanted = k
+        for chunk, scores in best:  # a later chunk is sorted only when the first falls short
+            picked.append((np.asarray(chunk, dtype=np.intp)[:wanted], np.asarray(scores)[:wanted]))
+            wanted -= len(picked[-1][0])
+            if wanted <= 0:
+                break
+        positions = np.concatenate([chunk for chunk, _ in picked])
+        if not len(positions):
+            return [], []
+        values = np.concatenate([scores for _, scores in picked]).astype(float)
+        chains = self._chain_rows()
+        types = owners[positions]
+        first = _first_places(types, len(chains))
+        rows = np.where(first[:, None], chains[types], FRAGMENT)
+        listed = np.concatenate([rows, positions[:, None]], axis=1)
+        kept = listed >= 0
+        entries = listed[kept]  # row by row: a chain, then its entry
+        places = np.flatnonzero(_first_places(entries, len(owners)))[:k]
+        scores = np.broadcast_to(values[:, None], listed.shape)[kept]
+        return entries[places].tolist(), scores[places].tolist()
+
+    def _chain_rows(self) -> Any:
+        """Every type's `shared_chain` as a row of corpus entries, root first, padded and
+        interleaved with -1 (`FRAGMENT`): for a walk with every type settled."""
+        import numpy as np
+
+        via = np.asarray(self._via, dtype=np.intp)
+        sources, fields = self._graph.edge_columns
+        hops: list[Any] = []  # each type's last hop, then the one before, …
+        edge = via
+        while (alive := edge >= 0).any():
+            hops.append(np.where(alive, fields[edge], FRAGMENT))
+            edge = np.where(alive, via[sources[edge]], -1)
+        if not hops:
+            return np.full((len(via), 0), FRAGMENT, dtype=np.intp)
+        return np.stack(hops[::-1], axis=1)
+
     def _settle(self, target: int) -> bool:
         """Pop the queue until `target` is settled (or, for -1, until it is empty)."""
         settled = self._settled
@@ -267,6 +321,18 @@ class ShortestPaths:
             if node == target:
                 return True
         return target >= 0 and settled[target]
+
+
+def _first_places(values: Any, size: int) -> Any:
+    """Where each value of an array of numbers below `size` first occurs, as a mask: an
+    assignment through repeated indices keeps the last value assigned, so assigning the
+    places in reverse leaves each value's first."""
+    import numpy as np
+
+    places = np.arange(len(values))
+    first = np.empty(size, dtype=np.intp)
+    first[values[::-1]] = places[::-1]
+    return first[values] == places
 
 
 class SchemaGraph:
@@ -452,6 +518,15 @@ class SchemaGraph:
         import numpy as np
 
         return np.asarray(self.inner_entries, dtype=np.intp)
+
+    @cached_property
+    def edge_columns(self) -> tuple[Any, Any]:
+        """`edge_source` and `edge_entry` as arrays (for `ShortestPaths._chain_rows`)."""
+        import numpy as np
+
+        return np.asarray(self.edge_source, dtype=np.intp), np.asarray(
+            self.edge_entry, dtype=np.intp
+        )
 
     def edge_arrays(self, *, with_leaves: bool) -> EdgeArrays:
         """The walk's edges as arrays, in the order the queue relaxes them (by source type,

@@ -292,8 +292,8 @@ class Navigator:
         _check_question(question)
         searcher = self.searcher(backend, fmt, paths=False)
         depth = slice_rank_depth(budget, len(self.corpus))
-        ranked = ranking_of(searcher, question, depth).coordinates
-        piece = self.slicer.from_ranked(ranked, budget, question)
+        ranked = ranking_of(searcher, question, depth)
+        piece = self.slicer.from_ranked(ranked.coordinates, budget, question, ranked.entries)
         return SliceResult(
             query=question,
             backend=searcher.name,

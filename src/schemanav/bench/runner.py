@@ -138,6 +138,7 @@ class Output(Protocol):
         ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
+        entries: Sequence[int] | None = None,
     ) -> Observation: ...
 
 
@@ -166,6 +167,7 @@ class ListOutput:
         ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
+        entries: Sequence[int] | None = None,
     ) -> Observation:
         shown, nothing = self._shown, frozenset[str]()
         showing = set().union(*(self._showing.get(label, ()) for label in expected))
@@ -177,9 +179,9 @@ class ListOutput:
         return Observation.of_list(seen, tokens, expected, budgets)
 
 
-SliceBuilder = Callable[[str, Sequence[str], int], View]
-"""(question, ranked coordinates, budget) → the coordinates a slice within that budget
-contains (fields, `Type.field(arg:)`, types) and its tokens."""
+SliceBuilder = Callable[[str, Sequence[str], int, Sequence[int] | None], View]
+"""(question, ranked coordinates, budget, their corpus positions if known) → the coordinates
+a slice within that budget contains (fields, `Type.field(arg:)`, types) and its tokens."""
 
 
 class SliceOutput:
@@ -201,6 +203,7 @@ class SliceOutput:
         ranked: Sequence[str],
         expected: Sequence[str],
         budgets: Sequence[int],
+        entries: Sequence[int] | None = None,
     ) -> Observation:
         ranking = tuple(ranked)
         built = self._built.get(question)
@@ -209,7 +212,7 @@ class SliceOutput:
         views = built[1]
         for budget in budgets:
             if budget not in views:
-                views[budget] = self._build(question, ranking, budget)
+                views[budget] = self._build(question, ranking, budget, entries)
         return Observation.of_views({budget: views[budget] for budget in budgets}, expected)
 
 
@@ -218,11 +221,14 @@ def _slice_output(navigator: Navigator, fmt: Format) -> Output:
     the navigator's slicer, which `search --slice` and the MCP tool use."""
     slicer = navigator.slicer
 
-    def build(question: str, ranked: Sequence[str], budget: int) -> View:
+    def build(
+        question: str, ranked: Sequence[str], budget: int, entries: Sequence[int] | None
+    ) -> View:
         # As deep as `Navigator.slice` ranks for this budget, not the run's largest: the
         # slice scored is the one `search --slice --budget B` prints.
         depth = slice_rank_depth(budget, len(navigator.corpus))
-        piece = slicer.from_ranked(ranked[:depth], budget, question)
+        within = None if entries is None else entries[:depth]
+        piece = slicer.from_ranked(ranked[:depth], budget, question, within)
         return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)
@@ -405,6 +411,7 @@ def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
                                     ranking.coordinates,
                                     query.expected_coordinates,
                                     budgets,
+                                    ranking.entries,
                                 ),
                                 dispositions=dispositions,
                             ),

@@ -112,6 +112,9 @@ class Ranking:
 
     coordinates: tuple[str, ...]
     scores: tuple[float, ...]
+    # The coordinates' corpus positions, from a searcher that ranks corpus entries (the
+    # structural backend): a slice of the ranking then looks none of them up.
+    entries: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, hits: Sequence[SearchHit]) -> Ranking:

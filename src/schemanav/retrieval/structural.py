@@ -206,6 +206,12 @@ class StructuralSearcher:
         return [type_ids[entry.owner] for entry in self.corpus.entries]
 
     @cached_property
+    def _owner_array(self) -> Any:
+        import numpy as np
+
+        return np.asarray(self._owner_numbers, dtype=np.intp)
+
+    @cached_property
     def _term_rows(self) -> dict[str, tuple[int, int]]:
         ends = self.state.term_ends.tolist()
         return {
@@ -417,6 +423,11 @@ class StructuralSearcher:
         # never increase down the list.
         ranked: dict[int, float] = {}
         add = ranked.setdefault
+        if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
+            # Every type is settled: the whole list in array operations, as the loop below.
+            chunks = _best_first(scores, k, lists=False)
+            entries, kept = routes.listed_after_ways_in(chunks, self._owner_array, k)
+            return entries, kept, routes
         best = _best_first(scores, k)
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
@@ -447,7 +458,8 @@ class StructuralSearcher:
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
         entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
-        return Ranking(tuple(map(self.corpus.coordinates.__getitem__, entries)), tuple(kept))
+        coordinates = tuple(map(self.corpus.coordinates.__getitem__, entries))
+        return Ranking(coordinates, tuple(kept), tuple(entries))
 
     def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
         """Hits from per-entry scores: best entries first, each after its path from the root."""
@@ -487,7 +499,7 @@ a ranking of `k` seldom reads past them, and the rest is sorted only when it doe
 _MIN_CHUNK = 64
 
 
-def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[float]]]:
+def _best_first(scores: FloatArray, k: int, *, lists: bool = True) -> Iterator[tuple[Any, Any]]:
     """The entries scoring more than nothing and their scores, best first, in entry order
     among equal scores (what a stable sort of every entry gives), in two chunks: the best
     `_FIRST_CHUNK · k` or so (every entry tying the last of them too), then the rest.
@@ -495,7 +507,9 @@ def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[fl
     Why: a question's ranking reads a few dozen entries, but thousands score something;
     sorting and converting all of them took a fifth of a search. Entries of the first
     chunk all score at least its threshold and those of the second less, and each chunk
-    keeps entry order among ties, so the two together are that one stable sort."""
+    keeps entry order among ties, so the two together are that one stable sort.
+
+    Chunks are lists, or arrays (`lists` False) for a caller that goes on in arrays."""
     import numpy as np
 
     positive = np.flatnonzero(scores > 0.0)
@@ -505,10 +519,12 @@ def _best_first(scores: FloatArray, k: int) -> Iterator[tuple[list[int], list[fl
         threshold = np.partition(values, len(values) - size)[len(values) - size]
         head = values >= threshold
         order = np.argsort(-values[head], kind="stable")
-        yield positive[head][order].tolist(), values[head][order].tolist()
+        chunk = positive[head][order], values[head][order]
+        yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
         positive, values = positive[~head], values[~head]
     order = np.argsort(-values, kind="stable")
-    yield positive[order].tolist(), values[order].tolist()
+    chunk = positive[order], values[order]
+    yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
 
 
 @register_backend("structural")

@@ -59,20 +59,40 @@ class Slicer(SchemaTables):
         return self._build(order, values, budget, question)
 
     def from_ranked(
-        self, coordinates: Sequence[str], budget: int, question: str | None = None
+        self,
+        coordinates: Sequence[str],
+        budget: int,
+        question: str | None = None,
+        entries: Sequence[int] | None = None,
     ) -> SchemaSlice:
         """A slice from any backend's ranked coordinates (unknown ones are skipped).
 
         Rank r (1-based) stands in for a score of 1/r: a type entering the slice shows the
-        leaves ranked best.
+        leaves ranked best. `entries`, when the caller has them (`Ranking.entries`), are the
+        coordinates' positions in this slicer's corpus, each once: thousands of look-ups
+        spared.
         """
-        positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
-        positions.pop(None, None)
-        order: list[int] = list(positions)  # type: ignore[arg-type]
-        values = [0.0] * len(self.corpus)
-        for rank, position in enumerate(order, start=1):
-            values[position] = 1.0 / rank
-        return self._build(order, values, budget, question)
+        import numpy as np
+
+        order: list[int]
+        if entries is not None and self._positions_of(coordinates, entries):
+            order = list(entries)
+        else:
+            positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
+            positions.pop(None, None)
+            order = list(positions)  # type: ignore[arg-type]
+        scores = np.zeros(len(self.corpus))
+        scores[order] = 1.0 / np.arange(1, len(order) + 1)  # 1/r, the same division
+        return self._build(order, scores.tolist(), budget, question)
+
+    def _positions_of(self, coordinates: Sequence[str], entries: Sequence[int]) -> bool:
+        """Whether `entries` can stand for `coordinates` (as many, and the first and last
+        are theirs in this corpus: a ranking of another corpus fails this)."""
+        known = self.corpus.coordinates
+        return len(entries) == len(coordinates) and (
+            not entries
+            or (known[entries[0]] == coordinates[0] and known[entries[-1]] == coordinates[-1])
+        )
 
     def _build(
         self, order: list[int], values: list[float], budget: int, question: str | None

@@ -38,6 +38,8 @@ class ClosedState(SliceState):
         """Required arguments always; a list's page size; the ones the question names; all
         of a field returning one object whose arguments are all optional (they choose it).
         A deprecated optional argument is never offered: an agent should not write it."""
+        if not facts.arguments:  # most fields take none
+            return []
         mode = self.s.params.arguments
         if mode == "all":
             return list(facts.arguments)
@@ -73,19 +75,19 @@ class ClosedState(SliceState):
         new = shown is None
         if shown is None:
             arguments = self.shown_arguments(owner, name, facts)
-            arguments += [a for a in extra if a not in arguments]
-            text = facts.description and description(
-                facts.description, self.s.params.descriptions
-            )
-            if text:
-                self._set_line(("d", owner, name), f'{self.s.indent}"{text}"\n')
+            if extra:
+                arguments += [a for a in extra if a not in arguments]
+            if facts.description and self.s.described:
+                text = description(facts.description, self.s.params.descriptions)
+                if text:
+                    self._set_line(("d", owner, name), f'{self.s.indent}"{text}"\n')
         else:
             arguments = [a for a in extra if a not in shown]
             if not arguments:
                 return
             arguments += shown
         order = facts.arguments
-        fields[name] = sorted(arguments, key=order.index)
+        fields[name] = sorted(arguments, key=order.index) if len(arguments) > 1 else arguments
         if not new:
             arguments = [a for a in arguments if a not in shown]  # type: ignore[operator]
         self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
@@ -94,11 +96,13 @@ class ClosedState(SliceState):
             self.ensure_input(
                 facts.argument_types[number], every=facts.defaults[number], capped=True
             )
-        if new:
+        if new and facts.named not in BUILTIN_SCALARS:  # a built-in scalar needs nothing
             self.ensure_output(facts.named)
             self._connection_nodes(facts.named)
-        for implementor in list(self.implemented_by.get(owner, ())):
-            self._copy_field(owner, implementor, name)
+        implementors = self.implemented_by.get(owner)
+        if implementors:
+            for implementor in list(implementors):
+                self._copy_field(owner, implementor, name)
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows `nodes`: with its node type in, the next hits on that

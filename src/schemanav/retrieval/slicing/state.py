@@ -87,13 +87,15 @@ class SliceState:
         return twin
 
     def _set_line(self, key: tuple[str, ...], text: str) -> None:
-        old = self.lines.get(key)
+        lines = self.lines
+        old = lines.get(key)
         if old == text:
             return
+        cost = self.s.cost
         if old is not None:
-            self.total -= self.s.cost(old)
-        self.lines[key] = text
-        self.total += self.s.cost(text)
+            self.total -= cost(old)
+        lines[key] = text
+        self.total += cost(text)
 
     def _header(self, type_name: str) -> None:
         kind = self.s.kinds[type_name]

@@ -76,6 +76,7 @@ class SchemaTables:
         self.graph = graph or SchemaGraph(corpus)
         self.params = params or SliceParams()
         self.indent = " " * self.params.indent
+        self.described = self.params.descriptions != "none"  # fields show their descriptions
         # The question's words pick optional arguments and enum values: the same analyzer as
         # the backends, so `states`/"open" match `state: [PullRequestState!]`/`OPEN`.
         self.words = words if words is not None else Stemmer()
@@ -91,6 +92,7 @@ class SchemaTables:
         self._ways_by_penalty: dict[str, list[Way]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
+        self._time_types: dict[str, bool] = {}
         self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
         self._free_leaves: dict[str, list[tuple[str, int]]] = {}
         self._field_order: dict[str, dict[str, int]] = {}
@@ -467,10 +469,17 @@ class SchemaTables:
         return cached
 
     def is_time(self, type_name: str) -> bool:
-        """Whether a type is a scalar holding a point in time (`DateTime`, `ISO8601Date`)."""
-        return self.kinds.get(type_name) == "scalar" and is_time_scalar(
-            type_name, self.corpus.type_descriptions.get(type_name)
-        )
+        """Whether a type is a scalar holding a point in time (`DateTime`, `ISO8601Date`);
+        asked of every argument type of each field whose arguments a slice weighs, so each
+        type is judged once."""
+        known = self._time_types.get(type_name)
+        if known is None:
+            known = self._time_types[type_name] = self.kinds.get(
+                type_name
+            ) == "scalar" and is_time_scalar(
+                type_name, self.corpus.type_descriptions.get(type_name)
+            )
+        return known
 
     def value_words(self, value: str) -> frozenset[str]:
         """The words of an enum value or an input field name (`SQUASH_MERGE`, `createdAt`)."""
