@@ -758,38 +758,3 @@ def test_an_arguments_description_is_text_the_field_answers_to() -> None:
     assert scores["Query.branches"] == scores["Ref.name"] == 0.0
     silent = StructuralParams(argument_description_weight=0.0)
     assert set(_lexical(corpus, "tags", silent).values()) == {0.0}
-
-
-OPAQUE_SDL = """
-type Query {
-  "A project by its full path."
-  project(fullPath: ID!): Project
-  "A pipeline by its global ID."
-  pipeline(id: ID!): Pipeline
-}
-
-type Project {
-  pipelines: [Pipeline]
-}
-
-type Pipeline {
-  duration: Int
-}
-"""
-
-
-def test_a_question_naming_a_path_does_not_go_through_a_lookup_by_opaque_id() -> None:
-    corpus = _corpus(OPAQUE_SDL)
-    backend = _structural(corpus, max_paths=0)
-    # With no literal, one hop through `pipeline(id:)` is the cheapest way to a duration.
-    assert backend.search("pipeline durations", 2)[0].coordinate == "Query.pipeline"
-    # "gitlab-org/gitlab" is a path the question holds, and no opaque `id`: the way in that
-    # takes one goes through `project(fullPath:)` and its list.
-    path = [hit.coordinate for hit in backend.search("pipeline durations of gitlab-org/gitlab", 3)]
-    assert path == ["Query.project", "Project.pipelines", "Pipeline.duration"]
-    # A global ID in the question can fill `id`: the lookup is a way in again.
-    by_id = backend.search("duration of pipeline gid://ci/Pipeline/7", 1)[0].coordinate
-    assert by_id == "Query.pipeline"
-    off = _structural(corpus, StructuralParams(opaque_lookups=0.0), max_paths=0)
-    first = off.search("pipeline durations of gitlab-org/gitlab", 1)[0].coordinate
-    assert first == "Query.pipeline"

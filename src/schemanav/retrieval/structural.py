@@ -36,9 +36,6 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    root field is the way in.
 9. Argument descriptions are text a field answers to, like its own description: "tags"
    finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
-10. Opaque identifiers: a question naming its objects by a path, number or quoted name
-   cannot fill a lookup's required `id` (Relay's object identification): on its ways in such
-   a lookup costs `opaque_lookups` more (`_route_costs`).
 """
 
 from __future__ import annotations
@@ -60,8 +57,6 @@ from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import (
     CALLER_DESCRIPTION,
-    LITERAL,
-    URI_LITERAL,
     in_first_person,
     in_time,
     is_time_scalar,
@@ -406,37 +401,10 @@ class StructuralSearcher:
         return np.array(flags, dtype=np.float64)
 
     def search(self, query: str, k: int) -> list[SearchHit]:
-        return self.rank(self.search_scores(query), k, self._route_costs(query))
-
-    def _route_costs(self, query: str) -> FloatArray | None:
-        """What a hop costs more on this question's ways in, beyond its relevance: when the
-        question names its objects by a literal that is not an opaque identifier (a path, a
-        number, a quoted name), a lookup by an opaque identifier (a required `id`: Relay's
-        object identification) is a way in it cannot take: it costs `opaque_lookups` more."""
-        if (
-            not self.params.opaque_lookups
-            or URI_LITERAL.search(query)
-            or not LITERAL.search(query)
-        ):
-            return None
-        result: FloatArray = self.params.opaque_lookups * self._opaque_lookups
-        return result
-
-    @cached_property
-    def _opaque_lookups(self) -> FloatArray:
-        """1.0 for each entry with a required argument named `id` or `ids`, else 0."""
-        import numpy as np
-
-        return np.array(
-            [
-                any(a.name in ("id", "ids") and a.type.endswith("!") for a in e.arguments)
-                for e in self.corpus.entries
-            ],
-            dtype=np.float64,
-        )
+        return self.rank(self.search_scores(query), k)
 
     def _ordered(
-        self, scores: FloatArray, k: int, *, paths: bool, costs: FloatArray | None = None
+        self, scores: FloatArray, k: int, *, paths: bool
     ) -> tuple[list[int], list[float], ShortestPaths | None]:
         """The first `k` entries and their scores, best first, each after its path from the
         root; with the question's routes when they were needed (`paths`: for its hits')."""
@@ -448,8 +416,7 @@ class StructuralSearcher:
         routes = None
         if self.params.expand_paths or paths:
             relevance = self.params.path_relevance * scores / top
-            cost = 1.0 - relevance if costs is None else 1.0 - relevance + costs
-            routes = self.graph.shortest_paths(field_cost=cost)
+            routes = self.graph.shortest_paths(field_cost=1.0 - relevance)
             if k >= _WALK_EVERYTHING_FROM:
                 routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
         # A path field enters the list with the score of the field it leads to, so scores
@@ -490,17 +457,13 @@ class StructuralSearcher:
 
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
-        costs = self._route_costs(query)
-        entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False, costs=costs)
+        entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
         coordinates = tuple(map(self.corpus.coordinates.__getitem__, entries))
         return Ranking(coordinates, tuple(kept), tuple(entries))
 
-    def rank(
-        self, scores: FloatArray, k: int, costs: FloatArray | None = None
-    ) -> list[SearchHit]:
-        """Hits from per-entry scores: best entries first, each after its path from the root
-        (`costs`: what each hop costs more on this question's ways, `_route_costs`)."""
-        entries, kept, routes = self._ordered(scores, k, paths=bool(self.max_paths), costs=costs)
+    def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
+        """Hits from per-entry scores: best entries first, each after its path from the root."""
+        entries, kept, routes = self._ordered(scores, k, paths=bool(self.max_paths))
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
         # A few hits are rendered one by one; a deep list (a budgeted search) takes every

@@ -54,7 +54,6 @@ class StructuralParams:
     argument_description_weight: float = 0.2
     argument_description_b: float = 0.75
     caller_weight: float = 0.5
-    opaque_lookups: float = 2.0
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
