@@ -37,7 +37,8 @@ def slice_of(state: SliceState, hits: int) -> SchemaSlice:
         for a in args
     ]
     types = [*state.fields, *state.unions, *state.inputs, *state.enums, *state.scalars]
-    return SchemaSlice(sdl, count_by_pieces(sdl), tuple(fields), tuple(arguments), tuple(types), hits)
+    tokens = count_by_pieces(sdl)
+    return SchemaSlice(sdl, tokens, tuple(fields), tuple(arguments), tuple(types), hits)
 
 
 def render(state: SliceState) -> str:
