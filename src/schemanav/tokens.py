@@ -158,7 +158,7 @@ def count_many(texts: list[str]) -> list[int]:
 #
 # A slice counts the lines it may show and then its whole SDL; a warm process that finds every
 # such count already known never builds the encoder (a third of a second). Counts are kept
-# by text, for this encoding, in one checked file beside the rank table (`keep_counts`).
+# by text, for this encoding, in one checked file of the cache directory (`keep_counts`).
 
 _MAX_KEPT_COUNTS = 400_000  # the newest are kept past this (GitLab's slices need ~60,000)
 _known: dict[str, int] | None = None
