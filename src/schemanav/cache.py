@@ -67,6 +67,7 @@ SLICE_FACTS_CACHE = CacheKind("slice-facts", "slice", 1, ".json")
 DEFINITION_CACHE = CacheKind("definition", "define", 2)  # a folder per schema; 2: schema.json
 # is `stored_schema`'s layout
 RANK_TABLE_CACHE = CacheKind("rank table", "tokens", 1, ".bin")
+TOKEN_COUNT_CACHE = CacheKind("token counts", "counts", 1, ".json")  # o200k_base, by text
 # Raised when what `StructuralIndex.build` computes changes (or the analyzer's words do).
 STRUCTURAL_INDEX_CACHE = CacheKind("structural-index", "structural", 2, ".bin")
 BM25_INDEX_CACHE = CacheKind("bm25-index", "bm25", 1, key_chars=32)  # a tantivy folder
@@ -77,6 +78,7 @@ CACHE_KINDS = (
     SLICE_FACTS_CACHE,
     DEFINITION_CACHE,
     RANK_TABLE_CACHE,
+    TOKEN_COUNT_CACHE,
     STRUCTURAL_INDEX_CACHE,
     BM25_INDEX_CACHE,
     VECTOR_CACHE,

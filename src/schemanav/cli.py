@@ -652,6 +652,8 @@ def main() -> None:
     if isinstance(code, str):
         sys.stderr.write(code + "\n")
         code = 1
+    if (tokens := sys.modules.get("schemanav.tokens")) is not None:
+        tokens.keep_counts()  # the exit below runs no teardown
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -26,7 +26,7 @@ def description(text: str | None, mode: str) -> str | None:
 
 def slice_of(state: SliceState, hits: int) -> SchemaSlice:
     """The record of a slice (whose query type is in: a schema needs one)."""
-    from schemanav.tokens import count_tokens
+    from schemanav.tokens import count_by_pieces
 
     sdl = render(state)
     fields = [f"{t}.{f}" for t, names in state.fields.items() for f in names]
@@ -37,7 +37,8 @@ def slice_of(state: SliceState, hits: int) -> SchemaSlice:
         for a in args
     ]
     types = [*state.fields, *state.unions, *state.inputs, *state.enums, *state.scalars]
-    return SchemaSlice(sdl, count_tokens(sdl), tuple(fields), tuple(arguments), tuple(types), hits)
+    tokens = count_by_pieces(sdl)
+    return SchemaSlice(sdl, tokens, tuple(fields), tuple(arguments), tuple(types), hits)
 
 
 def render(state: SliceState) -> str:

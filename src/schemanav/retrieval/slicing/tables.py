@@ -312,9 +312,9 @@ class SchemaTables:
     def cost(self, text: str) -> int:
         cached = self._costs.get(text)
         if cached is None:
-            from schemanav.tokens import count_tokens
+            from schemanav.tokens import known_count
 
-            cached = self._costs[text] = count_tokens(text)
+            cached = self._costs[text] = known_count(text)
         return cached
 
     def field_line(self, owner: str, name: str, shown: tuple[str, ...]) -> str:
@@ -342,9 +342,9 @@ class SchemaTables:
     def bare_line_costs(self) -> list[int]:
         """By corpus position: what the field's line costs without arguments, the least any
         line of it costs (arguments only add text: a test checks this on both bundled schemas)."""
-        from schemanav.tokens import count_many
+        from schemanav.tokens import known_counts
 
-        return count_many([self.field_line(owner, name, ()) for owner, name in self.names])
+        return known_counts([self.field_line(owner, name, ()) for owner, name in self.names])
 
     @cached_property
     def cheapest_line(self) -> int:
