@@ -155,3 +155,18 @@ def test_damaged_or_stale_kept_counts_are_counted_again_and_rewritten(
         assert (
             warnings[-1] == f"the kept token counts {kept} are not usable ({why}); counting again"
         )
+
+
+def test_the_counts_a_process_keeps_in_memory_are_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A server meets new lines as long as it runs: past twice the cap, the oldest half goes,
+    # and every count returned is still exact.
+    monkeypatch.setattr(tokens, "_MAX_KEPT_COUNTS", 5)
+    monkeypatch.setattr(tokens, "_known", {})
+    texts = [f"field{n}: String" for n in range(40)]
+    assert tokens.known_counts(texts[:20]) == [tokens.count_tokens(t) for t in texts[:20]]
+    for text in texts[20:]:
+        assert tokens.known_count(text) == tokens.count_tokens(text)
+    assert tokens._known is not None and len(tokens._known) <= 10
+    assert texts[-1] in tokens._known and texts[0] not in tokens._known

@@ -219,9 +219,12 @@ def known_counts(texts: list[str]) -> list[int]:
     unknown text builds the encoder."""
     known = _known_counts()
     missing = [text for text in dict.fromkeys(texts) if text not in known]
-    if missing:
-        known.update(zip(missing, count_many(missing), strict=True))
-    return [known[text] for text in texts]
+    if not missing:
+        return [known[text] for text in texts]
+    known.update(zip(missing, count_many(missing), strict=True))
+    counts = [known[text] for text in texts]
+    _bound(known)
+    return counts
 
 
 def known_count(text: str) -> int:
@@ -230,7 +233,17 @@ def known_count(text: str) -> int:
     count = known.get(text)
     if count is None:
         count = known[text] = count_tokens(text)
+        _bound(known)
     return count
+
+
+def _bound(known: dict[str, int]) -> None:
+    """A long-running server counts new lines as questions choose new arguments: past twice
+    `_MAX_KEPT_COUNTS` the oldest half goes (counted again if needed), so memory stays bounded
+    whatever is asked."""
+    if len(known) > 2 * _MAX_KEPT_COUNTS:
+        for text in list(known)[: len(known) - _MAX_KEPT_COUNTS]:
+            del known[text]
 
 
 def count_by_pieces(text: str) -> int:
