@@ -344,8 +344,6 @@ class StructuralSearcher:
         current or authenticated user (`viewer`, `currentUser`); of several, the one whose
         type has the most fields (a caller's type carries their data; a field "for the
         current user" returns something else). None if there is none."""
-        import numpy as np
-
         corpus = self.corpus
         sizes = Counter(entry.owner for entry in corpus.entries)
         candidates = [
@@ -361,8 +359,7 @@ class StructuralSearcher:
             return None
         _, position = max(candidates, key=lambda c: (c[0], -c[1]))
         caller = corpus.entries[position].named_return_type
-        own = np.array([e.owner == caller for e in corpus.entries], dtype=bool)
-        return position, own
+        return position, self._owner_array == self.graph.type_ids[caller]
 
     def _about_the_caller(self, scores: FloatArray) -> FloatArray:
         """A question about its asker ("my merged merge requests") wants the caller's own
@@ -419,15 +416,15 @@ class StructuralSearcher:
             routes = self.graph.shortest_paths(field_cost=1.0 - relevance)
             if k >= _WALK_EVERYTHING_FROM:
                 routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
-        # A path field enters the list with the score of the field it leads to, so scores
-        # never increase down the list.
-        ranked: dict[int, float] = {}
-        add = ranked.setdefault
         if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
             # Every type is settled: the whole list in array operations, as the loop below.
             chunks = _best_first(scores, k, lists=False)
             entries, kept = routes.listed_after_ways_in(chunks, self._owner_array, k)
             return entries, kept, routes
+        # A path field enters the list with the score of the field it leads to, so scores
+        # never increase down the list.
+        ranked: dict[int, float] = {}
+        add = ranked.setdefault
         best = _best_first(scores, k)
         if self.params.expand_paths and routes is not None:
             # One way in per owner type, however many of its fields rank: listed before the
