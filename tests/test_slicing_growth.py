@@ -51,6 +51,31 @@ def test_an_identifier_an_interface_declares_identifies_every_implementation() -
     assert "Reviewer.username" in piece.fields
 
 
+TWINS_SDL = """
+type Query { me: Me  team(slug: String!): Team }
+interface Person { login: String!  projects(first: Int): [Project!]! }
+type Me implements Person { login: String!  projects(first: Int): [Project!]!  email: String }
+type Member implements Person { login: String!  projects(first: Int): [Project!]! }
+type Team { slug: String!  lead: Member  projects(first: Int): [Project!]! }
+type Project { name: String!  stars: Int }
+"""
+
+
+def test_a_field_shown_on_one_implementation_is_not_added_again_through_another() -> None:
+    schema = build_schema(TWINS_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    # `Member.projects` means what `Me.projects` means (both implement `Person.projects`):
+    # a second way in (`team(slug:) { lead }`) would add a path and nothing new.
+    ranked = ["Query.me", "Me.projects", "Member.projects", "Project.stars"]
+    piece = slicer.from_ranked(ranked, 1000, "stars of my projects")
+    valid(piece.sdl)
+    assert {"Me.projects", "Project.stars"} <= set(piece.fields)
+    assert not {"Member.projects", "Team.lead"} & set(piece.fields)
+    # A field of the same name that no interface declares for both is another thing.
+    ranked = ["Query.me", "Me.projects", "Team.projects"]
+    assert "Team.projects" in slicer.from_ranked(ranked, 1000, "stars of my projects").fields
+
+
 SET_SDL = """
 type Query { board(key: String!): Board }
 type Board { key: String!  lists(first: Int): [BoardList!]! }

@@ -161,6 +161,9 @@ class _Growth:
         for number, position in enumerate(order):
             # Near the budget, keep a copy to fall back on if this hit does not fit.
             near = state.total >= main_budget * SNAPSHOT_FROM
+            if state.shows_twin(position):
+                fitted = number + 1  # passed over, as if in: the fill starts after it
+                continue
             snapshot = state.copy() if near else None
             state.add_hit(position)
             if state.total > main_budget:

@@ -75,6 +75,25 @@ class GrowingState(ClosedState):
                 self.add_field(owner, field, offered)
         return True
 
+    def shows_twin(self, position: int) -> bool:
+        """Whether a ranked field on a type not yet in the slice is one an interface of that
+        type declares, and the slice shows it already on the interface or on another of its
+        implementations (`contributedProjects` on each of GitLab's five user types, all
+        implementing `User`). Implementations of one interface field mean the same thing:
+        the slice has a way to it, and a second way in would spend a path on nothing new."""
+        owner, name = self.s.names[position]
+        if owner in self.fields:
+            return False  # a line on a type in already: cheap, and maybe the one wanted
+        facts, shown = self.s.facts, self.fields
+        for interface in self.s.interfaces_of.get(owner, ()):
+            if name not in facts.get(interface, ()):
+                continue
+            if name in shown.get(interface, ()) or any(
+                name in shown.get(other, ()) for other in self.s.implementors[interface]
+            ):
+                return True
+        return False
+
     def _hit_type(self, owner: str) -> None:
         """What a ranked hit's type brings: for the subject of several hits, its leaves and
         its fields to the other subjects; for a new hit type, the fields of types in the
