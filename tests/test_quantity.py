@@ -11,6 +11,7 @@ from schemanav.retrieval.quantity import (
     in_time,
     is_time_scalar,
     plural_forms,
+    quoted_value_nouns,
     type_words,
     without_path_literals,
 )
@@ -131,3 +132,11 @@ def test_a_set_word_reaches_over_one_adjective_and_order_words_are_asked_for() -
     question = "the last successful pipeline"
     assert names.mentions(question).plural == frozenset()
     assert names.mentions(question, SET_WORDS | ORDER_WORDS).plural == {"Pipeline"}
+
+
+def test_the_word_after_a_quoted_value_says_what_the_value_is() -> None:
+    assert quoted_value_nouns("coverage for the 'main' branch in group/project") == ["branch"]
+    assert quoted_value_nouns('the "example" field and the "x" team') == ["field", "team"]
+    # A path names an object (a lookup's business); a function word names nothing.
+    assert quoted_value_nouns('members of the "group/project" group') == []
+    assert quoted_value_nouns("commits by 'me' on main") == []

@@ -76,6 +76,42 @@ def test_a_field_shown_on_one_implementation_is_not_added_again_through_another(
     assert "Team.projects" in slicer.from_ranked(ranked, 1000, "stars of my projects").fields
 
 
+VALUE_SDL = """
+type Query { project(path: ID!): Project  repository(path: ID!): Repository }
+type Project {
+  pipelines(
+    "Filter pipelines by the ref they are run for."
+    ref: String
+    "Filter pipelines by the sha of the commit they are run for."
+    sha: String
+    first: Int
+  ): [Pipeline!]!
+}
+type Repository {
+  commits("Branch or tag to search for commits." ref: String, first: Int): [Pipeline!]!
+  tree("Commit ref to read." ref: String): String
+  branch("Name of the branch." ref: String): String
+}
+type Pipeline { coverage: Float  sha: String }
+"""
+
+
+def test_a_quoted_value_shows_the_argument_whose_descriptions_call_it_by_the_word_after_it() -> (
+    None
+):
+    schema = build_schema(VALUE_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.project", "Pipeline.coverage", "Pipeline.sha", "Project.pipelines"]
+    # `ref`'s own description says nothing of branches; two of the schema's `ref` arguments
+    # do ("Branch or tag …", "Name of the branch").
+    piece = slicer.from_ranked(ranked, 1000, "pipeline coverage for the 'main' branch of p")
+    valid(piece.sdl)
+    assert "Project.pipelines(ref:)" in piece.arguments
+    assert "Project.pipelines(sha:)" not in piece.arguments
+    unquoted = slicer.from_ranked(ranked, 1000, "pipeline coverage for the main branch of p")
+    assert "Project.pipelines(ref:)" not in unquoted.arguments
+
+
 SET_SDL = """
 type Query { board(key: String!): Board }
 type Board { key: String!  lists(first: Int): [BoardList!]! }

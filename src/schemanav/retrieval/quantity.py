@@ -108,6 +108,25 @@ def in_time(question: str) -> bool:
     )
 
 
+VALUE_MARK = "@value:"
+"""Marks a word the question names a quoted value by ("the 'main' branch": `@value:branch`)."""
+# A quoted value but a path (`"group/project"` names an object for a lookup to find).
+_QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
+_FUNCTION_WORDS = frozenset(
+    {"and", "or", "in", "on", "of", "for", "to", "with", "by", "from", "at", "as", "is", "are"}
+)
+
+
+def quoted_value_nouns(question: str) -> list[str]:
+    """The word after each quoted value, what the value is ("the 'main' branch", "the
+    "example" field"): a quoted value fills an argument, and this word says which."""
+    return [
+        word
+        for word in _QUOTED_THEN_WORD.findall(question.lower())
+        if word not in _FUNCTION_WORDS
+    ]
+
+
 def is_time_scalar(name: str, description: str | None) -> bool:
     """Whether a custom scalar holds a point in time, by its own name or description."""
     if not _TIME_SCALAR_WORDS.isdisjoint(type_words(name).split(" ")):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from schemanav.retrieval.quantity import TIME_MARK, in_time
+from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK, in_time, quoted_value_nouns
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
@@ -124,6 +124,12 @@ class _Growth:
         self.words = frozenset(slicer.words(question)) if question else frozenset()
         if question and in_time(question):
             self.words |= {TIME_MARK}
+        if question:
+            self.words |= {
+                VALUE_MARK + word
+                for noun in quoted_value_nouns(question)
+                for word in slicer.words(noun)
+            }
         # The types the question asks a set of, and every type it names but as one object.
         empty: frozenset[str] = frozenset()
         self.many, self.named = slicer.named_types(question) if question else (empty, empty)

@@ -9,13 +9,19 @@ the caller's context roots, the fields leading from type to type, and line costs
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.quantity import ORDER_WORDS, SET_WORDS, TIME_MARK, is_time_scalar
+from schemanav.retrieval.quantity import (
+    ORDER_WORDS,
+    SET_WORDS,
+    TIME_MARK,
+    VALUE_MARK,
+    is_time_scalar,
+)
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     CONNECTION_FIELDS,
@@ -465,8 +471,38 @@ class SchemaTables:
             cached = cached.union(self.words(argument))
             if self.is_time(named) and sum(map(self.is_time, facts.argument_types)) <= 2:
                 cached = cached | {TIME_MARK}
+            if kind in ("scalar", "enum"):
+                cached = cached | self._value_nouns(facts, argument)
             self._argument_words[key] = cached
         return cached
+
+    def _value_nouns(self, facts: FieldFacts, argument: str) -> frozenset[str]:
+        """What a value an argument takes is called (`VALUE_MARK` words): the words of its
+        description and those that at least two descriptions of arguments of its name say
+        anywhere in the schema (`ref`: "Branch that triggered the pipeline", "Branch or tag
+        to search for commits"), as its own description may not ("Filter pipelines by the ref
+        they are run for")."""
+        number = facts.arguments.index(argument)
+        own = self.corpus.entries[facts.position].arguments[number].description
+        pooled = self._pooled_words.get(argument, frozenset())
+        return frozenset(VALUE_MARK + word for word in pooled.union(self.words(own or "")))
+
+    @cached_property
+    def _pooled_words(self) -> dict[str, frozenset[str]]:
+        """By argument name, the words at least two distinct descriptions of arguments of
+        that name share."""
+        texts: dict[str, set[str]] = defaultdict(set)
+        for entry in self.corpus.entries:
+            for value in entry.arguments:
+                if value.description:
+                    texts[value.name].add(value.description)
+        pooled: dict[str, frozenset[str]] = {}
+        for name, descriptions in texts.items():
+            if len(descriptions) < 2:
+                continue
+            counts = Counter(word for text in descriptions for word in set(self.words(text)))
+            pooled[name] = frozenset(word for word, count in counts.items() if count >= 2)
+        return pooled
 
     def is_time(self, type_name: str) -> bool:
         """Whether a type is a scalar holding a point in time (`DateTime`, `ISO8601Date`);
