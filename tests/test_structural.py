@@ -106,19 +106,19 @@ def _lexical(
     return _by_coordinate(corpus, _structural(corpus, params).lexical_scores(query))
 
 
-def test_the_name_part_weighs_three(films: Corpus) -> None:
-    # "title": Film.title's name only; length 1 = average, so t̃f = 3.0 · 1 / 1.
+def test_the_name_part_weighs_two(films: Corpus) -> None:
+    # "title": Film.title's name only; length 1 = average, so t̃f = 2.0 · 1 / 1.
     scores = _lexical(films, "title")
-    assert scores["Film.title"] == pytest.approx(_idf(3, 1) * _saturate(3.0))
+    assert scores["Film.title"] == pytest.approx(_idf(3, 1) * _saturate(2.0))
     assert scores["Query.films"] == scores["Film.rating"] == 0.0
 
 
 def test_owner_return_and_description_parts_add_up(films: Corpus) -> None:
     # "films" → film: in all three entries, so idf = ln(1 + 0.5/3.5).
-    # Query.films: name 3.0 + return 1.0 + description 0.5 / (1 − 0.75 + 0.75 · 4/(4/3)) = 0.2.
+    # Query.films: name 2.0 + return 0.7 + description 0.5 / (1 − 0.75 + 0.75 · 4/(4/3)) = 0.2.
     # Film.title and Film.rating: owner 1.5 only.
     scores = _lexical(films, "films")
-    assert scores["Query.films"] == pytest.approx(_idf(3, 3) * _saturate(3.0 + 1.0 + 0.2))
+    assert scores["Query.films"] == pytest.approx(_idf(3, 3) * _saturate(2.0 + 0.7 + 0.2))
     assert scores["Film.title"] == pytest.approx(_idf(3, 3) * _saturate(1.5))
     assert scores["Film.rating"] == scores["Film.title"]
 
@@ -149,15 +149,15 @@ def test_enum_values_and_type_descriptions_speak_for_the_return_type(films: Corp
 
 
 def test_terms_add_and_a_zero_weight_silences_a_part(films: Corpus) -> None:
-    # "rating": name (3.0) and return type (1.0) of Film.rating; "title" adds nothing to it.
+    # "rating": name (2.0) and return type (0.7) of Film.rating; "title" adds nothing to it.
     both = _lexical(films, "restricted rating")
     alone = _lexical(films, "restricted")
     assert both["Film.rating"] == pytest.approx(
-        alone["Film.rating"] + _idf(3, 1) * _saturate(3.0 + 1.0)
+        alone["Film.rating"] + _idf(3, 1) * _saturate(2.0 + 0.7)
     )
     muted = StructuralParams(name_weight=0.0)
     assert _lexical(films, "rating", muted)["Film.rating"] == pytest.approx(
-        _idf(3, 1) * _saturate(1.0)
+        _idf(3, 1) * _saturate(0.7)
     )
     assert _lexical(films, "title", muted)["Film.title"] == 0.0
     assert set(_lexical(films, "unheard of words").values()) == {0.0}

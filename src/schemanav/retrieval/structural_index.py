@@ -26,9 +26,9 @@ class StructuralParams:
     """The knobs, with the values chosen in benchmarks/structural-experiments.md (and, for
     those of issue 23, benchmarks/slice-experiments.md)."""
 
-    name_weight: float = 3.0
+    name_weight: float = 2.0
     owner_weight: float = 1.5
-    return_weight: float = 1.0
+    return_weight: float = 0.7
     description_weight: float = 0.5
     arguments_weight: float = 0.3
     return_detail_weight: float = 0.3
