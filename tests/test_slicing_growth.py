@@ -130,6 +130,30 @@ def test_a_type_asked_as_a_set_shows_its_id() -> None:
     assert "BoardList.id" not in slicer.from_ranked(ranked, 1000, "position of board list 3").fields
 
 
+STATE_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  state: RepoState!  pulls(first: Int): [Pull!]! }
+type Pull {
+  title: String  additions: Int  deletions: Int  body: String  size: Size!  state: PullState!
+}
+enum RepoState { ACTIVE ARCHIVED }
+enum PullState { OPEN MERGED CLOSED }
+enum Size { SMALL LARGE }
+"""
+
+
+def test_a_type_asked_as_a_set_shows_its_state() -> None:
+    schema = build_schema(STATE_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema))
+    ranked = ["Query.repo", "Repo.pulls", "Pull.additions"]
+    many = slicer.from_ranked(ranked, 1000, "additions of the pulls of repo r")
+    valid(many.sdl)
+    # Of Pull's non-null enum leaves, `state` is the one most types have (Repo has one too).
+    assert "Pull.state" in many.fields and "Pull.size" not in many.fields
+    one = slicer.from_ranked(ranked, 1000, "additions of pull 3 of repo r")
+    assert "Pull.state" not in one.fields
+
+
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)

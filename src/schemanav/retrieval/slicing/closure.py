@@ -264,7 +264,7 @@ class ClosedState(SliceState):
         by the question's scores (an interface none: every implementation in the slice
         repeats its fields), its identifiers and its labels, which reference operations
         select to name a result though the question does not, and for a type the question
-        asks a set of, its `id`."""
+        asks a set of, its `id` and its state (`SchemaTables.states`)."""
         values = self.values
         facts = self.s.facts[type_name]
         leaves = self.s.free_leaves(type_name)
@@ -279,6 +279,10 @@ class ClosedState(SliceState):
                 # A set's objects are told apart by their `id` (Relay's object identification),
                 # though it is opaque: an answer listing them selects it.
                 chosen.append("id")
+            state = self.s.states.get(type_name)
+            if type_name in self.many and state is not None and state not in chosen:
+                # …and a set is read by its objects' state (open, merged, failed).
+                chosen.append(state)
             if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
                 # A connection's `nodes` is its field (`_connection_nodes` adds it).
                 return []

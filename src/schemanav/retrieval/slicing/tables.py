@@ -118,6 +118,7 @@ class SchemaTables:
         self.facts = self._all_field_facts()
         self.identifiers = self._identifiers()
         self.labels = self._labels()
+        self.states = self._states()
         self.context_roots = self._context_roots()
         self.leading_to = self._leading_to()
         self.leading_between = self._leading_between()
@@ -244,6 +245,27 @@ class SchemaTables:
                 shared[name] += 1
         return {
             owner: sorted(names, key=lambda n: -shared[n])[:LABELS]
+            for owner, names in candidates.items()
+            if names
+        }
+
+    def _states(self) -> dict[str, str]:
+        """Per type, its state: of its non-null enum leaves without arguments, the one whose
+        name the most types share (`state`, `status`). Real operations over a set select it
+        to tell open from merged, failed from passed, though the question may not say so."""
+        shared: dict[str, int] = defaultdict(int)
+        candidates: dict[str, list[str]] = {}
+        for owner, fields in self.facts.items():
+            names = [
+                name
+                for name, f in fields.items()
+                if f.free and f.return_type.endswith("!") and self.kinds.get(f.named) == "enum"
+            ]
+            candidates[owner] = names
+            for name in names:
+                shared[name] += 1
+        return {
+            owner: max(names, key=lambda name: shared[name])
             for owner, names in candidates.items()
             if names
         }
