@@ -42,7 +42,7 @@ TOP_ARGUMENTS_CAP = 16
 # An enum an argument takes directly with more values than this shows the ones named.
 ARGUMENT_ENUM_CAP = 12
 # A small subject (at most this many leaves) shows them all within this share of the budget.
-SUBJECT_LEAVES = 12
+SUBJECT_LEAVES = 16
 SUBJECT_LEAVES_SHARE = 0.02
 # In the fill, a union member enters for a hit when its union has at most this many possible
 # types and the member costs at most this share of the budget.
