@@ -4,7 +4,6 @@ then connectives, then the fill past the frontier, then trimmed until the SDL fi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK, in_time, quoted_value_nouns
@@ -244,14 +243,17 @@ class _Growth:
         far down the ranking as `fill_depth` times the hits that fitted; so does a hit on a
         member of a small union in the slice, with its member, when it costs little."""
         self.kept_at = (len(self.steps), state.copy())
-        taken = {step[1] for step in self.steps if step[0] == "hit"} | {failed}
         depth = int(fitted * self.s.params.fill_depth)
+        # The hits not taken: of the first `fitted` of `order`, those passed over (twins);
+        # then every one after the hit that failed (`order` holds each position once).
+        assert order[fitted] == failed
+        taken = {step[1] for step in self.steps if step[0] == "hit"}
+        passed = [p for p in order[:fitted] if p not in taken]
+        after = order[fitted + 1 : fitted + 1 + depth]
         # `ID` is opaque by the spec: past the frontier, a hit on one is a line that answers
         # nothing (identifiers and hits that fit still show it).
         returns_id = self.s.returns_id
-        rest = [
-            p for p in islice((p for p in order if p not in taken), depth) if not returns_id[p]
-        ]
+        rest = [p for p in [*passed, *after][:depth] if not returns_id[p]]
         # No step adds less than its hit's line, and no line costs less than its field
         # without arguments: once the slice is nearly full, most hits stop here.
         budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs

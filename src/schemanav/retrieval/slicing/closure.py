@@ -51,13 +51,11 @@ class ClosedState(SliceState):
             # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
             # value (`avatarUrl(size:)`): they follow the question's words like a list's.
             return list(facts.offered)
-        for argument in facts.offered:
+        words, many = self.words, facts.many
+        for argument, answers in self.s.offered_words(owner, name):
             # Relay's page size: a list or connection cannot be read without it.
-            page_size = facts.many and argument == PAGE_SIZE_ARGUMENT
-            named = bool(self.words) and not self.words.isdisjoint(
-                self.s.argument_words(owner, name, argument)
-            )
-            if page_size or named:
+            page_size = many and argument == PAGE_SIZE_ARGUMENT
+            if page_size or (words and not words.isdisjoint(answers)):
                 shown.append(argument)
         return shown
 
@@ -70,8 +68,10 @@ class ClosedState(SliceState):
             fields = self.fields[owner] = {}
             self._header(owner)
             self._entered(owner)
-        facts = self.s.facts[owner][name]
         shown = fields.get(name)
+        if shown is not None and not extra:
+            return  # in already, and nothing to add to it
+        facts = self.s.facts[owner][name]
         new = shown is None
         if shown is None:
             arguments = self.shown_arguments(owner, name, facts)
@@ -90,7 +90,9 @@ class ClosedState(SliceState):
         fields[name] = sorted(arguments, key=order.index) if len(arguments) > 1 else arguments
         if not new:
             arguments = [a for a in arguments if a not in shown]  # type: ignore[operator]
-        self._set_line(("f", owner, name), self.s.field_line(owner, name, tuple(fields[name])))
+        chosen = fields[name]
+        line = self.s.field_line(owner, name, tuple(chosen)) if chosen else facts.line
+        self._set_line(("f", owner, name), line)
         for argument in arguments:
             number = order.index(argument)
             self.ensure_input(
@@ -107,7 +109,7 @@ class ClosedState(SliceState):
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows `nodes`: with its node type in, the next hits on that
         type cost only their lines."""
-        if self.s.is_connection(type_name) and "nodes" in self.s.facts[type_name]:
+        if type_name in self.s.connections and "nodes" in self.s.facts[type_name]:
             self.add_field(type_name, "nodes")
 
     def pageable(self) -> list[tuple[str, str]]:
@@ -199,13 +201,15 @@ class ClosedState(SliceState):
         """A type entering the slice shows its fields into a union or interface through
         which a ranked hit's type in the slice is reached (`Ref.target: GitObject` once
         `Commit` has a hit): the way an operation takes is among them whatever the ranking."""
+        hit_types = self.hit_types
         for name, abstract in self.s.abstract_out.get(type_name, ()):
             possible = self.s.possible.get(abstract, frozenset())
-            members = [m for m in self.hit_types if m in possible]
-            if members and name not in self.fields[type_name]:
-                self.add_field(type_name, name)
-                for member in members:
-                    self.link(abstract, member)
+            # Most abstract types lead to no hit's type: one set operation tells.
+            if possible.isdisjoint(hit_types) or name in self.fields[type_name]:
+                continue
+            self.add_field(type_name, name)
+            for member in [m for m in hit_types if m in possible]:
+                self.link(abstract, member)
 
     def add_implements(self, type_name: str, interface: str) -> None:
         if interface in self.implements[type_name]:

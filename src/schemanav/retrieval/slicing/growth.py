@@ -140,11 +140,14 @@ class GrowingState(ClosedState):
     def _abstract_ways_in(self, owner: str) -> None:
         """A hit's type may be reached through a union or interface from a type already in
         the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        fields, sources = self.fields, self.s.abstract_sources
         for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
             if owner not in self.s.possible.get(abstract, ()):
                 continue
-            for source, name in self.s.abstract_fields.get(abstract, ()):
-                if source in self.fields and name not in self.fields[source]:
+            if sources.get(abstract, frozenset()).isdisjoint(fields):
+                continue  # no field into it from the slice (and none enters in this loop)
+            for source, name in self.s.abstract_fields[abstract]:
+                if source in fields and name not in fields[source]:
                     self.add_field(source, name)
                     self.link(abstract, owner)
 

@@ -91,11 +91,12 @@ class SliceState:
         old = lines.get(key)
         if old == text:
             return
-        cost = self.s.cost
         if old is not None:
-            self.total -= cost(old)
+            self.total -= self.s.cost(old)
         lines[key] = text
-        self.total += cost(text)
+        # Most lines were counted before (by this slice or another): one look-up, no call.
+        known = self.s.costs.get(text)
+        self.total += known if known is not None else self.s.cost(text)
 
     def _header(self, type_name: str) -> None:
         kind = self.s.kinds[type_name]

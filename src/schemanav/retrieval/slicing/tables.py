@@ -59,6 +59,7 @@ class FieldFacts:
     free: bool
     leaf: bool
     description: str | None
+    line: str  # its SDL line without arguments (most fields show none)
 
 
 class SchemaTables:
@@ -92,11 +93,13 @@ class SchemaTables:
         self.kinds = schema_facts.kinds
         self.enum_values = corpus.enum_values
         self.possible = {n: frozenset(t) for n, t in corpus.possible_types.items()}
-        self._costs: dict[str, int] = {}
+        # What each line met so far costs (`cost`); a slice's running count reads it directly.
+        self.costs: dict[str, int] = {}
         self._lines: dict[tuple[str, str, tuple[str, ...]], str] = {}
         self._static_ways: dict[str, list[StaticWay]] = {}
         self._ways_by_penalty: dict[str, list[Way]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._offered_words: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._time_types: dict[str, bool] = {}
         self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
@@ -123,6 +126,12 @@ class SchemaTables:
         self.leading_to = self._leading_to()
         self.leading_between = self._leading_between()
         self.abstract_fields, self.abstract_out = self._abstract_fields()
+        # The owners of `abstract_fields`, by abstract type: a slice holding none of them
+        # skips that type's fields at once.
+        self.abstract_sources = {
+            abstract: frozenset(source for source, _ in ways)
+            for abstract, ways in self.abstract_fields.items()
+        }
 
     # --- the tables ---------------------------------------------------------------------
 
@@ -197,6 +206,7 @@ class SchemaTables:
             free=not required,
             leaf=self.kinds.get(named) in ("scalar", "enum"),
             description=entry.description,
+            line=f"{self.indent}{entry.field}: {return_type}\n",
         )
 
     def _identifiers(self) -> dict[str, list[str]]:
@@ -338,11 +348,11 @@ class SchemaTables:
     # --- lines and their costs ----------------------------------------------------------
 
     def cost(self, text: str) -> int:
-        cached = self._costs.get(text)
+        cached = self.costs.get(text)
         if cached is None:
             from schemanav.tokens import known_count
 
-            cached = self._costs[text] = known_count(text)
+            cached = self.costs[text] = known_count(text)
         return cached
 
     def field_line(self, owner: str, name: str, shown: tuple[str, ...]) -> str:
@@ -472,6 +482,18 @@ class SchemaTables:
         return cached
 
     # --- words ---------------------------------------------------------------------------
+
+    def offered_words(self, owner: str, field: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """A field's offered arguments (`FieldFacts.offered`), each with its `argument_words`:
+        what a slice weighs for every list field it shows, so each field's are made once."""
+        key = (owner, field)
+        cached = self._offered_words.get(key)
+        if cached is None:
+            cached = self._offered_words[key] = tuple(
+                (argument, self.argument_words(owner, field, argument))
+                for argument in self.facts[owner][field].offered
+            )
+        return cached
 
     def argument_words(self, owner: str, field: str, argument: str) -> frozenset[str]:
         """Words an argument answers to: its name, and its input fields' and enum values'
