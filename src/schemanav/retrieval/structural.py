@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -455,7 +456,13 @@ class StructuralSearcher:
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
         entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
-        coordinates = tuple(map(self.corpus.coordinates.__getitem__, entries))
+        # A bench's ranking is thousands deep: one C call picks every coordinate.
+        known = self.corpus.coordinates
+        coordinates: tuple[str, ...]
+        if len(entries) > 1:
+            coordinates = itemgetter(*entries)(known)
+        else:  # itemgetter of one item gives the item, not a tuple
+            coordinates = tuple(known[entry] for entry in entries)
         return Ranking(coordinates, tuple(kept), tuple(entries))
 
     def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:

@@ -81,7 +81,10 @@ class Slicer(SchemaTables):
             positions.pop(None, None)
             order = list(positions)  # type: ignore[arg-type]
         scores = np.zeros(len(self.corpus))
-        scores[order] = 1.0 / np.arange(1, len(order) + 1)  # 1/r, the same division
+        # 1/r, the same division; `fromiter` turns thousands of positions into an array
+        # faster than indexing by the list does.
+        ranks = np.fromiter(order, dtype=np.intp, count=len(order))
+        scores[ranks] = 1.0 / np.arange(1, len(order) + 1)
         return self._build(order, scores.tolist(), budget, question)
 
     def _positions_of(self, coordinates: Sequence[str], entries: Sequence[int]) -> bool:
