@@ -219,11 +219,15 @@ def bench(
 
         from schemanav.bench.report import print_tables, write_markdown
         from schemanav.bench.runner import run_bench
-        from schemanav.compare.baseline import Baseline
 
         settings = settings_from(ctx)
         check_outputs(markdown, plot)  # before the work, not after it
-        check = Baseline.open("bench", baseline, max_drop=max_drop)
+        check = None
+        if baseline is not None or max_drop is not None:
+            # The comparisons (and their imports) only for a run that asks for one.
+            from schemanav.compare.baseline import Baseline
+
+            check = Baseline.open("bench", baseline, max_drop=max_drop)
         if check:
             check.check_settings(settings)
         reporter = Reporter(quiet=settings.quiet)

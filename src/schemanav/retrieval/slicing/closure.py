@@ -74,7 +74,7 @@ class ClosedState(SliceState):
         facts = self.s.facts[owner][name]
         new = shown is None
         if shown is None:
-            arguments = self.shown_arguments(owner, name, facts)
+            arguments = self.shown_arguments(owner, name, facts) if facts.arguments else []
             if extra:
                 arguments += [a for a in extra if a not in arguments]
             if facts.description and self.s.described:
@@ -99,8 +99,11 @@ class ClosedState(SliceState):
                 facts.argument_types[number], every=facts.defaults[number], capped=True
             )
         if new and facts.named not in BUILTIN_SCALARS:  # a built-in scalar needs nothing
-            self.ensure_output(facts.named)
-            self._connection_nodes(facts.named)
+            if facts.leaf:  # most fields: a scalar or enum, and no connection
+                self._leaf(facts.named, self.s.kinds[facts.named])
+            else:
+                self.ensure_output(facts.named)
+                self._connection_nodes(facts.named)
         implementors = self.implemented_by.get(owner)
         if implementors:
             for implementor in list(implementors):

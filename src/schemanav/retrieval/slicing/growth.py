@@ -38,8 +38,7 @@ class GrowingState(ClosedState):
 
     def add_hit(self, position: int) -> bool:
         """Add a ranked field with its way in from the root; False when no path reaches it."""
-        entries = self.s.corpus.entries
-        owner = entries[position].owner
+        owner, field = self.s.names[position]
         if not self.routes.reaches(owner):
             return False
         roots = self.s.graph.roots
@@ -63,11 +62,10 @@ class GrowingState(ClosedState):
             if not self.add_path([*chain, position]):
                 return False
         else:
-            self.add_field(owner, entries[position].field)
+            self.add_field(owner, field)
         self._hit_type(owner)
         if self.hits <= TOP_ARGUMENTS:
             # One of the first hits: every argument it takes (filters, ordering) may matter.
-            field = entries[position].field
             # Past `TOP_ARGUMENTS_CAP` of them (a search resolver's dozens of filters) the
             # question's words choose, as for any hit.
             offered = self.s.facts[owner][field].offered
@@ -110,7 +108,7 @@ class GrowingState(ClosedState):
         """A small type that is the subject of several hits shows every leaf, within a small
         share of the budget: the question is about it, and a small type's leaves are few."""
         shown = self.fields[owner]
-        leaves = [n for n, f in self.s.facts[owner].items() if f.free and f.leaf]
+        leaves = [name for name, _ in self.s.free_leaves(owner)]
         if len(leaves) <= SUBJECT_LEAVES:
             new = [n for n in leaves if n not in shown]
             cost = sum(self.s.cost(self.s.field_line(owner, n, ())) for n in new)
