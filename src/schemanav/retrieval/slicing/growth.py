@@ -227,13 +227,17 @@ class GrowingState(ClosedState):
         non-root object type with a ranked hit (directly or through a connection's nodes):
         how the question's types relate, best score first."""
         roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
-        wanted = [t for t, n in self.hit_counts.items() if n >= 1 and t not in roots]
-        found: dict[tuple[str, str], None] = {}
-        for target in wanted:
-            for source, name, _ in self.s.leading_to.get(target, ()):
-                shown = self.fields.get(source)
-                if shown is not None and name not in shown:
-                    found.setdefault((source, name))
+        wanted = {t for t, n in self.hit_counts.items() if n >= 1 and t not in roots}
+        # From the types in the slice (fewer than the fields into the hits' types); the
+        # order they are found in does not matter, as each field's place breaks every tie.
+        found: set[tuple[str, str]] = set()
+        leading_between = self.s.leading_between
+        for source, shown in self.fields.items():
+            into = leading_between.get(source)
+            if into is None:
+                continue
+            for target in wanted.intersection(into):
+                found.update((source, name) for name, _ in into[target] if name not in shown)
         values = self.values
         position = self.s.position
         return sorted(found, key=lambda item: (-values[position[item]], position[item]))
