@@ -110,6 +110,7 @@ class ShortestPaths:
         self._queue: list[tuple[float, int]] = []
         self._chains: dict[int, list[int]] = {}
         self._hops_to: dict[int, int] = {}
+        self._reaches: dict[str, bool] = {}  # `reaches` answers, final once known
         for root, start in graph.root_costs().items():
             number = graph.type_ids[root]
             self._cost[number] = start
@@ -133,8 +134,12 @@ class ShortestPaths:
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
     def reaches(self, type_name: str) -> bool:
-        """Whether any way leads from a root to `type_name` (walking until that is known)."""
-        return self._find(type_name) is not None
+        """Whether any way leads from a root to `type_name` (walking until that is known);
+        kept, as a slice asks it of the schema's static walk for every hit."""
+        known = self._reaches.get(type_name)
+        if known is None:
+            known = self._reaches[type_name] = self._find(type_name) is not None
+        return known
 
     def cost(self, type_name: str) -> float | None:
         """The cheapest cost of reaching `type_name`, None if nothing leads there."""
