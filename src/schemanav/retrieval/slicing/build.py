@@ -166,13 +166,13 @@ class _Growth:
         assert state is not None
         fitted, failed = 0, -1
         main_budget = self.budget * (1.0 - self.s.params.reserve)
+        near = main_budget * SNAPSHOT_FROM
         for number, position in enumerate(order):
             # Near the budget, keep a copy to fall back on if this hit does not fit.
-            near = state.total >= main_budget * SNAPSHOT_FROM
             if state.shows_twin(position):
                 fitted = number + 1  # passed over, as if in: the fill starts after it
                 continue
-            snapshot = state.copy() if near else None
+            snapshot = state.copy() if state.total >= near else None
             state.add_hit(position)
             if state.total > main_budget:
                 return snapshot, fitted, position
@@ -260,13 +260,14 @@ class _Growth:
         # No step adds less than its hit's line, and no line costs less than its field
         # without arguments: once the slice is nearly full, most hits stop here.
         budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs
+        names, member_of = self.s.names, self.s.member_of
         for position in rest:
             if state.total + cheapest > budget:
                 break  # not even the cheapest line of the schema fits any more
-            owner, name = self.s.names[position]
+            owner, name = names[position]
             fields = state.fields.get(owner)
             if fields is None:
-                if not self.s.member_of.get(owner):
+                if not member_of.get(owner):
                     continue  # neither cheap nor a union member (see `GrowingState.near`)
             elif name in fields:
                 continue  # in already

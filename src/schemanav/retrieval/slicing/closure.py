@@ -77,7 +77,7 @@ class ClosedState(SliceState):
             arguments = self.shown_arguments(owner, name, facts) if facts.arguments else []
             if extra:
                 arguments += [a for a in extra if a not in arguments]
-            if facts.description and self.s.described:
+            if self.s.described and facts.description:
                 text = description(facts.description, self.s.params.descriptions)
                 if text:
                     self._set_line(("d", owner, name), f'{self.s.indent}"{text}"\n')
@@ -121,8 +121,9 @@ class ClosedState(SliceState):
         plural): it may need more than one page of them."""
         found = []
         for owner, shown in list(self.fields.items()):
+            own = self.s.facts[owner]
             for name, arguments in shown.items():
-                facts = self.s.facts[owner][name]
+                facts = own[name]
                 if (
                     facts.many
                     and PAGE_CURSOR_ARGUMENT in facts.arguments
