@@ -163,8 +163,9 @@ def count_many(texts: list[str]) -> list[int]:
 _MAX_KEPT_COUNTS = 400_000  # the newest are kept past this (GitLab's slices need ~60,000)
 _known: dict[str, int] | None = None
 # Where `count_by_pieces` cuts: after a line break, before a line that is not white space
-# (its first character not `/`), whose leading white space holds no `\r`.
-_CUTS = re.compile(r"(?<=\n)(?=(?!/)[^\S\r\n]*\S)")
+# (its first character not `/`), whose leading white space holds no `\r`. The pattern matches
+# that line break (the cut is where it ends): searching for a literal first is the fastest.
+_CUTS = re.compile(r"\n(?=(?!/)[^\S\r\n]*\S)")
 _known_on_file = 0  # how many of `_known` came from (or went to) the file
 
 
@@ -258,7 +259,8 @@ def count_by_pieces(text: str) -> int:
     comes before `\\s+`), which is the one before the cut. A test compares both counts on
     every slice of the bundled and benchmark schemas.
     """
-    pieces = _CUTS.split(text)
+    cuts = [match.end() for match in _CUTS.finditer(text)]
+    pieces = [text[start:end] for start, end in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     if not pieces[-1]:
         pieces.pop()
     try:  # a slice's pieces are its lines, nearly always counted before: one look-up each
