@@ -275,14 +275,14 @@ class ClosedState(SliceState):
         asks a set of, its `id` and its state (`SchemaTables.states`)."""
         values = self.values
         facts = self.s.facts[type_name]
-        leaves = self.s.free_leaves(type_name)
+        leaves, positions = self.s.free_leaves(type_name)
         if leaves:
             # Best score first, in definition order among ties (the sort is stable, reversed
-            # too); the key is a C call, not a Python function per leaf.
-            scores = [values[position] for _, position in leaves]
+            # too); the scores and the key are C calls, not Python code per leaf.
+            scores = list(map(values.__getitem__, positions))
             ranked = sorted(range(len(leaves)), key=scores.__getitem__, reverse=True)
             wanted = 0 if self.s.kinds[type_name] == "interface" else FILLER_LEAVES
-            chosen = [leaves[i][0] for i in ranked[:wanted] if scores[i] >= 0.0]
+            chosen = [leaves[i] for i in ranked[:wanted] if scores[i] >= 0.0]
             chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
             if type_name in self.many and "id" not in chosen and "id" in facts and facts["id"].free:
@@ -296,7 +296,7 @@ class ClosedState(SliceState):
             if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
                 # A connection's `nodes` is its field (`_connection_nodes` adds it).
                 return []
-            return chosen or [leaves[ranked[0]][0]]
+            return chosen or [leaves[ranked[0]]]
         free = [name for name, f in facts.items() if f.free]
         return free[:1] or list(facts)[:1]
 

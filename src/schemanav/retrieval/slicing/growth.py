@@ -108,7 +108,7 @@ class GrowingState(ClosedState):
         """A small type that is the subject of several hits shows every leaf, within a small
         share of the budget: the question is about it, and a small type's leaves are few."""
         shown = self.fields[owner]
-        leaves = [name for name, _ in self.s.free_leaves(owner)]
+        leaves = self.s.free_leaves(owner)[0]
         if len(leaves) <= SUBJECT_LEAVES:
             new = [n for n in leaves if n not in shown]
             cost = sum(self.s.cost(self.s.field_line(owner, n, ())) for n in new)

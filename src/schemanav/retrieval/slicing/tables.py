@@ -103,7 +103,7 @@ class SchemaTables:
         self._value_words: dict[str, frozenset[str]] = {}
         self._time_types: dict[str, bool] = {}
         self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
-        self._free_leaves: dict[str, list[tuple[str, int]]] = {}
+        self._free_leaves: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
         self._field_order: dict[str, dict[str, int]] = {}
         self._input_fields: dict[str, dict[str, InputValue]] = {}
         # Each owner's fields in definition order (the corpus keeps the schema's order).
@@ -444,13 +444,16 @@ class SchemaTables:
             )
         return cached
 
-    def free_leaves(self, type_name: str) -> list[tuple[str, int]]:
-        """A type's leaf fields without required arguments, with their corpus positions."""
+    def free_leaves(self, type_name: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """A type's leaf fields without required arguments, and their corpus positions (apart:
+        a type entering a slice reads its leaves' scores by the positions alone)."""
         cached = self._free_leaves.get(type_name)
         if cached is None:
-            cached = self._free_leaves[type_name] = [
+            leaves = [
                 (name, f.position) for name, f in self.facts[type_name].items() if f.free and f.leaf
             ]
+            names = tuple(name for name, _ in leaves)
+            cached = self._free_leaves[type_name] = (names, tuple(p for _, p in leaves))
         return cached
 
     def field_order(self, type_name: str) -> dict[str, int]:
