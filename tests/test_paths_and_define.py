@@ -511,3 +511,25 @@ def test_every_coordinate_printed_from_a_part_equals_the_parsed_schema(
             served.add(coordinate)
     # Each from a part of the cached introspection, but an introspection type's coordinate.
     assert "__Type.fields" not in served and len(served) == len(coordinates) - 1
+
+
+def test_a_graph_is_shared_per_corpus_object_and_parameters_while_held() -> None:
+    """`SchemaGraph.of`: the searcher and the slicer of one corpus share one graph; another
+    corpus (even of the same schema) or other costs get their own, and none outlives its
+    holders."""
+    import gc
+
+    from schemanav.graph import _SHARED_GRAPHS
+
+    sdl = "type Query { a: A }\ntype A { x: Int }"
+    corpus = build_corpus(schema_from_sdl(sdl, "a.graphql").schema)
+    twin = build_corpus(schema_from_sdl(sdl, "a.graphql").schema)
+    graph = SchemaGraph.of(corpus)
+    assert SchemaGraph.of(corpus) is graph
+    assert SchemaGraph.of(twin) is not graph
+    assert SchemaGraph.of(corpus, abstract_penalty=2.0) is not graph
+    assert SchemaGraph.of(corpus, abstract_penalty=2.0).abstract_penalty == 2.0
+    key = (id(corpus), 1.0, 3.0)
+    del graph
+    gc.collect()
+    assert key not in _SHARED_GRAPHS

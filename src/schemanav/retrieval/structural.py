@@ -121,7 +121,7 @@ class StructuralBackend:
         # walk them again and again and find nothing.
         with no_cyclic_gc():
             state = self._cached_state(corpus, stem)
-            graph = SchemaGraph(
+            graph = SchemaGraph.of(
                 corpus,
                 abstract_penalty=params.abstract_penalty,
                 other_root_cost=params.other_root_cost,

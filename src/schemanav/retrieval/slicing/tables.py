@@ -80,7 +80,7 @@ class SchemaTables:
 
         self.schema_facts = schema_facts
         self.corpus = corpus
-        self.graph = graph or SchemaGraph(corpus)
+        self.graph = graph or SchemaGraph.of(corpus)
         self.params = params or SliceParams()
         self.indent = " " * self.params.indent
         self.described = self.params.descriptions != "none"  # fields show their descriptions
