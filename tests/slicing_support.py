@@ -7,6 +7,7 @@ import re
 from graphql import GraphQLSchema, build_schema
 from graphql.type import validate_schema
 
+from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import Slicer
 
 TINY_SDL = """
@@ -92,6 +93,12 @@ input CancelOrderInput {
   reason: String
 }
 """
+
+
+def slicer_for(sdl: str) -> Slicer:
+    """The slicer of a schema written as SDL, with the default options."""
+    schema = build_schema(sdl)
+    return Slicer.of(schema, build_corpus(schema))
 
 
 def words(text: str) -> list[str]:

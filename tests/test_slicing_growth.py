@@ -12,7 +12,7 @@ from graphql import GraphQLSchema, build_schema, parse, validate
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import SliceParams, Slicer
 from schemanav.retrieval.slicing.growth import GrowingState
-from slicing_support import TINY_SDL, scored, valid, words
+from slicing_support import TINY_SDL, scored, slicer_for, valid, words
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +41,7 @@ type MergeRequest { id: ID!  reviewers: [Reviewer!]! }
 
 
 def test_an_identifier_an_interface_declares_identifies_every_implementation() -> None:
-    schema = build_schema(REVIEWER_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(REVIEWER_SDL)
     # `user(username:)` makes `username` identify a UserCore; the interface both implement
     # declares it, so it identifies a Reviewer too, though the question names neither.
     ranked = ["Query.mergeRequest", "MergeRequest.reviewers", "Reviewer.state"]
@@ -62,8 +61,7 @@ type Project { name: String!  stars: Int }
 
 
 def test_a_field_shown_on_one_implementation_is_not_added_again_through_another() -> None:
-    schema = build_schema(TWINS_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(TWINS_SDL)
     # `Member.projects` means what `Me.projects` means (both implement `Person.projects`):
     # a second way in (`team(slug:) { lead }`) would add a path and nothing new.
     ranked = ["Query.me", "Me.projects", "Member.projects", "Project.stars"]
@@ -99,8 +97,7 @@ type Pipeline { coverage: Float  sha: String }
 def test_a_quoted_value_shows_the_argument_whose_descriptions_call_it_by_the_word_after_it() -> (
     None
 ):
-    schema = build_schema(VALUE_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(VALUE_SDL)
     ranked = ["Query.project", "Pipeline.coverage", "Pipeline.sha", "Project.pipelines"]
     # `ref`'s own description says nothing of branches; two of the schema's `ref` arguments
     # do ("Branch or tag …", "Name of the branch").
@@ -120,8 +117,7 @@ type BoardList { position: Int  color: String  size: Int  title: String  id: ID!
 
 
 def test_a_type_asked_as_a_set_shows_its_id() -> None:
-    schema = build_schema(SET_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(SET_SDL)
     ranked = ["Query.board", "Board.lists", "BoardList.position"]
     many = slicer.from_ranked(ranked, 1000, "positions of the board lists of board b")
     valid(many.sdl)
@@ -143,8 +139,7 @@ enum Size { SMALL LARGE }
 
 
 def test_a_type_asked_as_a_set_shows_its_state() -> None:
-    schema = build_schema(STATE_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(STATE_SDL)
     ranked = ["Query.repo", "Repo.pulls", "Pull.additions"]
     many = slicer.from_ranked(ranked, 1000, "additions of the pulls of repo r")
     valid(many.sdl)
@@ -367,8 +362,7 @@ enum BlobKind { BLOB_FILE TREE }
 
 
 def test_an_argument_is_not_chosen_by_the_words_of_its_own_field() -> None:
-    schema = build_schema(KIND_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(KIND_SDL)
     ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.blobs"]  # past the first hits
     # `kind`'s value `BLOB_FILE` says "blob", but so does `blobs` itself: not a filter asked.
     assert "Repo.blobs(kind:)" not in slicer.from_ranked(ranked, 1000, "repo blobs").arguments
@@ -386,8 +380,7 @@ type Pipeline { id: ID!  status: String }
 def test_a_type_named_in_the_plural_gets_a_list_from_the_slice_though_no_hit_on_it_fitted() -> (
     None
 ):
-    schema = build_schema(PIPELINE_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(PIPELINE_SDL)
     ranked = ["Query.project", "Project.name"]
     piece = slicer.from_ranked(ranked, 1000, "the pipelines of project p")
     valid(piece.sdl)
@@ -398,8 +391,7 @@ def test_a_type_named_in_the_plural_gets_a_list_from_the_slice_though_no_hit_on_
 def test_a_connection_between_types_in_the_slice_goes_in_when_the_question_names_its_nodes() -> (
     None
 ):
-    schema = build_schema(PIPELINE_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = slicer_for(PIPELINE_SDL)
     ranked = ["Query.project", "Project.name", "Query.pipeline", "Pipeline.status"]
     named = slicer.from_ranked(ranked, 1000, "the pipeline status of project p")
     valid(named.sdl)

@@ -87,7 +87,7 @@ class GrowingState(ClosedState):
             if name not in facts.get(interface, ()):
                 continue
             if name in shown.get(interface, ()) or any(
-                name in shown.get(other, ()) for other in self.s.implementors[interface]
+                name in shown.get(other, ()) for other in self.s.implementors.get(interface, ())
             ):
                 return True
         return False
