@@ -51,11 +51,15 @@ class ClosedState(SliceState):
             # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
             # value (`avatarUrl(size:)`): they follow the question's words like a list's.
             return list(facts.offered)
-        words, many = self.words, facts.many
+        words, many, quoted = self.words, facts.many, self.quoted
         for argument, answers in self.s.offered_words(owner, name):
             # Relay's page size: a list or connection cannot be read without it.
             page_size = many and argument == PAGE_SIZE_ARGUMENT
-            if page_size or (words and not words.isdisjoint(answers)):
+            if (
+                page_size
+                or (words and not words.isdisjoint(answers))
+                or (quoted and not quoted.isdisjoint(self.s.value_nouns(owner, name, argument)))
+            ):
                 shown.append(argument)
         return shown
 

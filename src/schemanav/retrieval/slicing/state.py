@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Self
 
+from schemanav.retrieval.quantity import VALUE_MARK
+
 if TYPE_CHECKING:
     from schemanav.graph import ShortestPaths
     from schemanav.retrieval.slicing.tables import SchemaTables
@@ -45,6 +47,8 @@ class SliceState:
         self.values = values
         self.routes = routes
         self.words = words
+        # The words the question names a quoted value by (`VALUE_MARK`; usually none).
+        self.quoted = frozenset(word for word in words if word.startswith(VALUE_MARK))
         self.fields: dict[str, dict[str, list[str]]] = {}  # type → field → arguments shown
         self.implements: dict[str, list[str]] = defaultdict(list)
         self.implemented_by: dict[str, list[str]] = defaultdict(list)

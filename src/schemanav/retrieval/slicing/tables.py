@@ -99,6 +99,7 @@ class SchemaTables:
         self._static_ways: dict[str, list[StaticWay]] = {}
         self._ways_by_penalty: dict[str, list[Way]] = {}
         self._argument_words: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._value_nouns: dict[tuple[str, str, str], frozenset[str]] = {}
         self._offered_words: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
         self._time_types: dict[str, bool] = {}
@@ -518,21 +519,29 @@ class SchemaTables:
             cached = cached.union(self.words(argument))
             if self.is_time(named) and sum(map(self.is_time, facts.argument_types)) <= 2:
                 cached = cached | {TIME_MARK}
-            if kind in ("scalar", "enum"):
-                cached = cached | self._value_nouns(facts, argument)
             self._argument_words[key] = cached
         return cached
 
-    def _value_nouns(self, facts: FieldFacts, argument: str) -> frozenset[str]:
-        """What a value an argument takes is called (`VALUE_MARK` words): the words of its
-        description and those that at least two descriptions of arguments of its name say
-        anywhere in the schema (`ref`: "Branch that triggered the pipeline", "Branch or tag
-        to search for commits"), as its own description may not ("Filter pipelines by the ref
-        they are run for")."""
-        number = facts.arguments.index(argument)
-        own = self.corpus.entries[facts.position].arguments[number].description
-        pooled = self._pooled_words.get(argument, frozenset())
-        return frozenset(VALUE_MARK + word for word in pooled.union(self.words(own or "")))
+    def value_nouns(self, owner: str, field: str, argument: str) -> frozenset[str]:
+        """What a value a scalar or enum argument takes is called (`VALUE_MARK` words; none
+        for an input object): the words of its description and those that at least two
+        descriptions of arguments of its name say anywhere in the schema (`ref`: "Branch
+        that triggered the pipeline", "Branch or tag to search for commits"), as its own
+        description may not ("Filter pipelines by the ref they are run for"). Asked only
+        for a question that quotes a value."""
+        key = (owner, field, argument)
+        cached = self._value_nouns.get(key)
+        if cached is None:
+            facts = self.facts[owner][field]
+            number = facts.arguments.index(argument)
+            cached = frozenset()
+            if self.kinds.get(facts.argument_types[number]) in ("scalar", "enum"):
+                own = self.corpus.entries[facts.position].arguments[number].description
+                pooled = self._pooled_words.get(argument, frozenset())
+                words = pooled.union(self.words(own or ""))
+                cached = frozenset(VALUE_MARK + word for word in words)
+            self._value_nouns[key] = cached
+        return cached
 
     @cached_property
     def _pooled_words(self) -> dict[str, frozenset[str]]:
