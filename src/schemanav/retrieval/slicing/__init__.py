@@ -5,7 +5,7 @@ the types those need. A slice hands over a schema of its own instead: the root f
 object types on the way, the fields the question needs with the arguments that select (required
 ones, a connection's page size, the ones the question's words name, every argument of a field
 returning one object whose arguments are all optional, every argument of the first two hits),
-and the input, enum and scalar types those arguments and fields need (an enum of more than 12
+and the input, enum and scalar types those arguments and fields need (an enum of more than 8
 values that an argument takes shows the values the question names). Hits are added in rank
 order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to

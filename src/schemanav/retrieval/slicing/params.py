@@ -40,7 +40,7 @@ TOP_ARGUMENTS = 2
 # …when they take at most this many (a field with dozens of filters shows those named).
 TOP_ARGUMENTS_CAP = 16
 # An enum an argument takes directly with more values than this shows the ones named.
-ARGUMENT_ENUM_CAP = 12
+ARGUMENT_ENUM_CAP = 8
 # A small subject (at most this many leaves) shows them all within this share of the budget.
 SUBJECT_LEAVES = 16
 SUBJECT_LEAVES_SHARE = 0.02
