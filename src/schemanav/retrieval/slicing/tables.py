@@ -243,43 +243,39 @@ class SchemaTables:
                     known.extend(n for n in declared if n not in known)
         return dict(found)
 
-    def _labels(self) -> dict[str, list[str]]:
-        """Per type, its labels: of its non-null `String!` leaves without arguments, the
-        `LABELS` whose names the most object types share (a name, a title): reference
-        operations select them to name a result though the question does not."""
+    def _most_shared(self, keep: Callable[[FieldFacts], bool]) -> dict[str, list[str]]:
+        """Per type, its fields without required arguments that `keep` accepts, the names the
+        most types share first (definition order among ties): what many types call alike
+        (a name, a state) is what operations select of any of them."""
         shared: dict[str, int] = defaultdict(int)
         candidates: dict[str, list[str]] = {}
         for owner, fields in self.facts.items():
-            names = [n for n, f in fields.items() if f.return_type == "String!" and f.free]
+            names = [name for name, f in fields.items() if f.free and keep(f)]
             candidates[owner] = names
             for name in names:
                 shared[name] += 1
         return {
-            owner: sorted(names, key=lambda n: -shared[n])[:LABELS]
+            owner: sorted(names, key=lambda name: -shared[name])
             for owner, names in candidates.items()
             if names
         }
+
+    def _labels(self) -> dict[str, list[str]]:
+        """Per type, its labels: of its non-null `String!` leaves without arguments, the
+        `LABELS` whose names the most object types share (a name, a title): reference
+        operations select them to name a result though the question does not."""
+        ranked = self._most_shared(lambda f: f.return_type == "String!")
+        return {owner: names[:LABELS] for owner, names in ranked.items()}
 
     def _states(self) -> dict[str, str]:
         """Per type, its state: of its non-null enum leaves without arguments, the one whose
         name the most types share (`state`, `status`). Real operations over a set select it
         to tell open from merged, failed from passed, though the question may not say so."""
-        shared: dict[str, int] = defaultdict(int)
-        candidates: dict[str, list[str]] = {}
-        for owner, fields in self.facts.items():
-            names = [
-                name
-                for name, f in fields.items()
-                if f.free and f.return_type.endswith("!") and self.kinds.get(f.named) == "enum"
-            ]
-            candidates[owner] = names
-            for name in names:
-                shared[name] += 1
-        return {
-            owner: max(names, key=lambda name: shared[name])
-            for owner, names in candidates.items()
-            if names
-        }
+        kinds = self.kinds
+        ranked = self._most_shared(
+            lambda f: f.return_type.endswith("!") and kinds.get(f.named) == "enum"
+        )
+        return {owner: names[0] for owner, names in ranked.items()}
 
     def _context_roots(self) -> dict[str, list[str]]:
         """Query root fields without required arguments that return one object (not a list,
@@ -586,9 +582,8 @@ class SchemaTables:
         """Object types the question names (`schemanav.retrieval.quantity`): those it asks a
         set of (in the plural, `pull requests` for PullRequest, or after each / every / all,
         or as the first or last of a list: a way in through a list fits better than a lookup
-        by identifier, or goes with it), and every type it
-        names but those it names once beside a literal identifier (one object: `pipeline
-        42`)."""
+        by identifier, or goes with it), and every type it names but those it names once
+        beside a literal identifier (one object: `pipeline 42`)."""
         mentions = self._type_names.mentions(question, SET_WORDS | ORDER_WORDS)
         return mentions.plural, (mentions.plural | mentions.singular) - mentions.one
 
