@@ -8,7 +8,8 @@ each budget. The quick loop behind benchmarks/slice-experiments.md's issue-23 se
         [--schemas github,gitlab,moviedb] [--budgets 500,1000,2000,4000,8000,16000]
 
 `--structural '{"literal_lookups": 0}'` moves `StructuralParams` knobs, `--slice
-'{"reserve": 0.3}'` `SliceParams` options. Needs the files of
+'{"reserve": 0.3}'` `SliceParams` options; `--extra NAME=SCHEMA,TSV` adds a schema and its
+full labels (as `scripts/connection_variants.py` writes them) to those scored. Needs the files of
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME --labels full`.
 """
 
@@ -42,15 +43,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--schemas", default="github,gitlab,moviedb")
     parser.add_argument("--budgets", default="500,1000,2000,4000,8000,16000")
     parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="NAME=SCHEMA,TSV",
+        help="one more schema to score (repeatable; name it in --schemas too)",
+    )
+    parser.add_argument(
         "--per-question", type=Path, help="write each question's complete budgets here (JSON)"
     )
     args = parser.parse_args(argv)
     structural = StructuralParams(**json.loads(args.structural))
     slice_params = SliceParams(**json.loads(args.slice))
     budgets = [int(b) for b in args.budgets.split(",")]
+    sets = dict(SETS)
+    for extra in args.extra:
+        name, _, files = extra.partition("=")
+        schema_file, _, tsv = files.partition(",")
+        sets[name] = (Path(schema_file), Path(tsv))
     per_question: dict[str, dict[str, list[int]]] = {}
     for name in args.schemas.split(","):
-        schema, questions = SETS[name]
+        schema, questions = sets[name]
         navigator = Navigator.open(str(schema) if schema else None, max_paths=0)
         corpus = navigator.corpus
         searcher = StructuralBackend(Format.DOT_PLUS_GLOSS, params=structural, max_paths=0).index(

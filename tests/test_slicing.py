@@ -148,6 +148,34 @@ def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None
     valid(piece.sdl)
 
 
+@pytest.mark.parametrize(
+    ("connection", "node_way"),
+    [
+        # The Relay specification's connection: edges only.
+        ("edges: [OrderEdge]\n  pageInfo: PageInfo!", {"OrderConnection.edges", "OrderEdge.node"}),
+        # A list of the nodes named after them beside the edges: one line cheaper.
+        (
+            "edges: [OrderEdge]\n  orders: [Order]\n  pageInfo: PageInfo!",
+            {"OrderConnection.orders"},
+        ),
+    ],
+    ids=["edges", "named-list"],
+)
+def test_a_connection_without_nodes_is_read_and_paged_through_its_other_way_to_them(
+    connection: str, node_way: set[str]
+) -> None:
+    with_nodes = "edges: [OrderEdge]\n  nodes: [Order]\n  pageInfo: PageInfo!"
+    sdl = TINY_SDL.replace(with_nodes, connection)
+    assert sdl != TINY_SDL
+    schema = build_schema(sdl)
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    piece = slicer.from_ranked(["Query.orders"], 1000, "open orders")
+    assert node_way <= set(piece.fields) and "Order.status" in piece.fields
+    assert ("OrderConnection.edges" in piece.fields) == ("OrderEdge.node" in node_way)
+    assert "Query.orders(after:)" in piece.arguments and "PageInfo.endCursor" in piece.fields
+    valid(piece.sdl)
+
+
 def test_argument_types_come_with_required_input_fields_and_all_enum_values(tiny: Any) -> None:
     _, slicer = tiny
     piece = slicer.from_ranked(["Query.orders"], 1000, "orders sorted descending")

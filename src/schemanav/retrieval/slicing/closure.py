@@ -114,10 +114,10 @@ class ClosedState(SliceState):
                 self._copy_field(owner, implementor, name)
 
     def _connection_nodes(self, type_name: str) -> None:
-        """A Relay connection shows `nodes`: with its node type in, the next hits on that
-        type cost only their lines."""
-        if type_name in self.s.connections and "nodes" in self.s.facts[type_name]:
-            self.add_field(type_name, "nodes")
+        """A Relay connection shows the way to its nodes (`nodes`, or `edges { node }`):
+        with its node type in, the next hits on that type cost only their lines."""
+        for owner, name in self.s.node_ways.get(type_name, ()):
+            self.add_field(owner, name)
 
     def pageable(self) -> list[tuple[str, str]]:
         """Connection fields in the slice, not yet paged (no `after`, or no `pageInfo` on
@@ -131,15 +131,13 @@ class ClosedState(SliceState):
                 if (
                     facts.many
                     and PAGE_CURSOR_ARGUMENT in facts.arguments
-                    and self.s.is_connection(facts.named)
+                    and self.s.node_types.get(facts.named) in self.many
                     and (
                         PAGE_CURSOR_ARGUMENT not in arguments
                         or "pageInfo" not in self.fields.get(facts.named, {})
                     )
                 ):
-                    nodes = self.s.facts[facts.named].get("nodes")
-                    if nodes is not None and nodes.named in self.many:
-                        found.append((owner, name))
+                    found.append((owner, name))
         return found
 
     def add_paging(self, owner: str, name: str) -> None:
@@ -297,8 +295,8 @@ class ClosedState(SliceState):
             if type_name in self.many and state is not None and state not in chosen:
                 # …and a set is read by its objects' state (open, merged, failed).
                 chosen.append(state)
-            if not chosen and wanted == 0 and "nodes" in facts and self.s.is_connection(type_name):
-                # A connection's `nodes` is its field (`_connection_nodes` adds it).
+            if not chosen and wanted == 0 and type_name in self.s.node_ways:
+                # A connection's way to its nodes is its field (`_connection_nodes` adds it).
                 return []
             return chosen or [leaves[ranked[0]]]
         free = [name for name, f in facts.items() if f.free]

@@ -120,6 +120,11 @@ class SchemaTables:
         )
         self._subtyping()
         self.facts = self._all_field_facts()
+        self.node_ways = self._node_ways()
+        self.node_types = {
+            connection: self.facts[way[-1][0]][way[-1][1]].named
+            for connection, way in self.node_ways.items()
+        }
         self.identifiers = self._identifiers()
         self.labels = self._labels()
         self.states = self._states()
@@ -301,10 +306,7 @@ class SchemaTables:
             for name, facts in fields.items():
                 if not facts.free or facts.leaf:
                     continue
-                target = facts.named
-                nodes = self.facts.get(target, {}).get("nodes")
-                if nodes is not None and self.is_connection(target):
-                    target = nodes.named
+                target = self.node_types.get(facts.named, facts.named)
                 leading[target].append((owner, name, facts.many))
         return leading
 
@@ -335,12 +337,34 @@ class SchemaTables:
         return type_name in self.connections
 
     def connection_nodes(self, owner: str, name: str) -> str | None:
-        """The node type of a field that returns a connection with `nodes`; None otherwise."""
-        named = self.facts[owner][name].named
-        if named not in self.connections:
-            return None
-        nodes = self.facts[named].get("nodes")
-        return nodes.named if nodes is not None else None
+        """The node type of a field that returns a connection; None otherwise."""
+        return self.node_types.get(self.facts[owner][name].named)
+
+    def _node_ways(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Each connection's fields to its node type. The Relay cursor-connections
+        specification requires only `edges { node }`; many schemas add a list of the nodes
+        beside it (`nodes`, or one named after the type: `films: [Film]`), a line cheaper to
+        show. A `nodes` field is that list wherever it stands."""
+        ways: dict[str, tuple[tuple[str, str], ...]] = {}
+        for connection in self.connections:
+            own = self.facts[connection]
+            if "nodes" in own:
+                ways[connection] = ((connection, "nodes"),)
+                continue
+            edges = own.get("edges")
+            node = self.facts.get(edges.named, {}).get("node") if edges is not None else None
+            if edges is None or node is None:
+                continue
+            shorthand = [
+                name
+                for name, facts in own.items()
+                if facts.many and facts.free and facts.named == node.named and name != "edges"
+            ]
+            if shorthand:
+                ways[connection] = ((connection, shorthand[0]),)
+            else:
+                ways[connection] = ((connection, "edges"), (edges.named, "node"))
+        return ways
 
     # --- lines and their costs ----------------------------------------------------------
 
