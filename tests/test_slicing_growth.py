@@ -12,6 +12,7 @@ from graphql import GraphQLSchema, build_schema, parse, validate
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import SliceParams, Slicer
 from schemanav.retrieval.slicing.growth import GrowingState
+from schemanav.retrieval.slicing.params import CONNECTIVES_PER_PAIR, TOP_ARGUMENTS_CAP
 from slicing_support import TINY_SDL, scored, slicer_for, valid, words
 
 
@@ -316,6 +317,18 @@ def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> 
     assert "Repo.blobs(first:)" in piece.arguments and "Repo.blobs(path:)" not in piece.arguments
 
 
+def test_a_single_object_field_with_dozens_of_optional_filters_shows_those_named() -> None:
+    # A search resolver returning its first match: past TOP_ARGUMENTS_CAP optional
+    # arguments, the question's words choose them, as for a list.
+    filters = ", ".join(f"filter{n}: String" for n in range(TOP_ARGUMENTS_CAP))
+    schema = build_schema(LOOKUP_SDL.replace("oid: ID)", f"oid: ID, {filters})"))
+    ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object"]
+    piece = Slicer.of(schema, build_corpus(schema)).from_ranked(ranked, 1000, "the blob's oid")
+    valid(piece.sdl)
+    assert "Repo.object(oid:)" in piece.arguments
+    assert not {"Repo.object(expression:)", "Repo.object(filter0:)"} & set(piece.arguments)
+
+
 def test_the_first_hits_show_every_argument() -> None:
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
@@ -429,6 +442,25 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
     # Without the reserve, the hits take the budget first.
     assert "Shop.phone" in plain.from_ranked(ranked, budget).fields
+
+
+def test_two_types_are_related_by_at_most_a_few_connectives() -> None:
+    ways = [f"order{n}" for n in range(CONNECTIVES_PER_PAIR + 1)]
+    schema = build_schema(
+        "type Query { shop(id: ID!): Shop  order(id: ID!): Order }\n"
+        f"type Shop {{ name: String!  rating: Int  {' '.join(f'{w}: Order' for w in ways)} }}\n"
+        "type Order { number: Int!  total: Float }"
+    )
+    slicer = Slicer.of(schema, build_corpus(schema), params=SliceParams(fill_depth=0))
+    ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating"]
+    between = {f"Shop.{w}" for w in ways}
+    # The first CONNECTIVES_PER_PAIR fields from Shop to Order (by score, then by place)
+    # relate them, though the budget would hold one more.
+    shown = set(slicer.from_ranked(ranked, 1000).fields)
+    assert between & shown == {f"Shop.{w}" for w in ways[:-1]}
+    # A field between them that ranked counts among them.
+    shown = set(slicer.from_ranked([*ranked, f"Shop.{ways[-1]}"], 1000).fields)
+    assert len(between & shown) == CONNECTIVES_PER_PAIR and f"Shop.{ways[-1]}" in shown
 
 
 LONG_ENUM_SDL = """

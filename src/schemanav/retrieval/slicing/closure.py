@@ -21,6 +21,7 @@ from schemanav.retrieval.slicing.params import (
     PAGE_CURSOR_ARGUMENT,
     PAGE_INFO_FIELDS,
     PAGE_SIZE_ARGUMENT,
+    TOP_ARGUMENTS_CAP,
 )
 from schemanav.retrieval.slicing.render import description
 from schemanav.retrieval.slicing.state import SliceState, cut_mark
@@ -46,10 +47,17 @@ class ClosedState(SliceState):
         shown = list(facts.required)
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
-        if not facts.many and not facts.required and not facts.leaf:
+        if (
+            not facts.many
+            and not facts.required
+            and not facts.leaf
+            and len(facts.offered) <= TOP_ARGUMENTS_CAP
+        ):
             # A field returning one object whose arguments are all optional: they choose the
             # object (`object(expression:, oid:)`). A leaf's optional arguments only shape its
-            # value (`avatarUrl(size:)`): they follow the question's words like a list's.
+            # value (`avatarUrl(size:)`): they follow the question's words like a list's, and
+            # so do more than `TOP_ARGUMENTS_CAP` of them: a search resolver's filters, that
+            # returns its first match (GitLab's `Project.issue` offers 42).
             return list(facts.offered)
         words, many, quoted = self.words, facts.many, self.quoted
         for argument, answers in self.s.offered_words(owner, name):

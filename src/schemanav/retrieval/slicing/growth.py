@@ -7,6 +7,7 @@ from __future__ import annotations
 from schemanav.retrieval.slicing.closure import ClosedState
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
+    CONNECTIVES_PER_PAIR,
     FILL_MEMBER_CAP,
     PLURAL_WAY_FIELDS,
     SUBJECT_HITS,
@@ -225,22 +226,32 @@ class GrowingState(ClosedState):
     def connectives(self) -> list[tuple[str, str]]:
         """Fields not yet shown, without required arguments, from a type in the slice to a
         non-root object type with a ranked hit (directly or through a connection's nodes):
-        how the question's types relate, best score first."""
+        how the question's types relate, best score first. At most `CONNECTIVES_PER_PAIR`
+        fields between two types, counting those shown: one relation is what a question
+        reads, and a type leads to a central one many ways (a user to repositories by
+        `repositories`, `watching`, `starredRepositories`, …), each a line of arguments."""
         roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
         wanted = {t for t, n in self.hit_counts.items() if n >= 1 and t not in roots}
+        values, position = self.values, self.s.position
+
+        def best_first(item: tuple[str, str]) -> tuple[float, int]:
+            return -values[position[item]], position[item]
+
         # From the types in the slice (fewer than the fields into the hits' types); the
         # order they are found in does not matter, as each field's place breaks every tie.
-        found: set[tuple[str, str]] = set()
+        found: list[tuple[str, str]] = []
         leading_between = self.s.leading_between
         for source, shown in self.fields.items():
             into = leading_between.get(source)
             if into is None:
                 continue
             for target in wanted.intersection(into):
-                found.update((source, name) for name, _ in into[target] if name not in shown)
-        values = self.values
-        position = self.s.position
-        return sorted(found, key=lambda item: (-values[position[item]], position[item]))
+                names = [name for name, _ in into[target]]
+                room = CONNECTIVES_PER_PAIR - sum(name in shown for name in names)
+                if room > 0:
+                    fresh = [(source, name) for name in names if name not in shown]
+                    found.extend(sorted(fresh, key=best_first)[:room])
+        return sorted(found, key=best_first)
 
     def costs_line(self, owner: str, name: str) -> bool:
         """Whether adding the field costs only its line: its return type is in the slice and

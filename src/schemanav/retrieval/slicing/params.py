@@ -35,9 +35,12 @@ WRITE_GATE = 3
 SUBJECT_HITS = 3
 # A list way into a type named in the plural (or a subject) may add at most this many fields.
 PLURAL_WAY_FIELDS = 3
+# Connectives add fields between two types of the slice while at most this many are shown.
+CONNECTIVES_PER_PAIR = 2
 # The first hits show every argument they take (their filters and orderings).
 TOP_ARGUMENTS = 2
-# …when they take at most this many (a field with dozens of filters shows those named).
+# …when they take at most this many (a field with dozens of filters shows those named); so
+# does a field returning one object whose arguments are all optional.
 TOP_ARGUMENTS_CAP = 16
 # An enum an argument takes directly with more values than this shows the ones named.
 ARGUMENT_ENUM_CAP = 8

@@ -22,9 +22,9 @@ from schemanav.retrieval.quantity import (
     VALUE_MARK,
     is_time_scalar,
 )
+from schemanav.retrieval.slicing.connections import node_ways, relay_connections
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
-    CONNECTION_FIELDS,
     LABELS,
     MAX_WAYS_IN,
     SliceParams,
@@ -112,15 +112,11 @@ class SchemaTables:
         for owner, name in self.names:
             self.fields_of.setdefault(owner, []).append(name)
         # Output types shaped like a Relay connection (`is_connection`).
-        self.connections = frozenset(
-            name
-            for name, fields in self.fields_of.items()
-            if self.kinds.get(name) in ("object", "interface")
-            and not CONNECTION_FIELDS.isdisjoint(fields)
-        )
+        self.connections = relay_connections(self.fields_of, self.kinds)
         self._subtyping()
         self.facts = self._all_field_facts()
-        self.node_ways = self._node_ways()
+        # Each connection's way to its nodes, and its node type.
+        self.node_ways = node_ways(self.connections, self.facts)
         self.node_types = {
             connection: self.facts[way[-1][0]][way[-1][1]].named
             for connection, way in self.node_ways.items()
@@ -339,32 +335,6 @@ class SchemaTables:
     def connection_nodes(self, owner: str, name: str) -> str | None:
         """The node type of a field that returns a connection; None otherwise."""
         return self.node_types.get(self.facts[owner][name].named)
-
-    def _node_ways(self) -> dict[str, tuple[tuple[str, str], ...]]:
-        """Each connection's fields to its node type. The Relay cursor-connections
-        specification requires only `edges { node }`; many schemas add a list of the nodes
-        beside it (`nodes`, or one named after the type: `films: [Film]`), a line cheaper to
-        show. A `nodes` field is that list wherever it stands."""
-        ways: dict[str, tuple[tuple[str, str], ...]] = {}
-        for connection in self.connections:
-            own = self.facts[connection]
-            if "nodes" in own:
-                ways[connection] = ((connection, "nodes"),)
-                continue
-            edges = own.get("edges")
-            node = self.facts.get(edges.named, {}).get("node") if edges is not None else None
-            if edges is None or node is None:
-                continue
-            shorthand = [
-                name
-                for name, facts in own.items()
-                if facts.many and facts.free and facts.named == node.named and name != "edges"
-            ]
-            if shorthand:
-                ways[connection] = ((connection, shorthand[0]),)
-            else:
-                ways[connection] = ((connection, "edges"), (edges.named, "node"))
-        return ways
 
     # --- lines and their costs ----------------------------------------------------------
 
