@@ -12,6 +12,7 @@ from schemanav.retrieval.quantity import (
     is_time_scalar,
     plural_forms,
     quoted_value_nouns,
+    requested_write,
     type_words,
     without_path_literals,
 )
@@ -140,3 +141,16 @@ def test_the_word_after_a_quoted_value_says_what_the_value_is() -> None:
     # A path names an object (a lookup's business); a function word names nothing.
     assert quoted_value_nouns('members of the "group/project" group') == []
     assert quoted_value_nouns("commits by 'me' on main") == []
+
+
+def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
+    close, comment = frozenset({"close", "issue"}), frozenset({"add", "comment"})
+    writes = {"close": [(1, close)], "issue": [(1, close)], "add": [(2, comment)],
+              "comment": [(2, comment)]}  # fmt: skip
+    assert requested_write("Close issue 42 in octocat/example", writes) == [1]
+    assert requested_write("Please add comments to issue 5", writes) == [2]
+    # A read naming the write's words, or an imperative missing one of them, asks none.
+    assert requested_write("issues close to the deadline", writes) == []
+    assert requested_write("List who closed issue 42 and why: close issue", writes) == []
+    assert requested_write("Add a label to issue 5", writes) == []
+

@@ -319,7 +319,13 @@ def github(github_schema_path: Path) -> dict[str, Any]:
         slicer.from_scores(searcher.search_scores(question), 3000, question)
         for question, _ in questions
     ]
-    return {"schema": schema, "questions": questions, "slices": slices, "slicer": slicer}
+    return {
+        "schema": schema,
+        "questions": questions,
+        "slices": slices,
+        "slicer": slicer,
+        "searcher": searcher,
+    }
 
 
 def _used_coordinates(schema: GraphQLSchema, operation: str) -> set[str]:
@@ -453,6 +459,22 @@ def test_operations_built_from_a_slice_validate_against_the_full_schema(
             document = parse(operation)
             assert validate(sliced, document) == [], operation
             assert validate(full, document) == [], operation
+
+
+@pytest.mark.slow
+def test_a_write_asked_for_comes_with_the_read_that_finds_its_object(
+    github: dict[str, Any],
+) -> None:
+    question = "Close issue 42 in the octocat/example repository"
+    scores = github["searcher"].search_scores(question)
+    piece = github["slicer"].from_scores(scores, 2000, question)
+    sliced = valid(piece.sdl)
+    # The issue's `id` is read first, then handed to the write that takes it.
+    read = 'query { repository(owner: "octocat", name: "example") { issue(number: 42) { id } } }'
+    write = 'mutation { closeIssue(input: {issueId: "I_1"}) { issue { closed } } }'
+    for operation in (read, write):
+        assert validate(sliced, parse(operation)) == [], operation
+        assert validate(github["schema"], parse(operation)) == [], operation
 
 
 def test_search_slice_prints_sdl_that_is_a_piece_of_the_schema(cache_dir: Path) -> None:

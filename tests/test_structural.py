@@ -284,6 +284,16 @@ def test_the_mutation_root_starts_three_hops_behind(chain: Corpus) -> None:
     assert nearer["AddBookPayload.receipt"] == pytest.approx(_expected(1))
 
 
+def test_a_write_asked_for_in_the_imperative_ranks_first(chain: Corpus) -> None:
+    searcher = _structural(chain)
+    written = _by_coordinate(chain, searcher.search_scores("Add book Dune to the shelf"))
+    assert max(written, key=written.__getitem__) == "Change.addBook"
+    # The same words, as a read: the write keeps its place behind the query root's fields.
+    read = _by_coordinate(chain, searcher.search_scores("books added to the shelf: add book"))
+    assert max(read, key=read.__getitem__) != "Change.addBook"
+    assert read["Change.addBook"] < written["Change.addBook"]
+
+
 GENERIC_LOOKUP_SDL = """
 type Query {
   node(id: ID!): Node

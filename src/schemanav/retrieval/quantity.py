@@ -108,6 +108,28 @@ def in_time(question: str) -> bool:
     )
 
 
+# Words that may open a request before its verb ("please close issue 42").
+_POLITE = frozenset({"please", "kindly", "now"})
+
+
+def requested_write(
+    question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]
+) -> list[int]:
+    """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
+    close, issue) all stand in the question and whose name holds its first word, the verb
+    ("Close issue 42", "Add a comment to issue 5"). `writes` maps each word of a mutation
+    root field's name (of two words or more) to the fields holding it, as (position, words).
+    A question that opens with a noun or a read verb ("merged pull requests", "list …",
+    "which …") asks for none: a read naming a write's words is not a write."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    while words and words[0] in _POLITE:
+        words = words[1:]
+    if not words:
+        return []
+    present = set(words) | {word[:-1] for word in words if word.endswith("s")}
+    return [position for position, name in writes.get(words[0], ()) if name <= present]
+
+
 VALUE_MARK = "@value:"
 """Marks a word the question names a quoted value by ("the 'main' branch": `@value:branch`)."""
 # A quoted value but a path (`"group/project"` names an object for a lookup to find).

@@ -36,6 +36,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    root field is the way in.
 9. Argument descriptions are text a field answers to, like its own description: "tags"
    finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
+10. Writes: a question in the imperative whose verb and every other word of a mutation's
+   name stand in it ("Close issue 42" → `closeIssue`) ranks that write first, however far
+   the mutation root lies (see `schemanav.retrieval.quantity.requested_write`).
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ from schemanav.retrieval.quantity import (
     in_first_person,
     in_time,
     is_time_scalar,
+    requested_write,
+    type_words,
     without_path_literals,
 )
 from schemanav.retrieval.registry import NoOptions, register_backend
@@ -321,6 +326,12 @@ class StructuralSearcher:
             scores = self._literal_lookups(query, scores)
         if self.params.caller_weight and self._caller is not None and in_first_person(query):
             scores = self._about_the_caller(scores)
+        writes = requested_write(query, self._writes) if self._writes else []
+        if writes:
+            # A write the question asks for in the imperative ranks first, whatever its
+            # root's distance: "Close issue 42" is answered by `closeIssue` or not at all.
+            scores = scores.copy()
+            scores[writes] += float(scores.max())
         best = float(scores.max()) if scores.size else 0.0
         if best <= 0.0 or not self.params.sibling_evidence:
             return scores
@@ -361,6 +372,22 @@ class StructuralSearcher:
         _, position = max(candidates, key=lambda c: (c[0], -c[1]))
         caller = corpus.entries[position].named_return_type
         return position, self._owner_array == self.graph.type_ids[caller]
+
+    @cached_property
+    def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
+        """Each word of the name of a mutation root field named by two words or more
+        (`closeIssue`, `mergeRequestCreate`), with the fields holding it as (position,
+        words): what `requested_write` matches a question in the imperative against."""
+        corpus = self.corpus
+        found: dict[str, list[tuple[int, frozenset[str]]]] = {}
+        for position, entry in enumerate(corpus.entries):
+            if entry.owner != corpus.mutation_root:
+                continue
+            words = frozenset(type_words(entry.field).split(" "))
+            if len(words) >= 2:
+                for word in words:
+                    found.setdefault(word, []).append((position, words))
+        return found
 
     def _about_the_caller(self, scores: FloatArray) -> FloatArray:
         """A question about its asker ("my merged merge requests") wants the caller's own

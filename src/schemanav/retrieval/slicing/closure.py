@@ -120,6 +120,17 @@ class ClosedState(SliceState):
         if implementors:
             for implementor in list(implementors):
                 self._copy_field(owner, implementor, name)
+        if new and owner == self.s.corpus.mutation_root:
+            for taken in self.s.write_references.get(name, ()):
+                if taken in self.fields and "id" in self.s.facts[taken]:
+                    self.add_field(taken, "id")
+
+    def _takes_id_of(self, type_name: str) -> bool:
+        """Whether a write in the slice takes objects of this type by their `id`."""
+        writes = self.fields.get(self.s.corpus.mutation_root or "")
+        return bool(writes) and not self.s.id_takers.get(type_name, frozenset()).isdisjoint(
+            writes or ()
+        )
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows the way to its nodes (`nodes`, or `edges { node }`):
@@ -303,12 +314,26 @@ class ClosedState(SliceState):
             if type_name in self.many and state is not None and state not in chosen:
                 # …and a set is read by its objects' state (open, merged, failed).
                 chosen.append(state)
+            chosen += [n for n in self._for_writes(type_name) if n not in chosen]
             if not chosen and wanted == 0 and type_name in self.s.node_ways:
                 # A connection's way to its nodes is its field (`_connection_nodes` adds it).
                 return []
             return chosen or [leaves[ranked[0]]]
-        free = [name for name, f in facts.items() if f.free]
-        return free[:1] or list(facts)[:1]
+        free = [name for name, f in facts.items() if f.free][:1]
+        chosen = [*free, *(n for n in self._for_writes(type_name) if n not in free)]
+        return chosen or list(facts)[:1]
+
+    def _for_writes(self, type_name: str) -> list[str]:
+        """What a type shows for the slice's writes (`schemanav.retrieval.slicing.writes`):
+        its `id` when a write in the slice takes its objects by it, and the list through
+        which a payload reports failure (`errors`)."""
+        found = []
+        if "id" in self.s.facts[type_name] and self._takes_id_of(type_name):
+            found.append("id")
+        errors = self.s.payload_errors.get(type_name)
+        if errors is not None:
+            found.append(errors)
+        return found
 
     def _leaf(self, type_name: str, kind: str, argument: bool = False) -> None:
         if type_name in BUILTIN_SCALARS:

@@ -29,6 +29,7 @@ from schemanav.retrieval.slicing.params import (
     MAX_WAYS_IN,
     SliceParams,
 )
+from schemanav.retrieval.slicing.writes import payload_errors, write_references
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, CorpusEntry
@@ -125,6 +126,14 @@ class SchemaTables:
         self.labels = self._labels()
         self.states = self._states()
         self.context_roots = self._context_roots()
+        # The types whose `id` each write takes, and by type the writes taking it.
+        self.write_references = write_references(corpus, schema_facts, self.kinds)
+        id_takers: dict[str, set[str]] = defaultdict(set)
+        for write, taken in self.write_references.items():
+            for type_name in taken:
+                id_takers[type_name].add(write)
+        self.id_takers = {name: frozenset(writes) for name, writes in id_takers.items()}
+        self.payload_errors = payload_errors(corpus)
         self.leading_to = self._leading_to()
         self.leading_between = self._leading_between()
         self.abstract_fields, self.abstract_out = self._abstract_fields()

@@ -1,0 +1,104 @@
+"""What a write needs besides itself: the objects it takes, and how it reports failure.
+
+A mutation takes the objects it changes by their Relay `id` (`closeIssue(input: {issueId:
+ID!})`, `productUpdate(id: ID!, input: …)`); an agent reads that `id` from the object first,
+so a slice showing the write shows the `id` of each such object type it holds. Which type an
+identifier stands for is read from the schema's own names: an identifier named after a type
+(`issueId` → Issue, `pullRequestIds` → PullRequest), or one named `id` on a write named after
+a type (`productUpdate(id:)` → Product).
+
+A write's payload reports what went wrong in a list most payloads of the schema carry under
+one name (`errors { field message code }`, `userErrors`): an agent that does not select it
+never learns that its write failed, so a payload entering a slice shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from schemanav.retrieval.quantity import type_words
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from schemanav.corpus import Corpus
+    from schemanav.corpus.facts import SliceFacts
+
+_ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
+
+
+def _is_identifier(type_text: str) -> bool:
+    """An identifier's type: `ID` or a custom scalar for one (`IssueID`), or a list of them."""
+    return type_text.strip("[]!").endswith("ID")
+
+
+def write_references(
+    corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]
+) -> dict[str, frozenset[str]]:
+    """By mutation root field, the object and interface types whose `id` its required
+    identifier arguments and input fields (one level deep) take."""
+    root = corpus.mutation_root
+    if root is None:
+        return {}
+    by_words = {
+        type_words(name): name
+        for name, kind in kinds.items()
+        if kind in ("object", "interface") and not name.startswith("__")
+    }
+    references: dict[str, frozenset[str]] = {}
+    for entry in corpus.entries:
+        if entry.owner != root:
+            continue
+        values = [(a.name, a.type) for a in entry.arguments if a.type.endswith("!")]
+        for argument in entry.arguments:
+            for value in facts.inputs.get(argument.type.strip("[]!"), ()):
+                if value.required:
+                    values.append((value.name, value.type))
+        named: set[str] = set()
+        for name, type_text in values:
+            if not _is_identifier(type_text):
+                continue
+            if name == "id":
+                words = type_words(entry.field)
+                named.update(t for w, t in by_words.items() if w and f" {w} " in f" {words} ")
+            elif _ID_SUFFIX.search(name):
+                found = by_words.get(type_words(_ID_SUFFIX.sub("", name)))
+                if found:
+                    named.add(found)
+        if named:
+            references[entry.field] = frozenset(named)
+    return references
+
+
+def payload_errors(corpus: Corpus) -> dict[str, str]:
+    """By payload type (returned by mutation root fields and by no other field), the list
+    field without required arguments through which it reports failure: the one name the
+    most payloads share, when at least two and at least half of them have it."""
+    root = corpus.mutation_root
+    if root is None:
+        return {}
+    returned: dict[str, set[str]] = defaultdict(set)
+    for entry in corpus.entries:
+        returned[entry.named_return_type].add(entry.owner)
+    payloads = {
+        entry.named_return_type
+        for entry in corpus.entries
+        if entry.owner == root and returned[entry.named_return_type] == {root}
+    }
+    having: dict[str, set[str]] = defaultdict(set)
+    for entry in corpus.entries:
+        if (
+            entry.owner in payloads
+            and entry.return_type.lstrip("!").startswith("[")
+            and not any(a.type.endswith("!") for a in entry.arguments)
+        ):
+            having[entry.field].add(entry.owner)
+    if not having:
+        return {}
+    name, owners = max(having.items(), key=lambda item: (len(item[1]), item[0]))
+    if len(owners) < 2 or 2 * len(owners) < len(payloads):
+        return {}
+    return dict.fromkeys(owners, name)
+
