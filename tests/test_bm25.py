@@ -36,6 +36,7 @@ def test_unknown_tokenizer() -> None:
         ("en_stem", "Movie.releaseYear ratings", ["movi", "releaseyear", "rate"]),
         ("camel_stem", "Movie.releaseYear ratings", ["movi", "releas", "year", "rate"]),
         ("camel_stem", "HTMLUrl sha256Sum", ["html", "url", "sha", "256", "sum"]),
+        ("camel_stem", "Epic.children people", ["epic", "child", "person"]),
         ("default", 'title:"x" AND (y OR z~2)*', ["title", "x", "and", "y", "or", "z", "2"]),
         ("en_stem", "?!… ()[]{}", []),
         ("default", "", []),

@@ -22,6 +22,7 @@ def test_type_names_split_at_humps_and_take_english_plurals() -> None:
     assert type_words("MergeRequest") == "merge request"
     assert type_words("CIJob") == "ci job"
     assert plural_forms("policy") == {"policys", "policyes", "policies"}
+    assert "key people" in plural_forms("key person")  # irregular plurals too
 
 
 def test_a_type_named_in_the_plural_is_not_asked_for_once() -> None:

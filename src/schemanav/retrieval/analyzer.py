@@ -2,7 +2,8 @@
 
 BM25 (inside tantivy) and the structural backend (in Python) must turn `pullRequests` and
 "pull requests" into the same terms, so both build their analyzer here: split camelCase into
-words, drop overlong tokens, lower-case, and optionally stem with the English Snowball stemmer.
+words (an irregular plural read as its singular), drop overlong tokens, lower-case, and
+optionally stem with the English Snowball stemmer.
 """
 
 from __future__ import annotations
@@ -16,9 +17,17 @@ CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 MAX_TOKEN_LENGTH = 40
 
 
+# English nouns whose plural the Snowball stemmer does not bring back to the singular (it
+# leaves `children`, turns `people` into `peopl`): "child epics" must find `Epic.children`.
+IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men", "woman": "women"}
+_SINGULARS = {plural: singular for singular, plural in IRREGULAR_PLURALS.items()}
+
+
 def split_camel(text: str) -> str:
-    """`pullRequests(first:)` → `pull Requests first`: identifiers as separate words."""
-    return " ".join(CAMEL_WORDS.findall(text))
+    """`pullRequests(first:)` → `pull Requests first`: identifiers as separate words, an
+    irregular plural as its singular (`children` → `child`)."""
+    words = CAMEL_WORDS.findall(text)
+    return " ".join(_SINGULARS.get(word.lower(), word) for word in words)
 
 
 def build_analyzer(*, stem: bool) -> Any:

@@ -18,6 +18,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from schemanav.retrieval.analyzer import IRREGULAR_PLURALS
+
 _WORD = re.compile(r"[a-z0-9]+")
 _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
 # A literal that names one object: a number, a quoted string, a path (`group/project`) or a
@@ -163,10 +165,13 @@ def type_words(name: str) -> str:
 
 def plural_forms(words: str) -> set[str]:
     """English plurals of a noun phrase (its last word inflected): `merge request` →
-    `merge requests`; `policy` → `policies`; `status` → `statuses`."""
+    `merge requests`; `policy` → `policies`; `status` → `statuses`; `person` → `people`."""
     forms = {words + "s", words + "es"}
     if words.endswith("y"):
         forms.add(words[:-1] + "ies")
+    head, _, last = words.rpartition(" ")
+    if last in IRREGULAR_PLURALS:
+        forms.add(f"{head} {IRREGULAR_PLURALS[last]}".lstrip())
     return forms
 
 
