@@ -265,17 +265,22 @@ class StructuralSearcher:
         of that object's (`merge requests of project group/project`): the lists and
         connections of the named object's type into it score `scoped_lists` more (see
         `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
-        of one object of it score `plural_lookups` less."""
+        of one object of it score `plural_lookups` less, and the query root's lists and
+        connections of it (the schema's own way to every object of a type: `issues`,
+        `products`) `root_lists` more."""
         import numpy as np
 
         mentions = self._type_names.mentions(query)
         one = mentions.one
         sets = mentions.plural - mentions.singular
         numbers = self._reached_numbers
-        if sets and self.params.plural_lookups:
+        if sets and (self.params.plural_lookups or self.params.root_lists):
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
-            single = self._among(self.state.target, wanted) & (self.state.shape == 1)
+            into = self._among(self.state.target, wanted)
+            single = into & (self.state.shape == 1)
             scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
+            listed = into & (self.state.shape == 2) & self._on_query_root
+            scores = scores * np.where(listed, 1.0 + self.params.root_lists, 1.0)
         if not one:
             return scores
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
@@ -302,6 +307,12 @@ class StructuralSearcher:
         return table[numbers]
 
     @cached_property
+    def _on_query_root(self) -> Any:
+        """True for each entry the query root owns."""
+        root = self.graph.type_ids.get(self.corpus.query_root or "", -1)
+        return self._owner_array == root
+
+    @cached_property
     def _reached_numbers(self) -> dict[str, int]:
         """Each reached type's number in the index (`StructuralIndex.reached`)."""
         return {name: n for n, name in enumerate(self.state.reached)}
@@ -322,7 +333,12 @@ class StructuralSearcher:
             query = self._short_forms.expand(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
-        if self.params.literal_lookups or self.params.scoped_lists or self.params.plural_lookups:
+        if (
+            self.params.literal_lookups
+            or self.params.scoped_lists
+            or self.params.plural_lookups
+            or self.params.root_lists
+        ):
             scores = self._literal_lookups(query, scores)
         if self.params.caller_weight and self._caller is not None and in_first_person(query):
             scores = self._about_the_caller(scores)
