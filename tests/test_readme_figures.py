@@ -60,7 +60,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 
     # R@50, MRR and recall within 500 tokens, as docs/quality.md prints them.
     assert round(row["recall"]["50"], 3) == 0.742
-    assert round(row["mrr"], 3) == 0.816
+    assert round(row["mrr"], 3) == 0.819
     assert round(row["budget_recall"]["500"], 3) == 0.71
 
     # …and the rest of that row, column for column.
@@ -70,8 +70,8 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 # The README's headline: complete slices on full labels (the Working Group's "perfect") at the
 # issue's two target budgets, and the list's MRR, on both large development schemas.
 HEADLINE = {
-    "github": ("| GitHub (full) |", {"2000": "0.850", "4000": "0.930", "mrr": "0.816"}),
-    "gitlab": ("| GitLab (full) |", {"2000": "0.890", "4000": "0.955", "mrr": "0.705"}),
+    "github": ("| GitHub (full) |", {"2000": "0.850", "4000": "0.930", "mrr": "0.819"}),
+    "gitlab": ("| GitLab (full) |", {"2000": "0.895", "4000": "0.955", "mrr": "0.703"}),
 }
 # Columns of the README's headline row: schema, ≤500, ≤1,000, ≤2,000, ≤4,000, …, list MRR.
 HEADLINE_COLUMNS = {"2000": 3, "4000": 4, "mrr": -1}

@@ -258,7 +258,7 @@ class StructuralSearcher:
 
         return TypeNames(self.state.reached)
 
-    def _literal_lookups(self, query: str, scores: FloatArray) -> FloatArray:
+    def _literal_lookups(self, query: str, scores: FloatArray, everyones: bool) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
         score `literal_lookups` more. A type it names in the plural is then wanted as a set
@@ -267,20 +267,22 @@ class StructuralSearcher:
         `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
         of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
-        `products`) `root_lists` more."""
+        `products`) `root_lists` more, unless the set is the asker's (`everyones` False: "my
+        repos" are the caller's, not every repository)."""
         import numpy as np
 
         mentions = self._type_names.mentions(query)
         one = mentions.one
         sets = mentions.plural - mentions.singular
         numbers = self._reached_numbers
-        if sets and (self.params.plural_lookups or self.params.root_lists):
+        root_lists = self.params.root_lists if everyones else 0.0
+        if sets and (self.params.plural_lookups or root_lists):
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
             into = self._among(self.state.target, wanted)
             single = into & (self.state.shape == 1)
             scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
             listed = into & (self.state.shape == 2) & self._on_query_root
-            scores = scores * np.where(listed, 1.0 + self.params.root_lists, 1.0)
+            scores = scores * np.where(listed, 1.0 + root_lists, 1.0)
         if not one:
             return scores
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
@@ -333,14 +335,17 @@ class StructuralSearcher:
             query = self._short_forms.expand(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
+        about_the_caller = (
+            bool(self.params.caller_weight) and self._caller is not None and in_first_person(query)
+        )
         if (
             self.params.literal_lookups
             or self.params.scoped_lists
             or self.params.plural_lookups
             or self.params.root_lists
         ):
-            scores = self._literal_lookups(query, scores)
-        if self.params.caller_weight and self._caller is not None and in_first_person(query):
+            scores = self._literal_lookups(query, scores, everyones=not about_the_caller)
+        if about_the_caller:
             scores = self._about_the_caller(scores)
         writes = requested_write(query, self._writes) if self._writes else []
         if writes:
