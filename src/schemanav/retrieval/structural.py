@@ -25,7 +25,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 6. One object or many: a question that names a type once, in the singular, beside a literal
    identifier (a number, a quoted string, a path, a global ID) wants the lookup of one
    object, so lookups reaching that type score more; a type it names in the plural beside it
-   is a set of that object's, so that type's lists into it score more too. See
+   is a set of that object's, so that type's lists into it score more too. A type named only
+   in the plural is a set: its lookups score less and the query root's lists of it more. See
    `schemanav.retrieval.quantity`.
 7. Time: a question in time ("merged last month", "stale", a date) wants the timestamps of
    the objects it asks about, though it names none; fields returning a date or time scalar
