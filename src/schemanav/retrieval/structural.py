@@ -400,12 +400,13 @@ class StructuralSearcher:
         """Each word of the name of a mutation root field named by two words or more
         (`closeIssue`, `mergeRequestCreate`), with the fields holding it as (position,
         words): what `requested_write` matches a question in the imperative against."""
+        import numpy as np
+
         corpus = self.corpus
         found: dict[str, list[tuple[int, frozenset[str]]]] = {}
-        for position, entry in enumerate(corpus.entries):
-            if entry.owner != corpus.mutation_root:
-                continue
-            words = frozenset(type_words(entry.field).split(" "))
+        root = self.graph.type_ids.get(corpus.mutation_root or "", -1)
+        for position in np.flatnonzero(self._owner_array == root).tolist():
+            words = frozenset(type_words(corpus.entries[position].field).split(" "))
             if len(words) >= 2:
                 for word in words:
                     found.setdefault(word, []).append((position, words))

@@ -121,16 +121,9 @@ class ClosedState(SliceState):
             for implementor in list(implementors):
                 self._copy_field(owner, implementor, name)
         if new and owner == self.s.corpus.mutation_root:
-            for taken in self.s.write_references.get(name, ()):
+            for taken in self.s.writes.references.get(name, ()):
                 if taken in self.fields and "id" in self.s.facts[taken]:
                     self.add_field(taken, "id")
-
-    def _takes_id_of(self, type_name: str) -> bool:
-        """Whether a write in the slice takes objects of this type by their `id`."""
-        writes = self.fields.get(self.s.corpus.mutation_root or "")
-        return bool(writes) and not self.s.id_takers.get(type_name, frozenset()).isdisjoint(
-            writes or ()
-        )
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows the way to its nodes (`nodes`, or `edges { node }`):
@@ -327,10 +320,14 @@ class ClosedState(SliceState):
         """What a type shows for the slice's writes (`schemanav.retrieval.slicing.writes`):
         its `id` when a write in the slice takes its objects by it, and the list through
         which a payload reports failure (`errors`)."""
+        writes = self.fields.get(self.s.corpus.mutation_root or "")
+        if not writes:  # most slices: the tables below are made only once a write is in one
+            return []
         found = []
-        if "id" in self.s.facts[type_name] and self._takes_id_of(type_name):
+        takers = self.s.writes.id_takers.get(type_name)
+        if "id" in self.s.facts[type_name] and takers and not takers.isdisjoint(writes):
             found.append("id")
-        errors = self.s.payload_errors.get(type_name)
+        errors = self.s.writes.payload_errors.get(type_name)
         if errors is not None:
             found.append(errors)
         return found

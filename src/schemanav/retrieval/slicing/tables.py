@@ -29,7 +29,7 @@ from schemanav.retrieval.slicing.params import (
     MAX_WAYS_IN,
     SliceParams,
 )
-from schemanav.retrieval.slicing.writes import payload_errors, write_references
+from schemanav.retrieval.slicing.writes import WriteTables
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, CorpusEntry
@@ -126,14 +126,6 @@ class SchemaTables:
         self.labels = self._labels()
         self.states = self._states()
         self.context_roots = self._context_roots()
-        # The types whose `id` each write takes, and by type the writes taking it.
-        self.write_references = write_references(corpus, schema_facts, self.kinds)
-        id_takers: dict[str, set[str]] = defaultdict(set)
-        for write, taken in self.write_references.items():
-            for type_name in taken:
-                id_takers[type_name].add(write)
-        self.id_takers = {name: frozenset(writes) for name, writes in id_takers.items()}
-        self.payload_errors = payload_errors(corpus)
         self.leading_to = self._leading_to()
         self.leading_between = self._leading_between()
         self.abstract_fields, self.abstract_out = self._abstract_fields()
@@ -145,6 +137,11 @@ class SchemaTables:
         }
 
     # --- the tables ---------------------------------------------------------------------
+
+    @cached_property
+    def writes(self) -> WriteTables:
+        """What slices need of the schema's writes, made once a write is in a slice."""
+        return WriteTables(self.corpus, self.schema_facts, self.kinds)
 
     def _subtyping(self) -> None:
         """Unions by member (`member_of`), interfaces by type and types by interface."""

@@ -61,8 +61,13 @@ def write_references(
             if not _is_identifier(type_text):
                 continue
             if name == "id":
-                words = type_words(entry.field)
-                named.update(t for w, t in by_words.items() if w and f" {w} " in f" {words} ")
+                words = type_words(entry.field).split(" ")
+                runs = (
+                    " ".join(words[start:end])
+                    for start in range(len(words))
+                    for end in range(start + 1, len(words) + 1)
+                )
+                named.update(by_words[run] for run in runs if run in by_words)
             elif _ID_SUFFIX.search(name):
                 found = by_words.get(type_words(_ID_SUFFIX.sub("", name)))
                 if found:
@@ -101,4 +106,19 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     if len(owners) < 2 or 2 * len(owners) < len(payloads):
         return {}
     return dict.fromkeys(owners, name)
+
+
+class WriteTables:
+    """One schema's writes, as slices read them: the types whose `id` each write takes
+    (`write_references`), by type the writes taking it, and each payload's list reporting
+    failure (`payload_errors`)."""
+
+    def __init__(self, corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]) -> None:
+        self.references = write_references(corpus, facts, kinds)
+        takers: dict[str, set[str]] = defaultdict(set)
+        for write, taken in self.references.items():
+            for type_name in taken:
+                takers[type_name].add(write)
+        self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
+        self.payload_errors = payload_errors(corpus)
 
