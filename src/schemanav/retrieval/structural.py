@@ -309,11 +309,14 @@ class StructuralSearcher:
         table[wanted] = True
         return table[numbers]
 
+    def _owned_by(self, type_name: str | None) -> Any:
+        """True for each entry the type owns (for none, if the graph lacks the type)."""
+        return self._owner_array == self.graph.type_ids.get(type_name or "", -1)
+
     @cached_property
     def _on_query_root(self) -> Any:
         """True for each entry the query root owns."""
-        root = self.graph.type_ids.get(self.corpus.query_root or "", -1)
-        return self._owner_array == root
+        return self._owned_by(self.corpus.query_root)
 
     @cached_property
     def _reached_numbers(self) -> dict[str, int]:
@@ -393,7 +396,7 @@ class StructuralSearcher:
             return None
         _, position = max(candidates, key=lambda c: (c[0], -c[1]))
         caller = corpus.entries[position].named_return_type
-        return position, self._owner_array == self.graph.type_ids[caller]
+        return position, self._owned_by(caller)
 
     @cached_property
     def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
@@ -404,8 +407,7 @@ class StructuralSearcher:
 
         corpus = self.corpus
         found: dict[str, list[tuple[int, frozenset[str]]]] = {}
-        root = self.graph.type_ids.get(corpus.mutation_root or "", -1)
-        for position in np.flatnonzero(self._owner_array == root).tolist():
+        for position in np.flatnonzero(self._owned_by(corpus.mutation_root)).tolist():
             words = frozenset(type_words(corpus.entries[position].field).split(" "))
             if len(words) >= 2:
                 for word in words:

@@ -126,8 +126,9 @@ class ClosedState(SliceState):
                     self.add_field(taken, "id")
 
     def _connection_nodes(self, type_name: str) -> None:
-        """A Relay connection shows the way to its nodes (`nodes`, or `edges { node }`):
-        with its node type in, the next hits on that type cost only their lines."""
+        """A Relay connection shows its way to its nodes (`nodes`, another list of them, or
+        `edges { node }`: `connections.node_ways`): with its node type in, the next hits on
+        that type cost only their lines."""
         for owner, name in self.s.node_ways.get(type_name, ()):
             self.add_field(owner, name)
 

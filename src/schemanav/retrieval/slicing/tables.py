@@ -112,7 +112,7 @@ class SchemaTables:
         self.fields_of: dict[str, list[str]] = {}
         for owner, name in self.names:
             self.fields_of.setdefault(owner, []).append(name)
-        # Output types shaped like a Relay connection (`is_connection`).
+        # Output types shaped like a Relay connection (`connections.relay_connections`).
         self.connections = relay_connections(self.fields_of, self.kinds)
         self._subtyping()
         self.facts = self._all_field_facts()
@@ -333,10 +333,6 @@ class SchemaTables:
                     into[facts.named].append((owner, name))
                     out[owner].append((name, facts.named))
         return into, out
-
-    def is_connection(self, type_name: str) -> bool:
-        """A type shaped like a Relay connection: it has `edges`, `nodes` or `pageInfo`."""
-        return type_name in self.connections
 
     def connection_nodes(self, owner: str, name: str) -> str | None:
         """The node type of a field that returns a connection; None otherwise."""
