@@ -8,7 +8,7 @@ from graphql import GraphQLSchema, build_schema
 from graphql.type import validate_schema
 
 from schemanav.corpus import build_corpus
-from schemanav.retrieval.slicing import Slicer
+from schemanav.retrieval.slicing import SliceParams, Slicer
 
 TINY_SDL = """
 type Query {
@@ -95,10 +95,15 @@ input CancelOrderInput {
 """
 
 
-def slicer_for(sdl: str) -> Slicer:
-    """The slicer of a schema written as SDL, with the default options."""
+GROWTH = SliceParams(complete=False)
+"""The default options but the completion of a slice's types, so that a test of one way a
+slice grows sees that way alone (a tiny schema fits whole in most budgets)."""
+
+
+def slicer_for(sdl: str, params: SliceParams = GROWTH) -> Slicer:
+    """The slicer of a schema written as SDL (by default without completion: `GROWTH`)."""
     schema = build_schema(sdl)
-    return Slicer.of(schema, build_corpus(schema))
+    return Slicer.of(schema, build_corpus(schema), params=params)
 
 
 def words(text: str) -> list[str]:

@@ -34,7 +34,7 @@ from graphql import (
 
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
-from slicing_support import TINY_SDL, scored, valid, words
+from slicing_support import GROWTH, TINY_SDL, scored, valid, words
 
 # The named types that have fields.
 FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
@@ -43,7 +43,7 @@ FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType
 @pytest.fixture(scope="module")
 def tiny() -> tuple[GraphQLSchema, Slicer]:
     schema = build_schema(TINY_SDL)
-    return schema, Slicer.of(schema, build_corpus(schema), words=words)
+    return schema, Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
 
 
 def test_a_hit_brings_its_path_from_the_root_and_required_arguments(tiny: Any) -> None:
@@ -168,7 +168,7 @@ def test_a_connection_without_nodes_is_read_and_paged_through_its_other_way_to_t
     sdl = TINY_SDL.replace(with_nodes, connection)
     assert sdl != TINY_SDL
     schema = build_schema(sdl)
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     piece = slicer.from_ranked(["Query.orders"], 1000, "open orders")
     assert node_way <= set(piece.fields) and "Order.status" in piece.fields
     assert ("OrderConnection.edges" in piece.fields) == ("OrderEdge.node" in node_way)

@@ -13,13 +13,13 @@ from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import SliceParams, Slicer
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import CONNECTIVES_PER_PAIR, TOP_ARGUMENTS_CAP
-from slicing_support import TINY_SDL, scored, slicer_for, valid, words
+from slicing_support import GROWTH, TINY_SDL, scored, slicer_for, valid, words
 
 
 @pytest.fixture(scope="module")
 def tiny() -> tuple[GraphQLSchema, Slicer]:
     schema = build_schema(TINY_SDL)
-    return schema, Slicer.of(schema, build_corpus(schema), words=words)
+    return schema, Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
 
 
 def test_a_new_type_brings_the_leaves_that_identify_its_objects(tiny: Any) -> None:
@@ -153,7 +153,7 @@ def test_a_type_asked_as_a_set_shows_its_state() -> None:
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    params = SliceParams(fill_depth=4, reserve=0)
+    params = SliceParams(fill_depth=4, reserve=0, complete=False)
     filled = Slicer.of(schema, corpus, params=params)
     leaves = ["Order.total", "Order.id", "Order.status", "Order.number"]
     budget = filled.from_ranked(["Query.order", *leaves], 1000).tokens
@@ -196,7 +196,7 @@ def test_a_new_type_brings_its_labels_the_string_leaves_most_types_share() -> No
         type Note { title: String! name: String }
         """
     )
-    slicer = Slicer.of(schema, build_corpus(schema))
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH)
     # Non-null String leaves: `title` on three types, `name` on two, `slug` on one; each type
     # shows its two most shared ones, though they score below every other leaf.
     unscored = {"Team.slug": -1.0, "Team.name": -1.0, "Team.bio": -1.0}
@@ -292,7 +292,8 @@ def test_fields_are_indented_by_one_space_which_costs_fewer_tokens(tiny: Any) ->
     schema, slicer = tiny
     ranked = ["Query.orders", "Order.total", "Customer.email"]
     one = slicer.from_ranked(ranked, 1000)
-    two = Slicer.of(schema, slicer.corpus, params=SliceParams(indent=2)).from_ranked(ranked, 1000)
+    indented = SliceParams(indent=2, complete=False)
+    two = Slicer.of(schema, slicer.corpus, params=indented).from_ranked(ranked, 1000)
     valid(one.sdl)
     assert "\n total: Float\n" in one.sdl and "\n  total: Float\n" in two.sdl
     assert one.coordinates == two.coordinates and one.tokens < two.tokens
@@ -451,7 +452,8 @@ def test_two_types_are_related_by_at_most_a_few_connectives() -> None:
         f"type Shop {{ name: String!  rating: Int  {' '.join(f'{w}: Order' for w in ways)} }}\n"
         "type Order { number: Int!  total: Float }"
     )
-    slicer = Slicer.of(schema, build_corpus(schema), params=SliceParams(fill_depth=0))
+    unfilled = SliceParams(fill_depth=0, complete=False)
+    slicer = Slicer.of(schema, build_corpus(schema), params=unfilled)
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating"]
     between = {f"Shop.{w}" for w in ways}
     # The first CONNECTIVES_PER_PAIR fields from Shop to Order (by score, then by place)
@@ -560,7 +562,7 @@ def test_an_interface_brings_no_scored_leaves_as_its_implementations_repeat_them
     schema = build_schema(ACTOR_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.viewer", "User.email", "Query.actor"]
-    lean = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    lean = Slicer.of(schema, corpus, params=GROWTH).from_ranked(ranked, 1000)
     valid(lean.sdl)
     # The interface shows its identifier (`actor(login:)`) and nothing else: User, in the
     # slice, implements it and would repeat every field it shows.
@@ -594,3 +596,44 @@ def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
     ranked.pop("Order.customer")  # two hits: no subject
     fewer = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
     assert "Order.status" not in fewer.fields
+
+
+COMPLETION_SDL = """
+type Query {
+  order(id: ID!): Order
+  shops: [Shop!]!
+}
+
+type Order {
+  id: ID!
+  number: Int!
+  note: String
+  oldNote: String @deprecated(reason: "Use note.")
+  customer: Customer
+}
+
+type Customer {
+  email: String
+  phone: String
+}
+
+type Shop {
+  name: String
+}
+"""
+
+
+def test_a_budget_left_once_every_hit_is_in_completes_the_types_in_the_slice() -> None:
+    slicer = slicer_for(COMPLETION_SDL, SliceParams())
+    hits = {"Query.order": 2.0, "Order.number": 1.0}
+    roomy = slicer.from_scores(scored(slicer, hits), 2000)
+    valid(roomy.sdl)
+    # Order shows every field but the deprecated one; `customer` brings Customer, which is
+    # completed in turn; the query root is not (its `shops` leads elsewhere).
+    assert {"Order.note", "Order.customer", "Customer.email", "Customer.phone"} <= set(
+        roomy.fields
+    )
+    assert "Order.oldNote" not in roomy.fields and "Query.shops" not in roomy.fields
+    assert roomy.tokens <= 2000
+    tight = slicer.from_scores(scored(slicer, hits), roomy.tokens - 1)
+    assert tight.tokens <= roomy.tokens - 1 and set(tight.fields) < set(roomy.fields)

@@ -768,3 +768,39 @@ def test_an_arguments_description_is_text_the_field_answers_to() -> None:
     assert scores["Query.branches"] == scores["Ref.name"] == 0.0
     silent = StructuralParams(argument_description_weight=0.0)
     assert set(_lexical(corpus, "tags", silent).values()) == {0.0}
+
+
+PAGED_SDL = """
+type Query {
+  customer(id: ID!): Customer
+  customers(options: CustomerListOptions): CustomerList!
+}
+
+type CustomerList {
+  items: [Customer!]!
+  totalItems: Int!
+}
+
+type Customer {
+  id: ID!
+  email: String
+}
+
+input CustomerListOptions {
+  skip: Int
+  take: Int
+}
+"""
+
+
+def test_a_list_page_is_a_set_of_its_items_as_a_connection_is_of_its_nodes() -> None:
+    corpus = _corpus(PAGED_SDL)
+    alone = StructuralParams(sibling_evidence=0.0)
+    unlisted = StructuralParams(sibling_evidence=0.0, root_lists=0.0)
+    question = "list the customers and their emails"
+    many = _by_coordinate(corpus, _structural(corpus, alone).search_scores(question))
+    plain = _by_coordinate(corpus, _structural(corpus, unlisted).search_scores(question))
+    # `customers` returns a page of customers: the query root's list of them, doubled for a
+    # question about the set, as a connection of them would be.
+    assert many["Query.customers"] == pytest.approx(2.0 * plain["Query.customers"])
+    assert many["Query.customers"] > many["Query.customer"]

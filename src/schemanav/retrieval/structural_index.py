@@ -11,6 +11,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from schemanav.corpus.pages import list_pages
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -163,9 +165,11 @@ def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], lis
     many fields reach it (a schema's central types are reached from everywhere)."""
     entries = corpus.entries
     edge_nodes = {e.owner: e.named_return_type for e in entries if e.field == "node"}
+    pages = list_pages(corpus)
     nodes: dict[str, str] = {}
     for entry in entries:
-        if entry.field == "nodes":
+        # A connection's `nodes`, or a list page's items (`schemanav.corpus.pages`).
+        if entry.field == "nodes" or pages.get(entry.owner) == entry.field:
             nodes[entry.owner] = entry.named_return_type
         elif entry.field == "edges" and entry.named_return_type in edge_nodes:
             nodes.setdefault(entry.owner, edge_nodes[entry.named_return_type])

@@ -109,6 +109,8 @@ class Slicer(SchemaTables):
             state = growth.add_paging(state)
         if fitted and self.params.fill_depth > 0 and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
+        elif failed == -1 and growth.steps and self.params.complete:
+            state = growth.complete(state or growth.replayed())
         return growth.trimmed(state)
 
 
@@ -280,6 +282,40 @@ class _Growth:
             elif fields is None:
                 state = self._add_member(state, position)
         return state
+
+    def complete(self, state: GrowingState) -> GrowingState:
+        """Every ranked hit is in and budget is left (a small schema, or one whose fields
+        say little, so few score): the types in the slice show their other fields while they
+        fit, leaves first, then those leading to further types, which enter and are completed
+        in turn. An operation selects more of a type than a question names (a fragment's
+        whole object), and a budget a slice does not spend answers nothing."""
+        roots, facts, order = self.s.graph.roots, self.s.facts, self.s.fields_of
+        entries, position = self.s.corpus.entries, self.s.position
+        bare_costs = self.s.bare_line_costs
+        budget = self.budget
+        done: set[str] = set()
+        while True:
+            owners = [o for o in state.fields if o not in roots and o not in done]
+            if not owners:
+                return state
+            for leaves in (True, False):
+                for owner in owners:
+                    for name in order.get(owner, ()):
+                        at = position[owner, name]
+                        if (
+                            name in state.fields[owner]
+                            or facts[owner][name].leaf is not leaves
+                            or entries[at].deprecation is not None  # not to be written
+                            or state.total + bare_costs[at] > budget
+                        ):
+                            continue
+                        if state.costs_line(owner, name):
+                            if state.total + state.line_cost_of(owner, name) <= budget:
+                                state.add_field(owner, name)
+                                self.steps.append(("link", owner, name))
+                        else:
+                            state = self._tried(state, ("link", owner, name))
+            done.update(owners)
 
     def _add_member(self, state: GrowingState, position: int) -> GrowingState:
         """A hit on a member of a union in the slice goes in with its member when that costs

@@ -62,7 +62,9 @@ class SliceParams:
     two spaces) choose how the SDL reads, at a cost in tokens. `reserve` (the share of the
     budget kept from ranked hits for connectives and the fill) and `fill_depth` (how far down
     the ranking the fill looks, in multiples of the hits that fit; 0: no fill) split the
-    budget: the two numbers a second development schema may move.
+    budget: the two numbers a second development schema may move. `complete`: a slice with
+    budget left once every ranked hit is in shows the other fields of the types it holds
+    (`_Growth.complete`); off, it holds the hits, their ways in and what they bring only.
     """
 
     arguments: Literal["all", "selected", "required"] = "selected"
@@ -70,6 +72,7 @@ class SliceParams:
     indent: int = 1
     reserve: float = 0.2
     fill_depth: float = 12.0
+    complete: bool = True
 
 
 @dataclass(frozen=True)
