@@ -108,6 +108,33 @@ def test_complete_slices_reproduce_the_readme_headline(
     assert printed == pinned
 
 
+# The README's figures on the schema labelled from an app's own operations (committed).
+VENDURE = {"2000": "0.657", "8000": "0.929", "16000": "0.979", "mrr": "0.739"}
+
+
+@pytest.mark.slow
+def test_the_vendure_figures_reproduce_the_readme_sentence(cache_dir: Path) -> None:
+    """`bench --output list,slice` on Vendure's admin operations gives the README's figures."""
+    from typer.testing import CliRunner
+
+    from schemanav.cli import app
+
+    arguments = ["bench", "--json", "--output", "list,slice", "--budgets", "2000,8000,16000"]
+    arguments += ["--schema", str(ROOT / "schemas/vendure-admin.graphqls")]
+    arguments += ["--bench-file", str(ROOT / "benchmarks/vendure-admin-full.tsv")]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.stderr
+    rows = {row["output"]: row for row in json.loads(result.stdout)["rows"]}
+    printed = {b: f"{rows['slice']['budget_complete'][b]:.3f}" for b in ("2000", "8000", "16000")}
+    printed["mrr"] = f"{rows['list']['mrr']:.3f}"
+    assert printed == VENDURE
+    sentence = " ".join(README.read_text(encoding="utf-8").split())
+    assert (
+        f"complete for {VENDURE['2000']} within 2,000 tokens, {VENDURE['8000']} within 8,000 and "
+        f"{VENDURE['16000']} within 16,000, list MRR {VENDURE['mrr']}"
+    ) in sentence
+
+
 def test_the_movie_db_costs_reproduce_their_documented_column(cache_dir: Path) -> None:
     """docs/costs.md's Movie DB column is what `schemanav corpus --json` prints."""
     from typer.testing import CliRunner
