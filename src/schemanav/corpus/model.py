@@ -76,6 +76,16 @@ class CorpusEntry:
         """The return type without list and non-null wrappers: `[Movie!]!` → `Movie`."""
         return self.return_type.strip("[]!")
 
+    @property
+    def returns_list(self) -> bool:
+        """Whether the field returns a list (`[Movie]`, `[Movie!]!`), not one value."""
+        return self.return_type.lstrip("!").startswith("[")
+
+    @property
+    def takes_required_argument(self) -> bool:
+        """Whether a selection of the field must give an argument (a non-null one)."""
+        return any(argument.type.endswith("!") for argument in self.arguments)
+
     def render(self, fmt: Format) -> str:
         if fmt is Format.RAW:
             return self.coordinate

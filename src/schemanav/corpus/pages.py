@@ -33,7 +33,7 @@ def list_pages(corpus: Corpus) -> dict[str, str]:
     payloads: set[str] = set()
     for entry in corpus.entries:
         fields[entry.owner].append(entry)
-        if entry.arguments and not any(a.type.endswith("!") for a in entry.arguments):
+        if entry.arguments and not entry.takes_required_argument:
             returned_with_options.add(entry.named_return_type)
         if entry.owner == corpus.mutation_root:
             payloads.add(entry.named_return_type)
@@ -43,14 +43,14 @@ def list_pages(corpus: Corpus) -> dict[str, str]:
     for owner, entries in fields.items():
         if owner in roots or owner in payloads or owner not in returned_with_options:
             continue
-        if any(entry.owner_is_interface for entry in entries[:1]):
+        if entries[0].owner_is_interface:
             continue
         items = [
             entry
             for entry in entries
             if entry.named_return_type in objects
-            and entry.return_type.lstrip("!").startswith("[")
-            and not any(a.type.endswith("!") for a in entry.arguments)
+            and entry.returns_list
+            and not entry.takes_required_argument
         ]
         others = [entry for entry in entries if entry not in items]
         if (

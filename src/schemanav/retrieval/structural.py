@@ -387,8 +387,8 @@ class StructuralSearcher:
             (sizes[entry.named_return_type], position)
             for position, entry in enumerate(corpus.entries)
             if entry.owner == corpus.query_root
-            and not any(a.type.endswith("!") for a in entry.arguments)
-            and not entry.return_type.lstrip("!").startswith("[")
+            and not entry.takes_required_argument
+            and not entry.returns_list
             and entry.named_return_type in corpus.owners
             and CALLER_DESCRIPTION.search(entry.description or "")
         ]

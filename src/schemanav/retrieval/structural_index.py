@@ -179,7 +179,7 @@ def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], lis
     owners = corpus.owners
     for entry in entries:
         named = entry.named_return_type
-        listed = entry.return_type.lstrip("!").startswith("[")
+        listed = entry.returns_list
         if named in nodes:
             named, listed = nodes[named], True
         if named not in owners:
@@ -187,7 +187,7 @@ def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], lis
             shape.append(0)
             continue
         target.append(numbers.setdefault(named, len(numbers)))
-        required = any(a.type.endswith("!") for a in entry.arguments)
+        required = entry.takes_required_argument
         shape.append(2 if listed else 1 if required else 0)
     counts = Counter(t for t in target if t >= 0)
     return list(numbers), target, shape, [counts[n] for n in range(len(numbers))]

@@ -210,7 +210,7 @@ class SchemaTables:
             offered=offered,
             return_type=return_type,
             named=named,
-            many=return_type.lstrip("!").startswith("[") or named in self.connections,
+            many=entry.returns_list or named in self.connections,
             free=not required,
             leaf=self.kinds.get(named) in ("scalar", "enum"),
             description=entry.description,

@@ -94,11 +94,7 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     }
     having: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
-        if (
-            entry.owner in payloads
-            and entry.return_type.lstrip("!").startswith("[")
-            and not any(a.type.endswith("!") for a in entry.arguments)
-        ):
+        if entry.owner in payloads and entry.returns_list and not entry.takes_required_argument:
             having[entry.field].add(entry.owner)
     if not having:
         return {}
