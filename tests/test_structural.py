@@ -27,6 +27,12 @@ from schemanav.retrieval.structural import (
     StructuralParams,
     StructuralSearcher,
 )
+from schemanav.retrieval.structural_index import (
+    SET_ROUTE_BY_IDENTIFIER,
+    SET_ROUTE_HOME,
+    SET_ROUTE_NONE,
+    SET_ROUTE_PLUMBING,
+)
 from schemanav.schema import bundled_path
 
 K1 = 1.2
@@ -804,3 +810,86 @@ def test_a_list_page_is_a_set_of_its_items_as_a_connection_is_of_its_nodes() -> 
     # question about the set, as a connection of them would be.
     assert many["Query.customers"] == pytest.approx(2.0 * plain["Query.customers"])
     assert many["Query.customers"] > many["Query.customer"]
+
+
+SET_SDL = """
+type Query {
+  project(fullPath: String!): Project
+  mergeRequest(id: MergeRequestID!): MergeRequest
+  currentUser: User
+}
+
+scalar MergeRequestID
+
+type Project {
+  name: String
+  mergeRequests: MergeRequestConnection
+}
+
+type User {
+  name: String
+  recentMergeRequests: MergeRequestConnection
+}
+
+type MergeRequestConnection {
+  nodes: [MergeRequest]
+}
+
+type MergeRequest {
+  project: Project!
+  author: User
+  title: String
+  conflicts: Boolean
+}
+"""
+
+
+def test_each_entry_knows_its_part_on_a_way_to_a_set() -> None:
+    corpus = _corpus(SET_SDL)
+    state = _structural(corpus).state
+    kinds = dict(zip(corpus.coordinates, state.set_route.tolist(), strict=True))
+    # Every merge request has its one project (non-null): the project's list is their home;
+    # the author is nullable, so a user's list is only a selection of them.
+    assert kinds["Project.mergeRequests"] == SET_ROUTE_HOME
+    assert kinds["User.recentMergeRequests"] == SET_ROUTE_NONE
+    assert kinds["MergeRequestConnection.nodes"] == SET_ROUTE_PLUMBING
+    assert kinds["Query.mergeRequest"] == SET_ROUTE_BY_IDENTIFIER
+    assert kinds["Query.project"] == SET_ROUTE_NONE  # a lookup by a path, not an identifier
+
+
+def test_a_set_is_reached_through_its_home_not_a_lookup_by_identifier() -> None:
+    corpus = _corpus(SET_SDL)
+    searcher = _structural(corpus, max_paths=0)
+    ranked = [hit.coordinate for hit in searcher.search("merge requests with conflicts", 4)]
+    assert ranked == [
+        "Query.project",
+        "Project.mergeRequests",
+        "MergeRequestConnection.nodes",
+        "MergeRequest.conflicts",
+    ]
+    # One merge request keeps its lookup, and so does a set without the detours.
+    one = searcher.search("the merge request with conflicts", 2)
+    assert one[0].coordinate == "Query.mergeRequest"
+    flat = StructuralParams(set_lookup_hops=0.0, set_home_hops=0.0, set_plumbing_hops=0.0)
+    plain = _structural(corpus, flat, max_paths=0).search("merge requests with conflicts", 2)
+    assert plain[0].coordinate == "Query.mergeRequest"
+
+
+def test_a_connections_way_to_its_nodes_is_read_by_its_shape_not_its_name() -> None:
+    edges_only = SET_SDL.replace(
+        "type MergeRequestConnection {\n  nodes: [MergeRequest]\n}",
+        "type MergeRequestConnection {\n  edges: [MergeRequestEdge]\n"
+        "  mergeRequests: [MergeRequest]\n}\n"
+        "type MergeRequestEdge {\n  node: MergeRequest\n}",
+    )
+    corpus = _corpus(edges_only)
+    state = _structural(corpus).state
+    kinds = dict(zip(corpus.coordinates, state.set_route.tolist(), strict=True))
+    sets = dict(zip(corpus.coordinates, state.set_target.tolist(), strict=True))
+    plumbing = ("MergeRequestConnection.edges", "MergeRequestEdge.node")
+    assert {kinds[c] for c in (*plumbing, "MergeRequestConnection.mergeRequests")} == {
+        SET_ROUTE_PLUMBING
+    }
+    # The edges hop is on the way to the set of merge requests, as the edge's node is.
+    assert state.reached[sets["MergeRequestConnection.edges"]] == "MergeRequest"
+    assert sets["MergeRequestEdge.node"] == sets["MergeRequestConnection.edges"]

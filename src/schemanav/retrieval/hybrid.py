@@ -90,7 +90,7 @@ class HybridSearcher:
         lexical = self.structural.search_scores(query)
         cosine = self.embedding.similarities(query)
         fused = reciprocal_rank_fusion((lexical, lexical > 0), (cosine, cosine > -2.0))
-        return self.structural.rank(fused, k)
+        return self.structural.rank(fused, k, detours=self.structural.set_detours(query))
 
 
 def _hybrid(context: BackendContext, embedding: EmbeddingBackend) -> HybridBackend:

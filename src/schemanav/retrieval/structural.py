@@ -28,6 +28,10 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    is a set of that object's, so that type's lists into it score more too. A type named only
    in the plural is a set: its lookups score less and the query root's lists of it more. See
    `schemanav.retrieval.quantity`.
+   Its ways in follow: a set is reached through its home, the list of the object its items
+   belong to (`Project.mergeRequests`: every `MergeRequest` has a non-null `project`), and
+   through that list's `nodes`, not through a lookup by identifier that no one asking for
+   every open merge request can fill (`StructuralSearcher.set_detours`).
 7. Time: a question in time ("merged last month", "stale", a date) wants the timestamps of
    the objects it asks about, though it names none; fields returning a date or time scalar
    (by the scalar's own name or description) get a larger share of their type's best score.
@@ -87,6 +91,10 @@ if TYPE_CHECKING:
 
 _RENDER_ONE_BY_ONE = 200
 """Up to this many hits, `rank` renders each hit's text alone; beyond, every entry at once."""
+
+_LEAST_HOP = 0.05
+"""No hop on a question's ways in costs less, whatever a set's detours take off: the walk
+needs every hop to cost more than nothing (`ShortestPaths`)."""
 
 _WALK_EVERYTHING_FROM = 200
 """From this many hits, a ranking's routes settle every type at once (in array rounds); a
@@ -451,13 +459,41 @@ class StructuralSearcher:
         return np.array(flags, dtype=np.float64)
 
     def search(self, query: str, k: int) -> list[SearchHit]:
-        return self.rank(self.search_scores(query), k)
+        return self.rank(self.search_scores(query), k, detours=self.set_detours(query))
+
+    def set_detours(self, query: str) -> FloatArray | None:
+        """What the hops of a question's ways in cost more (or less) when it asks for a set
+        (names a type only in the plural): a lookup of one object by identifiers only costs
+        `set_lookup_hops` more (who asks for every open merge request has no merge
+        request's ID); the set's home (`Project.mergeRequests`, see
+        `structural_index._set_routes`) `set_home_hops` less, and its connection's or page's
+        way to its items `set_plumbing_hops` less, so the list is no longer two hops behind
+        a lookup. None when nothing changes."""
+        import numpy as np
+
+        params = self.params
+        kinds = np.array(
+            [0.0, -params.set_home_hops, -params.set_plumbing_hops, params.set_lookup_hops]
+        )
+        if not kinds.any():
+            return None
+        if params.short_forms:
+            query = self._short_forms.expand(query)
+        mentions = self._type_names.mentions(query)
+        numbers = self._reached_numbers
+        sets = [numbers[n] for n in mentions.plural - mentions.singular if n in numbers]
+        if not sets:
+            return None
+        into = self._among(self.state.set_target, np.array(sets, dtype=np.int64))
+        detours: FloatArray = np.where(into, kinds[self.state.set_route], 0.0)
+        return detours
 
     def _ordered(
-        self, scores: FloatArray, k: int, *, paths: bool
+        self, scores: FloatArray, k: int, *, paths: bool, detours: FloatArray | None = None
     ) -> tuple[list[int], list[float], ShortestPaths | None]:
         """The first `k` entries and their scores, best first, each after its path from the
-        root; with the question's routes when they were needed (`paths`: for its hits')."""
+        root; with the question's routes when they were needed (`paths`: for its hits'),
+        whose hops cost what `detours` adds (`set_detours`)."""
         if k < 1 or not scores.size:
             return [], [], None
         top = float(scores.max())
@@ -466,7 +502,12 @@ class StructuralSearcher:
         routes = None
         if self.params.expand_paths or paths:
             relevance = self.params.path_relevance * scores / top
-            routes = self.graph.shortest_paths(field_cost=1.0 - relevance)
+            cost = 1.0 - relevance
+            if detours is not None:
+                import numpy as np
+
+                cost = np.maximum(cost + detours, _LEAST_HOP)
+            routes = self.graph.shortest_paths(field_cost=cost)
             if k >= _WALK_EVERYTHING_FROM:
                 routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
         if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
@@ -507,7 +548,9 @@ class StructuralSearcher:
 
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
-        entries, kept, _ = self._ordered(self.search_scores(query), k, paths=False)
+        entries, kept, _ = self._ordered(
+            self.search_scores(query), k, paths=False, detours=self.set_detours(query)
+        )
         # A bench's ranking is thousands deep: one C call picks every coordinate.
         known = self.corpus.coordinates
         coordinates: tuple[str, ...]
@@ -517,9 +560,13 @@ class StructuralSearcher:
             coordinates = tuple(known[entry] for entry in entries)
         return Ranking(coordinates, tuple(kept), tuple(entries))
 
-    def rank(self, scores: FloatArray, k: int) -> list[SearchHit]:
+    def rank(
+        self, scores: FloatArray, k: int, detours: FloatArray | None = None
+    ) -> list[SearchHit]:
         """Hits from per-entry scores: best entries first, each after its path from the root."""
-        entries, kept, routes = self._ordered(scores, k, paths=bool(self.max_paths))
+        entries, kept, routes = self._ordered(
+            scores, k, paths=bool(self.max_paths), detours=detours
+        )
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
         # A few hits are rendered one by one; a deep list (a budgeted search) takes every

@@ -57,6 +57,9 @@ class StructuralParams:
     argument_description_weight: float = 0.2
     argument_description_b: float = 0.75
     caller_weight: float = 0.5
+    set_lookup_hops: float = 2.0
+    set_home_hops: float = 0.45
+    set_plumbing_hops: float = 0.7
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
@@ -158,21 +161,46 @@ def _term_table(
     )
 
 
-def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], list[int]]:
+SET_ROUTE_NONE, SET_ROUTE_HOME, SET_ROUTE_PLUMBING, SET_ROUTE_BY_IDENTIFIER = range(4)
+"""What an entry is on a way to a set (`StructuralIndex.set_route`): nothing in particular; a
+list or connection of objects that belong to its owner (`Project.mergeRequests`, where
+`MergeRequest.project` is a non-null `Project`: the set's home); a connection's or page's
+way to its items (`nodes`, `edges`, an edge's `node`, a page's items); a lookup of one
+object by identifiers only (`mergeRequest(id: MergeRequestID!)`)."""
+
+
+def _reached_types(
+    corpus: Corpus,
+) -> tuple[list[str], list[int], list[int], list[int], list[int], list[int]]:
     """The object types fields reach, and by entry: the type it reaches (a connection's node
     type for a connection; -1 for none) and its shape: 1 a lookup (one object, chosen by a
     required argument), 2 many (a list or a connection), 0 anything else. With each type, how
-    many fields reach it (a schema's central types are reached from everywhere)."""
+    many fields reach it (a schema's central types are reached from everywhere), each entry's
+    kind on a way to a set (`SET_ROUTE_…`, see `_set_routes`) and the set it is on the way
+    to (its reached type, but for a connection's `edges`: the type of its nodes)."""
     entries = corpus.entries
     edge_nodes = {e.owner: e.named_return_type for e in entries if e.field == "node"}
     pages = list_pages(corpus)
     nodes: dict[str, str] = {}
-    for entry in entries:
+    plumbing: set[int] = set()
+    for position, entry in enumerate(entries):
         # A connection's `nodes`, or a list page's items (`schemanav.corpus.pages`).
         if entry.field == "nodes" or pages.get(entry.owner) == entry.field:
             nodes[entry.owner] = entry.named_return_type
+            plumbing.add(position)
         elif entry.field == "edges" and entry.named_return_type in edge_nodes:
             nodes.setdefault(entry.owner, edge_nodes[entry.named_return_type])
+            plumbing.add(position)
+        elif entry.field == "node" and entry.owner in edge_nodes:
+            plumbing.add(position)
+    for position, entry in enumerate(entries):
+        # Beside its edges, a connection's list of its node type is its `nodes` by any name.
+        if (
+            position not in plumbing
+            and entry.returns_list
+            and nodes.get(entry.owner) == entry.named_return_type
+        ):
+            plumbing.add(position)
     numbers: dict[str, int] = {}
     target: list[int] = []
     shape: list[int] = []
@@ -190,7 +218,54 @@ def _reached_types(corpus: Corpus) -> tuple[list[str], list[int], list[int], lis
         required = entry.takes_required_argument
         shape.append(2 if listed else 1 if required else 0)
     counts = Counter(t for t in target if t >= 0)
-    return list(numbers), target, shape, [counts[n] for n in range(len(numbers))]
+    reached = list(numbers)
+    routes = _set_routes(corpus, reached, target, shape, plumbing)
+    set_target = [  # a connection's `edges` lead to the set of its nodes, as `nodes` do
+        numbers.get(edge_nodes[entry.named_return_type], -1)
+        if position in plumbing and entry.named_return_type in edge_nodes
+        else target[position]
+        for position, entry in enumerate(entries)
+    ]
+    return reached, target, shape, [counts[n] for n in range(len(numbers))], routes, set_target
+
+
+def _set_routes(
+    corpus: Corpus, reached: list[str], target: list[int], shape: list[int], plumbing: set[int]
+) -> list[int]:
+    """Each entry's kind on a way to a set (`SET_ROUTE_…`). A set's home is the list whose
+    items point back at its owner by a non-null field of one object (of the owner's type or
+    of an interface or union it belongs to): every merge request has its one project, so
+    `Project.mergeRequests` holds them all, where `CurrentUser.recentlyViewedMergeRequests`
+    is a selection. A nullable back reference (an author who may be deleted) is no home."""
+    homes: dict[str, set[str]] = defaultdict(set)  # type -> what its non-null objects are
+    for entry in corpus.entries:
+        if not entry.returns_list and entry.return_type.endswith("!"):
+            homes[entry.owner].add(entry.named_return_type)
+    belongs_to: dict[str, set[str]] = defaultdict(set)
+    for abstract, members in corpus.possible_types.items():
+        for member in members:
+            belongs_to[member].add(abstract)
+    routes: list[int] = []
+    for position, entry in enumerate(corpus.entries):
+        if position in plumbing:
+            routes.append(SET_ROUTE_PLUMBING)
+        elif shape[position] == 2:
+            back = homes.get(reached[target[position]], set())
+            owner = entry.owner
+            home = owner in back or bool(belongs_to.get(owner, set()) & back)
+            routes.append(SET_ROUTE_HOME if home else SET_ROUTE_NONE)
+        elif shape[position] == 1 and _by_identifiers(entry):
+            routes.append(SET_ROUTE_BY_IDENTIFIER)
+        else:
+            routes.append(SET_ROUTE_NONE)
+    return routes
+
+
+def _by_identifiers(entry: CorpusEntry) -> bool:
+    """Whether every required argument is an identifier (`ID`, or a scalar named `…ID`): a
+    lookup by a number or a name (`pullRequest(number:)`) is not one."""
+    required = [a.type.strip("[]!") for a in entry.arguments if a.type.endswith("!")]
+    return bool(required) and all(name == "ID" or name.endswith("ID") for name in required)
 
 
 # How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.
@@ -218,6 +293,8 @@ class StructuralIndex:
     reached_by: list[int]  # how many fields reach each of them
     target: IntArray  # each entry's reached type by number, -1 for none
     shape: IntArray  # each entry's shape: 1 a lookup, 2 a list or connection, 0 other
+    set_route: IntArray  # each entry's kind on a way to a set (`SET_ROUTE_…`)
+    set_target: IntArray  # the set each entry is on the way to, by number, -1 for none
 
     @classmethod
     def build(cls, corpus: Corpus, params: StructuralParams, stem: Stemmer) -> StructuralIndex:
@@ -230,7 +307,7 @@ class StructuralIndex:
         )
         sharing = Counter(entry.field for entry in corpus.entries)
         most = math.log(1 + max(sharing.values(), default=1))
-        reached, target, shape, reached_by = _reached_types(corpus)
+        reached, target, shape, reached_by, set_route, set_target = _reached_types(corpus)
         return cls(
             size=len(corpus),
             terms=terms,
@@ -246,6 +323,8 @@ class StructuralIndex:
             reached_by=reached_by,
             target=np.array(target, dtype=np.int64),
             shape=np.array(shape, dtype=np.int64),
+            set_route=np.array(set_route, dtype=np.int64),
+            set_target=np.array(set_target, dtype=np.int64),
         )
 
     def to_payload(self) -> bytes:
@@ -334,13 +413,17 @@ class StructuralIndex:
             type(n) is int and n >= 0 for n in by
         ):
             return "malformed reach counts"
-        if len(self.target) != size or len(self.shape) != size:
+        if any(len(a) != size for a in (self.target, self.shape, self.set_route, self.set_target)):
             return "per-entry arrays of the wrong length"
         if size and (
             int(self.target.min()) < -1
             or int(self.target.max()) >= len(reached)
             or int(self.shape.min()) < 0
             or int(self.shape.max()) > 2
+            or int(self.set_route.min()) < SET_ROUTE_NONE
+            or int(self.set_route.max()) > SET_ROUTE_BY_IDENTIFIER
+            or int(self.set_target.min()) < -1
+            or int(self.set_target.max()) >= len(reached)
         ):
             return "a reached type or shape out of range"
         return None
