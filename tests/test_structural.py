@@ -870,7 +870,7 @@ def test_a_set_is_reached_through_its_home_not_a_lookup_by_identifier() -> None:
     # One merge request keeps its lookup, and so does a set without the detours.
     one = searcher.search("the merge request with conflicts", 2)
     assert one[0].coordinate == "Query.mergeRequest"
-    flat = StructuralParams(set_lookup_hops=0.0, set_home_hops=0.0, set_plumbing_hops=0.0)
+    flat = StructuralParams(set_wrong_way_hops=0.0, set_home_hops=0.0, set_plumbing_hops=0.0)
     plain = _structural(corpus, flat, max_paths=0).search("merge requests with conflicts", 2)
     assert plain[0].coordinate == "Query.mergeRequest"
 
@@ -893,3 +893,42 @@ def test_a_connections_way_to_its_nodes_is_read_by_its_shape_not_its_name() -> N
     # The edges hop is on the way to the set of merge requests, as the edge's node is.
     assert state.reached[sets["MergeRequestConnection.edges"]] == "MergeRequest"
     assert sets["MergeRequestEdge.node"] == sets["MergeRequestConnection.edges"]
+
+
+PATH_SCOPED_SDL = """
+type Query {
+  group(fullPath: ID!): Group
+  runners(paused: Boolean): RunnerConnection
+}
+
+type Group {
+  name: String
+  runners(paused: Boolean): RunnerConnection
+}
+
+type RunnerConnection {
+  nodes: [Runner]
+}
+
+type Runner {
+  group: Group!
+  paused: Boolean
+}
+"""
+
+
+def test_a_set_of_an_object_named_by_its_path_is_not_everyones() -> None:
+    corpus = _corpus(PATH_SCOPED_SDL)
+    searcher = _structural(corpus, max_paths=0)
+    everyone = [hit.coordinate for hit in searcher.search("paused runners", 2)]
+    assert everyone == ["Query.runners", "RunnerConnection.nodes"]
+    # "of group/project": that group's runners, not the root's list of every runner.
+    scoped = [hit.coordinate for hit in searcher.search("paused runners of group/project", 2)]
+    assert scoped == ["Query.group", "Group.runners"]
+    # …and the root's list of everyone's is a wrong way in for it: two hops more.
+    root = corpus.coordinates.index("Query.runners")
+    scoped_detours = searcher.set_detours("paused runners of group/project")
+    everyones_detours = searcher.set_detours("paused runners")
+    assert scoped_detours is not None and everyones_detours is not None
+    assert scoped_detours[root] == pytest.approx(2.0)
+    assert everyones_detours[root] == 0.0

@@ -31,7 +31,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    Its ways in follow: a set is reached through its home, the list of the object its items
    belong to (`Project.mergeRequests`: every `MergeRequest` has a non-null `project`), and
    through that list's `nodes`, not through a lookup by identifier that no one asking for
-   every open merge request can fill (`StructuralSearcher.set_detours`).
+   every open merge request can fill, nor, when the question names an object by its path,
+   through the root's list of everyone's (`StructuralSearcher.set_detours`).
 7. Time: a question in time ("merged last month", "stale", a date) wants the timestamps of
    the objects it asks about, though it names none; fields returning a date or time scalar
    (by the scalar's own name or description) get a larger share of their type's best score.
@@ -66,6 +67,7 @@ from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import (
     CALLER_DESCRIPTION,
+    PATH_LITERAL,
     in_first_person,
     in_time,
     is_time_scalar,
@@ -276,8 +278,8 @@ class StructuralSearcher:
         `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
         of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
-        `products`) `root_lists` more, unless the set is the asker's (`everyones` False: "my
-        repos" are the caller's, not every repository)."""
+        `products`) `root_lists` more, unless the set is not everyone's (`everyones` False:
+        "my repos" are the caller's, "runners of group/project" that object's)."""
         import numpy as np
 
         mentions = self._type_names.mentions(query)
@@ -356,7 +358,10 @@ class StructuralSearcher:
             or self.params.plural_lookups
             or self.params.root_lists
         ):
-            scores = self._literal_lookups(query, scores, everyones=not about_the_caller)
+            # A set of the asker's ("my repos") or of an object the question names by its
+            # path ("vulnerabilities in group/project") is not the root's list of everyone's.
+            everyones = not about_the_caller and not PATH_LITERAL.search(query)
+            scores = self._literal_lookups(query, scores, everyones=everyones)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         writes = requested_write(query, self._writes) if self._writes else []
@@ -463,18 +468,19 @@ class StructuralSearcher:
 
     def set_detours(self, query: str) -> FloatArray | None:
         """What the hops of a question's ways in cost more (or less) when it asks for a set
-        (names a type only in the plural): a lookup of one object by identifiers only costs
-        `set_lookup_hops` more (who asks for every open merge request has no merge
-        request's ID); the set's home (`Project.mergeRequests`, see
-        `structural_index._set_routes`) `set_home_hops` less, and its connection's or page's
-        way to its items `set_plumbing_hops` less, so the list is no longer two hops behind
-        a lookup. None when nothing changes."""
+        (names a type only in the plural). A way that cannot hold the set costs
+        `set_wrong_way_hops` more: a lookup of one object by identifiers only (who asks for
+        every open merge request has no merge request's ID) and, when the question names an
+        object by its path ("vulnerabilities in group/project"), the query root's list of
+        everyone's. The set's home (`Project.mergeRequests`, see
+        `structural_index._set_routes`) costs `set_home_hops` less, and a connection's or
+        page's way to its items `set_plumbing_hops` less, so a list is no longer two hops
+        behind a lookup. None when nothing changes."""
         import numpy as np
 
         params = self.params
-        kinds = np.array(
-            [0.0, -params.set_home_hops, -params.set_plumbing_hops, params.set_lookup_hops]
-        )
+        wrong = params.set_wrong_way_hops
+        kinds = np.array([0.0, -params.set_home_hops, -params.set_plumbing_hops, wrong])
         if not kinds.any():
             return None
         if params.short_forms:
@@ -486,6 +492,9 @@ class StructuralSearcher:
             return None
         into = self._among(self.state.set_target, np.array(sets, dtype=np.int64))
         detours: FloatArray = np.where(into, kinds[self.state.set_route], 0.0)
+        if wrong and PATH_LITERAL.search(query):
+            everyones = into & self._on_query_root & (self.state.shape == 2)
+            detours = detours + np.where(everyones, wrong, 0.0)
         return detours
 
     def _ordered(

@@ -57,7 +57,7 @@ class StructuralParams:
     argument_description_weight: float = 0.2
     argument_description_b: float = 0.75
     caller_weight: float = 0.5
-    set_lookup_hops: float = 2.0
+    set_wrong_way_hops: float = 2.0
     set_home_hops: float = 0.45
     set_plumbing_hops: float = 0.7
 
