@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,7 +85,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, Format
-    from schemanav.retrieval.quantity import ShortForms, TypeNames
+    from schemanav.retrieval.quantity import ShortForms, TypeMentions, TypeNames
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -269,6 +269,17 @@ class StructuralSearcher:
 
         return TypeNames(self.state.reached)
 
+    @cached_property
+    def _expanded(self) -> Callable[[str], str]:
+        """The question with its short forms' expansions (`ShortForms.expand`), remembered for
+        the last few: a ranking reads it for its scores and again for its ways in."""
+        return lru_cache(maxsize=4)(self._short_forms.expand)
+
+    @cached_property
+    def _mentions(self) -> Callable[[str], TypeMentions]:
+        """`TypeNames.mentions`, remembered for the last few questions (as `_expanded`)."""
+        return lru_cache(maxsize=4)(self._type_names.mentions)
+
     def _literal_lookups(self, query: str, scores: FloatArray, everyones: bool) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
@@ -282,7 +293,7 @@ class StructuralSearcher:
         "my repos" are the caller's, "runners of group/project" that object's)."""
         import numpy as np
 
-        mentions = self._type_names.mentions(query)
+        mentions = self._mentions(query)
         one = mentions.one
         sets = mentions.plural - mentions.singular
         numbers = self._reached_numbers
@@ -346,7 +357,7 @@ class StructuralSearcher:
         import numpy as np
 
         if self.params.short_forms:
-            query = self._short_forms.expand(query)
+            query = self._expanded(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
         about_the_caller = (
@@ -484,8 +495,8 @@ class StructuralSearcher:
         if not kinds.any():
             return None
         if params.short_forms:
-            query = self._short_forms.expand(query)
-        mentions = self._type_names.mentions(query)
+            query = self._expanded(query)
+        mentions = self._mentions(query)
         numbers = self._reached_numbers
         sets = [numbers[n] for n in mentions.plural - mentions.singular if n in numbers]
         if not sets:
