@@ -35,6 +35,11 @@ class Format(StrEnum):
             raise ValueError(f"unknown format {value!r}: choose one of {choices}") from None
 
 
+def is_identifier_type(type_text: str) -> bool:
+    """An identifier's type: `ID` or a custom scalar for one (`IssueID`), or a list of them."""
+    return type_text.strip("[]!").endswith("ID")
+
+
 _LOWER_OR_DIGIT_THEN_UPPER = re.compile(r"([a-z0-9])([A-Z])")
 _CAPITALS_THEN_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
 

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from schemanav.corpus.model import is_identifier_type
 from schemanav.corpus.pages import list_pages
 
 if TYPE_CHECKING:
@@ -264,8 +265,8 @@ def _set_routes(
 def _by_identifiers(entry: CorpusEntry) -> bool:
     """Whether every required argument is an identifier (`ID`, or a scalar named `…ID`): a
     lookup by a number or a name (`pullRequest(number:)`) is not one."""
-    required = [a.type.strip("[]!") for a in entry.arguments if a.type.endswith("!")]
-    return bool(required) and all(name == "ID" or name.endswith("ID") for name in required)
+    required = [a.type for a in entry.arguments if a.type.endswith("!")]
+    return bool(required) and all(map(is_identifier_type, required))
 
 
 # How each kind of array field of `StructuralIndex` is stored: raw little-endian bytes.

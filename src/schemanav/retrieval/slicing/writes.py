@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.model import is_identifier_type
 from schemanav.retrieval.quantity import type_words
 
 if TYPE_CHECKING:
@@ -27,11 +28,6 @@ if TYPE_CHECKING:
     from schemanav.corpus.facts import SliceFacts
 
 _ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
-
-
-def _is_identifier(type_text: str) -> bool:
-    """An identifier's type: `ID` or a custom scalar for one (`IssueID`), or a list of them."""
-    return type_text.strip("[]!").endswith("ID")
 
 
 def write_references(
@@ -58,7 +54,7 @@ def write_references(
                     values.append((value.name, value.type))
         named: set[str] = set()
         for name, type_text in values:
-            if not _is_identifier(type_text):
+            if not is_identifier_type(type_text):
                 continue
             if name == "id":
                 words = type_words(entry.field).split(" ")
