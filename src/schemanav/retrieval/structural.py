@@ -76,7 +76,14 @@ from schemanav.retrieval.quantity import (
     without_path_literals,
 )
 from schemanav.retrieval.registry import NoOptions, register_backend
-from schemanav.retrieval.structural_index import StructuralIndex, StructuralParams
+from schemanav.retrieval.structural_index import (
+    SET_ROUTE_BY_IDENTIFIER,
+    SET_ROUTE_HOME,
+    SET_ROUTE_KINDS,
+    SET_ROUTE_PLUMBING,
+    StructuralIndex,
+    StructuralParams,
+)
 
 __all__ = ["StructuralBackend", "StructuralIndex", "StructuralParams", "StructuralSearcher"]
 
@@ -491,7 +498,10 @@ class StructuralSearcher:
 
         params = self.params
         wrong = params.set_wrong_way_hops
-        kinds = np.array([0.0, -params.set_home_hops, -params.set_plumbing_hops, wrong])
+        kinds = np.zeros(len(SET_ROUTE_KINDS))  # what each kind adds, by its number
+        kinds[SET_ROUTE_HOME] = -params.set_home_hops
+        kinds[SET_ROUTE_PLUMBING] = -params.set_plumbing_hops
+        kinds[SET_ROUTE_BY_IDENTIFIER] = wrong
         if not kinds.any():
             return None
         if params.short_forms:

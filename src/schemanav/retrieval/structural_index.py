@@ -162,7 +162,8 @@ def _term_table(
     )
 
 
-SET_ROUTE_NONE, SET_ROUTE_HOME, SET_ROUTE_PLUMBING, SET_ROUTE_BY_IDENTIFIER = range(4)
+SET_ROUTE_KINDS = range(4)
+SET_ROUTE_NONE, SET_ROUTE_HOME, SET_ROUTE_PLUMBING, SET_ROUTE_BY_IDENTIFIER = SET_ROUTE_KINDS
 """What an entry is on a way to a set (`StructuralIndex.set_route`): nothing in particular; a
 list or connection of objects that belong to its owner (`Project.mergeRequests`, where
 `MergeRequest.project` is a non-null `Project`: the set's home); a connection's or page's
@@ -421,8 +422,8 @@ class StructuralIndex:
             or int(self.target.max()) >= len(reached)
             or int(self.shape.min()) < 0
             or int(self.shape.max()) > 2
-            or int(self.set_route.min()) < SET_ROUTE_NONE
-            or int(self.set_route.max()) > SET_ROUTE_BY_IDENTIFIER
+            or int(self.set_route.min()) < SET_ROUTE_KINDS.start
+            or int(self.set_route.max()) >= SET_ROUTE_KINDS.stop
             or int(self.set_target.min()) < -1
             or int(self.set_target.max()) >= len(reached)
         ):
