@@ -153,7 +153,7 @@ def test_a_type_asked_as_a_set_shows_its_state() -> None:
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    params = SliceParams(fill_depth=4, reserve=0, complete=False)
+    params = SliceParams(reserve=0, complete=False)
     filled = Slicer.of(schema, corpus, params=params)
     leaves = ["Order.total", "Order.id", "Order.status", "Order.number"]
     budget = filled.from_ranked(["Query.order", *leaves], 1000).tokens
@@ -164,8 +164,33 @@ def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> N
     piece = filled.from_ranked(ranked, budget)
     assert piece.tokens <= budget and "Order.number" in piece.fields
     assert "Query.orders" not in piece.fields
-    strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill_depth=0))
+    strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill=False))
     assert "Order.number" not in strict.from_ranked(ranked, budget).fields
+
+
+def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
+    # Twenty leaves each: neither type is small enough to show them all as a subject.
+    shop, order = (" ".join(f"{letter}{i}: Int" for i in range(1, 21)) for letter in "so")
+    slicer = slicer_for(
+        f"""type Query {{ shop(handle: String!): Shop }}
+        type Shop {{ {shop} orders: [Order!]! report: Report }}
+        type Order {{ {order} }}
+        type Report {{ a: String b: String c: String d: String e: String }}""",
+        params=SliceParams(reserve=0, complete=False),
+    )
+    head = ["Query.shop", "Shop.s1", "Shop.s2", "Shop.s3", "Shop.orders", "Order.o1", "Order.o2"]
+    head.append("Order.o3")
+    # Shop.report brings a type: it does not fit, and of the two cheap lines past it, which
+    # cost alike, there is room for one: the rank's (Shop.s4), unless the question asks for
+    # a set of orders, whose objects an answer lists (Order.o4).
+    ranked = [*head, "Shop.report", "Shop.s4", "Order.o4"]
+    for question, shown, left in (
+        ("which orders of shop s", "Order.o4", "Shop.s4"),
+        ("the order 3 of shop s", "Shop.s4", "Order.o4"),
+    ):
+        budget = slicer.from_ranked([*head, shown], 1000, question).tokens
+        piece = slicer.from_ranked(ranked, budget, question)
+        assert shown in piece.fields and left not in piece.fields, question
 
 
 def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
@@ -427,7 +452,7 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     corpus = build_corpus(schema)
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
               "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
-    params = SliceParams(fill_depth=0)
+    params = SliceParams(fill=False)
     reserved = Slicer.of(schema, corpus, params=params)
     plain = Slicer.of(schema, corpus, params=dataclasses.replace(params, reserve=0))
     connectives = {"Shop.flagship", "Shop.orders"}
@@ -452,7 +477,7 @@ def test_two_types_are_related_by_at_most_a_few_connectives() -> None:
         f"type Shop {{ name: String!  rating: Int  {' '.join(f'{w}: Order' for w in ways)} }}\n"
         "type Order { number: Int!  total: Float }"
     )
-    unfilled = SliceParams(fill_depth=0, complete=False)
+    unfilled = SliceParams(fill=False, complete=False)
     slicer = Slicer.of(schema, build_corpus(schema), params=unfilled)
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating"]
     between = {f"Shop.{w}" for w in ways}

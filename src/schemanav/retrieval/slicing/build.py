@@ -20,10 +20,17 @@ from schemanav.retrieval.slicing.state import Step
 from schemanav.retrieval.slicing.tables import SchemaTables
 
 if TYPE_CHECKING:
+    import numpy as np
     from graphql import GraphQLSchema
+    from numpy.typing import NDArray
 
     from schemanav.corpus import Corpus
     from schemanav.graph import SchemaGraph
+
+
+_FILL_STRETCH = 64
+"""The fill reads the ranking this many hits at a time, each stretch first cut to the hits
+whose bare line fits what is left (the slice only grows, so none cut would have fitted)."""
 
 
 class Slicer(SchemaTables):
@@ -107,7 +114,7 @@ class Slicer(SchemaTables):
             state = growth.add_connectives(state or growth.replayed())
             state = growth.add_set_ways(state)
             state = growth.add_paging(state)
-        if fitted and self.params.fill_depth > 0 and failed != -1:
+        if fitted and self.params.fill and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
         elif failed == -1 and growth.steps and self.params.complete:
             state = growth.complete(state or growth.replayed())
@@ -212,9 +219,7 @@ class _Growth:
             if any(many and name in state.fields.get(source, {}) for source, name, many in leading):
                 continue  # a way to the set is in already
             ways = [
-                (source, name)
-                for source, name, many in leading
-                if many and source in state.fields
+                (source, name) for source, name, many in leading if many and source in state.fields
             ]
             if not ways:
                 continue
@@ -240,48 +245,63 @@ class _Growth:
         self.steps.append(step)
         return state
 
-    def fill(
-        self, state: GrowingState, order: list[int], fitted: int, failed: int
-    ) -> GrowingState:
+    def fill(self, state: GrowingState, order: list[int], fitted: int, failed: int) -> GrowingState:
         """Score per token: past the first hit that did not fit, hits that cost only their
         own line (a field of a type already in, whose return type is in too) still go in, as
-        far down the ranking as `fill_depth` times the hits that fitted; so does a hit on a
-        member of a small union in the slice, with its member, when it costs little."""
+        far down the ranking as the slice was given; so does a hit on a member of a small
+        union in the slice, with its member, when it costs little. The hits on the types the
+        question asks a set of go first: an answer listing a set's objects selects their
+        fields (`Issue.url` for "which issues …"), though the question names few of them."""
         self.kept_at = (len(self.steps), state.copy())
-        depth = int(fitted * self.s.params.fill_depth)
         # The hits not taken: of the first `fitted` of `order`, those passed over (twins);
         # then every one after the hit that failed (`order` holds each position once).
         assert order[fitted] == failed
         taken = {step[1] for step in self.steps if step[0] == "hit"}
         passed = [p for p in order[:fitted] if p not in taken]
-        after = order[fitted + 1 : fitted + 1 + depth]
-        # `ID` is opaque by the spec: past the frontier, a hit on one is a line that answers
-        # nothing (identifiers and hits that fit still show it).
-        returns_id = self.s.returns_id
-        rest = [p for p in [*passed, *after][:depth] if not returns_id[p]]
+        ranked = self._fill_order([*passed, *order[fitted + 1 :]])
         # No step adds less than its hit's line, and no line costs less than its field
-        # without arguments: once the slice is nearly full, most hits stop here.
+        # without arguments: once the slice is nearly full, most hits stop here, and a
+        # stretch of the ranking is first cut to the hits whose bare line still fits.
         budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs
-        names, member_of = self.s.names, self.s.member_of
-        for position in rest:
-            if state.total + cheapest > budget:
-                break  # not even the cheapest line of the schema fits any more
-            owner, name = names[position]
-            fields = state.fields.get(owner)
-            if fields is None:
-                if not member_of.get(owner):
-                    continue  # neither cheap nor a union member (see `GrowingState.near`)
-            elif name in fields:
-                continue  # in already
-            if state.total + bare_costs[position] > budget:
-                continue
-            if state.cheap(position):
-                if state.total + state.line_cost(position) <= budget:
-                    state.add_hit(position)
-                    self.steps.append(("hit", position))
-            elif fields is None:
-                state = self._add_member(state, position)
+        costs, names, member_of = self.s.fill_arrays[1], self.s.names, self.s.member_of
+        for start in range(0, len(ranked), _FILL_STRETCH):
+            stretch = ranked[start : start + _FILL_STRETCH]
+            for position in stretch[costs[stretch] <= budget - state.total].tolist():
+                if state.total + cheapest > budget:
+                    return state  # not even the cheapest line of the schema fits any more
+                owner, name = names[position]
+                fields = state.fields.get(owner)
+                if fields is None:
+                    if not member_of.get(owner):
+                        continue  # neither cheap nor a union member (see `GrowingState.near`)
+                elif name in fields:
+                    continue  # in already
+                if state.total + bare_costs[position] > budget:
+                    continue
+                if state.cheap(position):
+                    if state.total + state.line_cost(position) <= budget:
+                        state.add_hit(position)
+                        self.steps.append(("hit", position))
+                elif fields is None:
+                    state = self._add_member(state, position)
         return state
+
+    def _fill_order(self, hits: list[int]) -> NDArray[np.intp]:
+        """The hits the fill reads, in its order: those on the types the question asks a set
+        of first, each part in rank order; none returning `ID`, which is opaque by the spec:
+        past the frontier a hit on one is a line that answers nothing (identifiers and hits
+        that fit still show it). Array operations: a ranking holds thousands of hits."""
+        import numpy as np
+
+        ranked = np.fromiter(hits, dtype=np.intp, count=len(hits))
+        ranked = ranked[self.s.fill_arrays[0][ranked]]
+        if self.many:
+            owned = np.zeros(len(self.s.names), dtype=bool)
+            fields_of, position = self.s.fields_of, self.s.position
+            for owner in self.many:
+                owned[[position[owner, name] for name in fields_of.get(owner, ())]] = True
+            ranked = np.concatenate((ranked[owned[ranked]], ranked[~owned[ranked]]))
+        return ranked
 
     def complete(self, state: GrowingState) -> GrowingState:
         """Every ranked hit is in and budget is left (a small schema, or one whose fields

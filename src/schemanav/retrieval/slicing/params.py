@@ -60,18 +60,19 @@ class SliceParams:
     `arguments` (every argument: exact signatures; only the required ones), `descriptions`
     (the fields' descriptions, whole or their first sentence) and `indent` (graphql-core's
     two spaces) choose how the SDL reads, at a cost in tokens. `reserve` (the share of the
-    budget kept from ranked hits for connectives and the fill) and `fill_depth` (how far down
-    the ranking the fill looks, in multiples of the hits that fit; 0: no fill) split the
-    budget: the two numbers a second development schema may move. `complete`: a slice with
-    budget left once every ranked hit is in shows the other fields of the types it holds
-    (`_Growth.complete`); off, it holds the hits, their ways in and what they bring only.
+    budget kept from ranked hits for connectives and the fill) splits the budget: the number a
+    second development schema may move. `fill`: past the first ranked hit that does not fit,
+    cheaper hits further down still go in (`_Growth.fill`); off, the slice stops there.
+    `complete`: a slice with budget left once every ranked hit is in shows the other fields of
+    the types it holds (`_Growth.complete`); off, it holds the hits, their ways in and what
+    they bring only.
     """
 
     arguments: Literal["all", "selected", "required"] = "selected"
     descriptions: Literal["none", "first-sentence", "full"] = "none"
     indent: int = 1
     reserve: float = 0.2
-    fill_depth: float = 12.0
+    fill: bool = True
     complete: bool = True
 
 

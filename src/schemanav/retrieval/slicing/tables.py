@@ -32,6 +32,9 @@ from schemanav.retrieval.slicing.params import (
 from schemanav.retrieval.slicing.writes import WriteTables
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from schemanav.corpus import Corpus, CorpusEntry
     from schemanav.corpus.facts import InputValue, SliceFacts
     from schemanav.graph import SchemaGraph
@@ -363,19 +366,22 @@ class SchemaTables:
         return line
 
     @cached_property
-    def returns_id(self) -> list[bool]:
-        """By corpus position: whether the field returns `ID` (read for every hit the fill
-        passes)."""
-        facts = self.facts
-        return [facts[owner][name].named == "ID" for owner, name in self.names]
-
-    @cached_property
     def bare_line_costs(self) -> list[int]:
         """By corpus position: what the field's line costs without arguments, the least any
         line of it costs (arguments only add text: a test checks this on both bundled schemas)."""
         from schemanav.tokens import known_counts
 
         return known_counts([self.field_line(owner, name, ()) for owner, name in self.names])
+
+    @cached_property
+    def fill_arrays(self) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
+        """By corpus position, as arrays the fill cuts thousands of hits by at once: whether
+        the field returns anything but `ID`, and `bare_line_costs`."""
+        import numpy as np
+
+        facts = self.facts
+        not_id = np.array([facts[o][n].named != "ID" for o, n in self.names], dtype=bool)
+        return not_id, np.array(self.bare_line_costs, dtype=np.int64)
 
     @cached_property
     def cheapest_line(self) -> int:
