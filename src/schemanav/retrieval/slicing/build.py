@@ -263,7 +263,8 @@ class _Growth:
         # without arguments: once the slice is nearly full, most hits stop here, and a
         # stretch of the ranking is first cut to the hits whose bare line still fits.
         budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs
-        costs, names, member_of = self.s.fill_arrays[1], self.s.names, self.s.member_of
+        _, costs = self.s.fill_arrays  # each field's bare line cost, as an array
+        names, member_of = self.s.names, self.s.member_of
         for start in range(0, len(ranked), _FILL_STRETCH):
             stretch = ranked[start : start + _FILL_STRETCH]
             for position in stretch[costs[stretch] <= budget - state.total].tolist():
@@ -294,7 +295,8 @@ class _Growth:
         import numpy as np
 
         ranked = np.fromiter(hits, dtype=np.intp, count=len(hits))
-        ranked = ranked[self.s.fill_arrays[0][ranked]]
+        not_id, _ = self.s.fill_arrays
+        ranked = ranked[not_id[ranked]]
         if self.many:
             owned = np.zeros(len(self.s.names), dtype=bool)
             fields_of, position = self.s.fields_of, self.s.position
