@@ -302,7 +302,8 @@ class _Growth:
             fields_of, position = self.s.fields_of, self.s.position
             for owner in self.many:
                 owned[[position[owner, name] for name in fields_of.get(owner, ())]] = True
-            ranked = np.concatenate((ranked[owned[ranked]], ranked[~owned[ranked]]))
+            first = owned[ranked]
+            ranked = np.concatenate((ranked[first], ranked[~first]))
         return ranked
 
     def complete(self, state: GrowingState) -> GrowingState:
