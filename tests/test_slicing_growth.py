@@ -427,6 +427,98 @@ def test_a_type_named_in_the_plural_gets_a_list_from_the_slice_though_no_hit_on_
     assert "Project.pipelines" not in slicer.from_ranked(ranked, 1000, "project p").fields
 
 
+REF_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo {
+  name: String!
+  ref(name: String!): Ref
+  refs(
+    "Returns the first n elements."
+    first: Int
+    "A ref name prefix like `refs/heads/`, `refs/tags/`, etc."
+    prefix: String!
+  ): [Ref!]!
+  %s
+}
+type Ref { name: String!  target: GitObject }
+interface GitObject { oid: String! }
+type Tag implements GitObject { oid: String!  message: String }
+type Commit implements GitObject { oid: String!  message: String }
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "question", "listed"),
+    [
+        ("", "the tags of repo r", True),
+        ("", "the name of repo r", False),
+        # A list returns tags: that is their way in, not a list whose arguments name them.
+        ("tags(first: Int): [Tag!]!", "the tags of repo r", False),
+    ],
+)
+def test_a_set_no_list_returns_is_reached_by_the_list_whose_arguments_describe_it(
+    extra: str, question: str, listed: bool
+) -> None:
+    slicer = slicer_for(REF_SDL % extra)
+    piece = slicer.from_ranked(["Query.repo", "Repo.name"], 1000, question)
+    valid(piece.sdl)
+    assert ("Repo.refs(prefix:)" in piece.arguments) is listed
+
+
+def test_a_list_whose_items_do_not_lead_to_the_set_is_no_way_to_it() -> None:
+    notes = 'notes("Notes on protected tags only" protected: Boolean): [Note!]!  '
+    sdl = (REF_SDL % "").replace("ref(name: String!): Ref", notes + "ref(name: String!): Ref")
+    slicer = slicer_for(sdl.replace("`refs/tags/`", "`refs/other/`") + "type Note { text: String }")
+    piece = slicer.from_ranked(["Query.repo", "Repo.name"], 1000, "the tags of repo r")
+    valid(piece.sdl)
+    assert "Repo.notes" not in piece.fields  # its items (notes) lead to no tag
+
+
+TIMELINE_SDL = """
+type Query { pull(number: Int!): Pull }
+type Pull { title: String!  items(first: Int, itemTypes: [ItemType!]): ItemConnection! }
+type ItemConnection { nodes: [Item] }
+union Item = ClosedEvent | ReopenedEvent | Comment
+enum ItemType { CLOSED_EVENT  REOPENED_EVENT  COMMENT }
+type ClosedEvent { actor: String  createdAt: String }
+type ReopenedEvent { actor: String  createdAt: String }
+type Comment { body: String }
+"""
+
+
+def test_a_filter_value_that_names_a_type_of_the_list_brings_that_type() -> None:
+    slicer = slicer_for(TIMELINE_SDL)
+    ranked = ["Query.pull", "Pull.items", "ItemConnection.nodes", "Comment.body"]
+    reopened = slicer.from_ranked(ranked, 1000, "when was pull 3 reopened")
+    valid(reopened.sdl)
+    # REOPENED_EVENT is told from the other values by "reopened" ("event" half of them say).
+    assert "Pull.items(itemTypes:)" in reopened.arguments
+    assert "ReopenedEvent" in reopened.types and "ClosedEvent" not in reopened.types
+    plain = slicer.from_ranked(ranked, 1000, "comments on pull 3")
+    assert "ReopenedEvent" not in plain.types
+
+
+ALERT_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  alert(number: Int!): Alert  alerts(first: Int): AlertConnection! }
+type AlertConnection { nodes: [Alert!]! }
+type Alert { number: Int!  state: AlertState!  severity: String }
+enum AlertState { OPEN  FIXED  DISMISSED }
+"""
+
+
+def test_a_state_the_question_names_brings_the_list_beside_a_lookup() -> None:
+    slicer = slicer_for(ALERT_SDL)
+    ranked = ["Query.repo", "Repo.alert", "Alert.severity"]
+    # "open": a state of Alert, which the question does not name: it asks which are open.
+    stated = slicer.from_ranked(ranked, 1000, "severity of open scanning results in repo r")
+    valid(stated.sdl)
+    assert "Repo.alerts" in stated.fields
+    # No state named; or one alert, named by its number.
+    for question in ("severity of scanning results in repo r", "is alert 3 of repo r open"):
+        assert "Repo.alerts" not in slicer.from_ranked(ranked, 1000, question).fields, question
+
+
 def test_a_connection_between_types_in_the_slice_goes_in_when_the_question_names_its_nodes() -> (
     None
 ):

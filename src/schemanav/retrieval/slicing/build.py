@@ -4,9 +4,11 @@ then connectives, then the fill past the frontier, then trimmed until the SDL fi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK, in_time, quoted_value_nouns
+from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
@@ -49,6 +51,11 @@ class Slicer(SchemaTables):
         from schemanav.corpus.facts import SliceFacts
 
         return cls(SliceFacts.of(schema), corpus, graph, params, words)
+
+    @cached_property
+    def arguments(self) -> ArgumentTables:
+        """What the schema's lists' arguments say of the objects they return."""
+        return ArgumentTables(self)
 
     def from_scores(
         self, scores: Sequence[float] | Any, budget: int, question: str | None = None
@@ -113,7 +120,9 @@ class Slicer(SchemaTables):
         if growth.steps:
             state = growth.add_connectives(state or growth.replayed())
             state = growth.add_set_ways(state)
+            state = growth.add_lists_beside_lookups(state)
             state = growth.add_paging(state)
+            state = growth.add_filtered_members(state)
         if fitted and self.params.fill and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
         elif failed == -1 and growth.steps and self.params.complete:
@@ -141,9 +150,12 @@ class _Growth:
                 for noun in quoted_value_nouns(question)
                 for word in slicer.words(noun)
             }
-        # The types the question asks a set of, and every type it names but as one object.
+        # The types the question asks a set of, every type it names but as one object, and
+        # those it names as one object.
         empty: frozenset[str] = frozenset()
-        self.many, self.named = slicer.named_types(question) if question else (empty, empty)
+        self.many, self.named, self.one = (
+            slicer.named_types(question) if question else (empty, empty, empty)
+        )
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.
@@ -221,11 +233,53 @@ class _Growth:
             ways = [
                 (source, name) for source, name, many in leading if many and source in state.fields
             ]
+            if not ways and not any(many for _, _, many in leading):
+                # No list returns the set: a list whose arguments name it selects it.
+                described = self.s.arguments.described_lists(target)
+                ways = [way for way in described if way[0] in state.fields]
             if not ways:
                 continue
             source, name = min(ways, key=lambda way: (-values[position[way]], position[way]))
             state = self._tried(state, ("link", source, name))
         return state
+
+    def add_lists_beside_lookups(self, state: GrowingState) -> GrowingState:
+        """A question that names a state of a type ("open code scanning errors by severity":
+        `OPEN`, a state of `RepositoryVulnerabilityAlert`) asks which of its objects are in
+        that state, a set: beside a lookup of one of them by required arguments
+        (`vulnerabilityAlert(number:)`), the best list from the lookup's owner into that type
+        (`vulnerabilityAlerts`) goes in too, if it fits; not for a type the
+        question names beside an identifier ("is alert 3 open?"), nor beside a root lookup,
+        the way in to the object the question starts from ("is the order open?")."""
+        position, values, facts = self.s.position, self.values, self.s.facts
+        roots = self.s.graph.roots
+        for owner, shown in list(state.fields.items()):
+            if owner in roots:
+                continue
+            for name in list(shown):
+                field = facts[owner][name]
+                target = field.named
+                if field.many or not field.required or target in self.one:
+                    continue
+                if not self._states_named(target):
+                    continue
+                leading = self.s.leading_between.get(owner, {}).get(target, ())
+                lists = [n for n, many in leading if many]
+                if not lists or any(n in shown for n in lists):
+                    continue
+                best = min(lists, key=lambda n: (-values[position[owner, n]], position[owner, n]))
+                state = self._tried(state, ("link", owner, best))
+        return state
+
+    def _states_named(self, type_name: str) -> bool:
+        """Whether the question names a value of the type's state (`open`, `merged`)."""
+        state = self.s.states.get(type_name)
+        if state is None:
+            return False
+        enum = self.s.facts[type_name][state].named
+        return any(
+            not self.words.isdisjoint(self.s.value_words(v)) for v in self.s.enum_values[enum]
+        )
 
     def add_paging(self, state: GrowingState) -> GrowingState:
         """Paging for the connections whose nodes the question asks a set of
@@ -234,6 +288,33 @@ class _Growth:
         for owner, name in state.pageable():
             state = self._tried(state, ("page", owner, name))
         return state
+
+    def add_filtered_members(self, state: GrowingState) -> GrowingState:
+        """A list filtered by an enum argument whose value the question names, the value
+        being one of the types the list returns (`timelineItems(itemTypes: [REOPENED_EVENT])`
+        returns `ReopenedEvent`s): that type enters through its union or interface, with its
+        best field, if it fits; an answer reads the filtered items through it."""
+        for owner, shown in list(state.fields.items()):
+            for name, arguments in list(shown.items()):
+                if not arguments:
+                    continue
+                members = self.s.arguments.filtered_members(owner, name, arguments, state.words)
+                for member, abstract in members:
+                    best = None if member in state.fields else self._best_field(member)
+                    if best is not None:
+                        state = self._tried(state, ("member", best, abstract))
+        return state
+
+    def _best_field(self, type_name: str) -> int | None:
+        """The corpus position of a type's best-ranked field that takes no required argument
+        and does not return `ID` (opaque: it answers nothing alone)."""
+        values = self.values
+        fields = [
+            facts.position
+            for facts in self.s.facts[type_name].values()
+            if not facts.required and facts.named != "ID"
+        ]
+        return max(fields, key=lambda at: (values[at], -at), default=None)
 
     def _tried(self, state: GrowingState, step: Step) -> GrowingState:
         """The state with `step` applied and kept when the slice still fits the budget, else

@@ -580,14 +580,15 @@ class SchemaTables:
             cached = self._value_words[value] = frozenset(words)
         return cached
 
-    def named_types(self, question: str) -> tuple[frozenset[str], frozenset[str]]:
+    def named_types(self, question: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """Object types the question names (`schemanav.retrieval.quantity`): those it asks a
         set of (in the plural, `pull requests` for PullRequest, or after each / every / all,
         or as the first or last of a list: a way in through a list fits better than a lookup
-        by identifier, or goes with it), and every type it names but those it names once
-        beside a literal identifier (one object: `pipeline 42`)."""
+        by identifier, or goes with it), every type it names but those it names once beside
+        a literal identifier, and those (one object: `pipeline 42`)."""
         mentions = self._type_names.mentions(question, SET_WORDS | ORDER_WORDS)
-        return mentions.plural, (mentions.plural | mentions.singular) - mentions.one
+        one = mentions.one
+        return mentions.plural, (mentions.plural | mentions.singular) - one, one
 
     @cached_property
     def _type_names(self) -> TypeNames:

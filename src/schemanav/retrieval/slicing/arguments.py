@@ -1,0 +1,111 @@
+"""What a list's arguments say of the objects it returns, in the schema's own words.
+
+Two ways into a set that no field's name or type shows:
+
+- A set of objects no list returns is selected by an argument: git tags are the refs whose
+  name starts `refs/tags/` (`Repository.refs(refPrefix:)`, described as taking "`refs/heads/`,
+  `refs/tags/`, etc."). A list whose argument descriptions name a type is a way to that type's
+  objects (`ArgumentTables.described_lists`).
+- A list into a union or interface filtered by an enum whose values name its possible types
+  (`timelineItems(itemTypes: [REOPENED_EVENT])`) returns objects of the types the chosen
+  values name: a question naming the value asks for that type (`ArgumentTables.filtered_members`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from schemanav.retrieval.slicing.tables import SchemaTables
+
+RELAY_PAGING = frozenset({"first", "after", "last", "before"})
+"""The Relay cursor-connections specification's paging arguments: every connection describes
+them alike, so their descriptions say nothing of the objects a list returns."""
+
+
+class ArgumentTables:
+    """The arguments' words of one schema's lists, made once a slice asks."""
+
+    def __init__(self, tables: SchemaTables) -> None:
+        self.s = tables
+
+    @cached_property
+    def _described(self) -> dict[tuple[str, str], frozenset[str]]:
+        """Each list's or connection's words of its arguments' descriptions, paging's aside
+        (each distinct description analysed once: most repeat across the schema)."""
+        s = self.s
+        seen: dict[str, frozenset[str]] = {}
+        found: dict[tuple[str, str], frozenset[str]] = {}
+        for owner, fields in s.facts.items():
+            for name, facts in fields.items():
+                if not facts.many or not facts.arguments:
+                    continue
+                words: set[str] = set()
+                for argument in s.corpus.entries[facts.position].arguments:
+                    text = argument.description
+                    if not text or argument.name in RELAY_PAGING:
+                        continue
+                    if text not in seen:
+                        seen[text] = frozenset(s.words(text))
+                    words |= seen[text]
+                if words:
+                    found[owner, name] = frozenset(words)
+        return found
+
+    def described_lists(self, target: str) -> list[tuple[str, str]]:
+        """(owner, field) of every list whose arguments' descriptions say each word of
+        `target`'s name and whose items lead to `target` by one of their fields: "tags" for
+        `Tag` in `refs(refPrefix:)`'s "`refs/tags/`", as a `Ref`'s `target: GitObject` may be
+        a `Tag`."""
+        wanted = set(self.s.words(target))
+        return [
+            way
+            for way, words in self._described.items()
+            if wanted <= words and self._items_lead_to(*way, target)
+        ]
+
+    def _items_lead_to(self, owner: str, name: str, target: str) -> bool:
+        """Whether a field of the items of the list `owner.name` returns `target`, or a
+        union or interface that `target` is one of."""
+        s = self.s
+        returned = s.facts[owner][name].named
+        items = s.facts.get(s.node_types.get(returned, returned), {})
+        return any(
+            field.named == target or target in s.possible.get(field.named, ())
+            for field in items.values()
+        )
+
+    def filtered_members(
+        self, owner: str, name: str, arguments: Collection[str], words: Collection[str]
+    ) -> list[tuple[str, str]]:
+        """(type, abstract type) for each value of an enum argument among `arguments` of the
+        list `owner.name` that names one of the possible types of the union or interface the
+        list returns (`REOPENED_EVENT`, `ReopenedEvent`) and that the question's `words`
+        name. A value is named by its telling words: not those of the list's own name and
+        type, nor those half the enum's values share (`EVENT`)."""
+        s = self.s
+        facts = s.facts[owner][name]
+        abstract = s.node_types.get(facts.named, facts.named)
+        possible = s.possible.get(abstract)
+        if not facts.many or not possible:
+            return []
+        by_name = {type_name.lower(): type_name for type_name in possible}
+        own = set(s.words(f"{name} {abstract}"))
+        found = []
+        for argument in arguments:
+            enum = facts.argument_types[facts.arguments.index(argument)]
+            if s.kinds.get(enum) != "enum":
+                continue
+            values = s.enum_values[enum]
+            shared = Counter(word for value in values for word in s.value_words(value))
+            for value in values:
+                member = by_name.get(value.replace("_", "").lower())
+                if member is None:
+                    continue
+                telling = {w for w in s.value_words(value) - own if shared[w] * 2 < len(values)}
+                if telling and telling.issubset(words):
+                    found.append((member, abstract))
+        return found
