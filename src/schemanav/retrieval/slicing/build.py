@@ -150,8 +150,8 @@ class _Growth:
                 for noun in quoted_value_nouns(question)
                 for word in slicer.words(noun)
             }
-        # The types the question asks a set of, every type it names but as one object, and
-        # those it names as one object.
+        # The types the question asks a set of; every type it names, but those it names as
+        # one object (once, beside a literal identifier); and those.
         empty: frozenset[str] = frozenset()
         self.many, self.named, self.one = (
             slicer.named_types(question) if question else (empty, empty, empty)
@@ -248,9 +248,9 @@ class _Growth:
         `OPEN`, a state of `RepositoryVulnerabilityAlert`) asks which of its objects are in
         that state, a set: beside a lookup of one of them by required arguments
         (`vulnerabilityAlert(number:)`), the best list from the lookup's owner into that type
-        (`vulnerabilityAlerts`) goes in too, if it fits; not for a type the
-        question names beside an identifier ("is alert 3 open?"), nor beside a root lookup,
-        the way in to the object the question starts from ("is the order open?")."""
+        (`vulnerabilityAlerts`) goes in too, if it fits; not for a type the question names
+        beside an identifier ("is alert 3 open?"), nor beside a root lookup, the way in to the
+        object the question starts from ("is the order open?")."""
         position, values, facts = self.s.position, self.values, self.s.facts
         roots = self.s.graph.roots
         for owner, shown in list(state.fields.items()):
