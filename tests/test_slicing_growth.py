@@ -500,21 +500,27 @@ def test_a_filter_value_that_names_a_type_of_the_list_brings_that_type() -> None
 
 ALERT_SDL = """
 type Query { repo(name: String!): Repo }
-type Repo { name: String!  alert(number: Int!): Alert  alerts(first: Int): AlertConnection! }
+type Repo {
+  name: String!
+  alert(number: Int!): Alert
+  recentAlerts(first: Int): AlertConnection!
+  alerts(first: Int, states: [AlertState!]): AlertConnection!
+}
 type AlertConnection { nodes: [Alert!]! }
 type Alert { number: Int!  state: AlertState!  severity: String }
 enum AlertState { OPEN  FIXED  DISMISSED }
 """
 
 
-def test_a_state_the_question_names_brings_the_list_beside_a_lookup() -> None:
+def test_a_value_a_list_filters_by_brings_that_list_beside_a_lookup() -> None:
     slicer = slicer_for(ALERT_SDL)
     ranked = ["Query.repo", "Repo.alert", "Alert.severity"]
-    # "open": a state of Alert, which the question does not name: it asks which are open.
+    # "open": a value `alerts` filters by, so the question asks which alerts are open.
     stated = slicer.from_ranked(ranked, 1000, "severity of open scanning results in repo r")
     valid(stated.sdl)
-    assert "Repo.alerts" in stated.fields
-    # No state named; or one alert, named by its number.
+    assert "Repo.alerts(states:)" in stated.arguments
+    assert "Repo.recentAlerts" not in stated.fields  # it filters by nothing named
+    # No value named; or one alert, named by its number.
     for question in ("severity of scanning results in repo r", "is alert 3 of repo r open"):
         assert "Repo.alerts" not in slicer.from_ranked(ranked, 1000, question).fields, question
 

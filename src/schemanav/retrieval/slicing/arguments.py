@@ -1,11 +1,13 @@
 """What a list's arguments say of the objects it returns, in the schema's own words.
 
-Two ways into a set that no field's name or type shows:
+Ways into a set that no field's name or type shows:
 
 - A set of objects no list returns is selected by an argument: git tags are the refs whose
   name starts `refs/tags/` (`Repository.refs(refPrefix:)`, described as taking "`refs/heads/`,
   `refs/tags/`, etc."). A list whose argument descriptions name a type is a way to that type's
   objects (`ArgumentTables.described_lists`).
+- A question that names a value an enum argument of a list takes ("open", "successful") asks
+  for the objects the list filters by it (`ArgumentTables.names_a_filter`).
 - A list into a union or interface filtered by an enum whose values name its possible types
   (`timelineItems(itemTypes: [REOPENED_EVENT])`) returns objects of the types the chosen
   values name: a question naming the value asks for that type (`ArgumentTables.filtered_members`).
@@ -27,10 +29,11 @@ them alike, so their descriptions say nothing of the objects a list returns."""
 
 
 class ArgumentTables:
-    """The arguments' words of one schema's lists, made once a slice asks."""
+    """The arguments' words and values of one schema's lists, each made once a slice asks."""
 
     def __init__(self, tables: SchemaTables) -> None:
         self.s = tables
+        self._values: dict[tuple[str, str], tuple[tuple[str, str, frozenset[str]], ...]] = {}
 
     @cached_property
     def _described(self) -> dict[tuple[str, str], frozenset[str]]:
@@ -82,30 +85,50 @@ class ArgumentTables:
         self, owner: str, name: str, arguments: Collection[str], words: Collection[str]
     ) -> list[tuple[str, str]]:
         """(type, abstract type) for each value of an enum argument among `arguments` of the
-        list `owner.name` that names one of the possible types of the union or interface the
-        list returns (`REOPENED_EVENT`, `ReopenedEvent`) and that the question's `words`
-        name. A value is named by its telling words: not those of the list's own name and
-        type, nor those half the enum's values share (`EVENT`)."""
+        list `owner.name` that the question's `words` name (`_telling`) and that names one of
+        the possible types of the union or interface the list returns (`REOPENED_EVENT`,
+        `ReopenedEvent`)."""
         s = self.s
-        facts = s.facts[owner][name]
-        abstract = s.node_types.get(facts.named, facts.named)
+        returned = s.facts[owner][name].named
+        abstract = s.node_types.get(returned, returned)
         possible = s.possible.get(abstract)
-        if not facts.many or not possible:
+        if not possible:
             return []
         by_name = {type_name.lower(): type_name for type_name in possible}
-        own = set(s.words(f"{name} {abstract}"))
         found = []
-        for argument in arguments:
-            enum = facts.argument_types[facts.arguments.index(argument)]
-            if s.kinds.get(enum) != "enum":
-                continue
-            values = s.enum_values[enum]
-            shared = Counter(word for value in values for word in s.value_words(value))
-            for value in values:
-                member = by_name.get(value.replace("_", "").lower())
-                if member is None:
-                    continue
-                telling = {w for w in s.value_words(value) - own if shared[w] * 2 < len(values)}
-                if telling and telling.issubset(words):
-                    found.append((member, abstract))
+        for argument, value, telling in self._telling(owner, name):
+            member = by_name.get(value.replace("_", "").lower())
+            if member is not None and argument in arguments and telling.issubset(words):
+                found.append((member, abstract))
         return found
+
+    def names_a_filter(self, owner: str, name: str, words: Collection[str]) -> bool:
+        """Whether the question's `words` name a value of one of the enum arguments of the
+        list `owner.name` (`_telling`): "successful" for `jobs(statuses: [SUCCESS])`."""
+        return any(telling.issubset(words) for _, _, telling in self._telling(owner, name))
+
+    def _telling(self, owner: str, name: str) -> tuple[tuple[str, str, frozenset[str]], ...]:
+        """(argument, value, telling words) for each value of the enum arguments of the list
+        `owner.name` (none for a field returning one object). A value's telling words are
+        its words but those of the list's own name and items' type and those half the
+        enum's values share (`EVENT` in `REOPENED_EVENT`); a value with none is never named."""
+        key = (owner, name)
+        cached = self._values.get(key)
+        if cached is None:
+            s = self.s
+            facts = s.facts[owner][name]
+            own = set(s.words(f"{name} {s.node_types.get(facts.named, facts.named)}"))
+            found = []
+            for argument, enum in zip(facts.arguments, facts.argument_types, strict=True):
+                if not facts.many or s.kinds.get(enum) != "enum":
+                    continue
+                values = s.enum_values[enum]
+                shared = Counter(word for value in values for word in s.value_words(value))
+                for value in values:
+                    telling = frozenset(
+                        w for w in s.value_words(value) - own if shared[w] * 2 < len(values)
+                    )
+                    if telling:
+                        found.append((argument, value, telling))
+            cached = self._values[key] = tuple(found)
+        return cached

@@ -120,7 +120,7 @@ class Slicer(SchemaTables):
         if growth.steps:
             state = growth.add_connectives(state or growth.replayed())
             state = growth.add_set_ways(state)
-            state = growth.add_lists_beside_lookups(state)
+            state = growth.add_filtering_lists(state)
             state = growth.add_paging(state)
             state = growth.add_filtered_members(state)
         if fitted and self.params.fill and failed != -1:
@@ -243,16 +243,16 @@ class _Growth:
             state = self._tried(state, ("link", source, name))
         return state
 
-    def add_lists_beside_lookups(self, state: GrowingState) -> GrowingState:
-        """A question that names a state of a type ("open code scanning errors by severity":
-        `OPEN`, a state of `RepositoryVulnerabilityAlert`) asks which of its objects are in
-        that state, a set: beside a lookup of one of them by required arguments
-        (`vulnerabilityAlert(number:)`), the best list from the lookup's owner into that type
-        (`vulnerabilityAlerts`) goes in too, if it fits; not for a type the question names
-        beside an identifier ("is alert 3 open?"), nor beside a root lookup, the way in to the
-        object the question starts from ("is the order open?")."""
+    def add_filtering_lists(self, state: GrowingState) -> GrowingState:
+        """A question that names a value a list filters by ("open code scanning errors":
+        `vulnerabilityAlerts(states: [OPEN])`; "the last successful pipeline's artifacts":
+        `jobs(statuses: [SUCCESS])`) asks which of the list's objects have it, a set: beside a
+        lookup of one of them by required arguments (`vulnerabilityAlert(number:)`), the best
+        such list from the lookup's owner into that type goes in too, if it fits; not for a
+        type the question names beside an identifier ("is alert 3 open?"), nor beside a root
+        lookup, the way in to the object the question starts from ("is the order open?")."""
         position, values, facts = self.s.position, self.values, self.s.facts
-        roots = self.s.graph.roots
+        roots, filters = self.s.graph.roots, self.s.arguments.names_a_filter
         for owner, shown in list(state.fields.items()):
             if owner in roots:
                 continue
@@ -261,25 +261,13 @@ class _Growth:
                 target = field.named
                 if field.many or not field.required or target in self.one:
                     continue
-                if not self._states_named(target):
-                    continue
                 leading = self.s.leading_between.get(owner, {}).get(target, ())
-                lists = [n for n, many in leading if many]
+                lists = [n for n, many in leading if many and filters(owner, n, self.words)]
                 if not lists or any(n in shown for n in lists):
                     continue
                 best = min(lists, key=lambda n: (-values[position[owner, n]], position[owner, n]))
                 state = self._tried(state, ("link", owner, best))
         return state
-
-    def _states_named(self, type_name: str) -> bool:
-        """Whether the question names a value of the type's state (`open`, `merged`)."""
-        state = self.s.states.get(type_name)
-        if state is None:
-            return False
-        enum = self.s.facts[type_name][state].named
-        return any(
-            not self.words.isdisjoint(self.s.value_words(v)) for v in self.s.enum_values[enum]
-        )
 
     def add_paging(self, state: GrowingState) -> GrowingState:
         """Paging for the connections whose nodes the question asks a set of
