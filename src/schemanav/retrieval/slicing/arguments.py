@@ -88,19 +88,20 @@ class ArgumentTables:
         list `owner.name` that the question's `words` name (`_telling`) and that names one of
         the possible types of the union or interface the list returns (`REOPENED_EVENT`,
         `ReopenedEvent`)."""
+        named = [
+            value
+            for argument, value, telling in self._telling(owner, name)
+            if argument in arguments and telling.issubset(words)
+        ]
         s = self.s
         returned = s.facts[owner][name].named
         abstract = s.node_types.get(returned, returned)
-        possible = s.possible.get(abstract)
+        possible = s.possible.get(abstract) if named else None
         if not possible:
             return []
         by_name = {type_name.lower(): type_name for type_name in possible}
-        found = []
-        for argument, value, telling in self._telling(owner, name):
-            member = by_name.get(value.replace("_", "").lower())
-            if member is not None and argument in arguments and telling.issubset(words):
-                found.append((member, abstract))
-        return found
+        members = (by_name.get(value.replace("_", "").lower()) for value in named)
+        return [(member, abstract) for member in members if member is not None]
 
     def names_a_filter(self, owner: str, name: str, words: Collection[str]) -> bool:
         """Whether the question's `words` name a value of one of the enum arguments of the

@@ -225,7 +225,7 @@ class _Growth:
         slice goes in (with its connection's `nodes`, and the type itself if it was not in),
         if it fits; a lookup alone cannot answer "which …", and "issues of the projects I
         contribute to" needs `Project.issues` though no hit on an issue fitted."""
-        position, values = self.s.position, self.values
+        position = self.s.position
         for target in sorted(state.many):
             leading = self.s.leading_to.get(target, ())
             if any(many and name in state.fields.get(source, {}) for source, name, many in leading):
@@ -239,7 +239,7 @@ class _Growth:
                 ways = [way for way in described if way[0] in state.fields]
             if not ways:
                 continue
-            source, name = min(ways, key=lambda way: (-values[position[way]], position[way]))
+            source, name = self.s.names[self._best([position[way] for way in ways])]
             state = self._tried(state, ("link", source, name))
         return state
 
@@ -251,7 +251,7 @@ class _Growth:
         such list from the lookup's owner into that type goes in too, if it fits; not for a
         type the question names beside an identifier ("is alert 3 open?"), nor beside a root
         lookup, the way in to the object the question starts from ("is the order open?")."""
-        position, values, facts = self.s.position, self.values, self.s.facts
+        position, facts = self.s.position, self.s.facts
         roots, filters = self.s.graph.roots, self.s.arguments.names_a_filter
         for owner, shown in list(state.fields.items()):
             if owner in roots:
@@ -265,8 +265,8 @@ class _Growth:
                 lists = [n for n, many in leading if many and filters(owner, n, self.words)]
                 if not lists or any(n in shown for n in lists):
                     continue
-                best = min(lists, key=lambda n: (-values[position[owner, n]], position[owner, n]))
-                state = self._tried(state, ("link", owner, best))
+                best = self._best([position[owner, n] for n in lists])
+                state = self._tried(state, ("link", owner, self.s.names[best][1]))
         return state
 
     def add_paging(self, state: GrowingState) -> GrowingState:
@@ -296,13 +296,17 @@ class _Growth:
     def _best_field(self, type_name: str) -> int | None:
         """The corpus position of a type's best-ranked field that takes no required argument
         and does not return `ID` (opaque: it answers nothing alone)."""
-        values = self.values
         fields = [
             facts.position
             for facts in self.s.facts[type_name].values()
             if not facts.required and facts.named != "ID"
         ]
-        return max(fields, key=lambda at: (values[at], -at), default=None)
+        return self._best(fields) if fields else None
+
+    def _best(self, positions: list[int]) -> int:
+        """Of these corpus positions, the best-ranked (the first in the corpus among ties)."""
+        values = self.values
+        return max(positions, key=lambda at: (values[at], -at))
 
     def _tried(self, state: GrowingState, step: Step) -> GrowingState:
         """The state with `step` applied and kept when the slice still fits the budget, else
