@@ -118,11 +118,19 @@ class ArgumentTables:
         if cached is None:
             s = self.s
             facts = s.facts[owner][name]
-            own = set(s.words(f"{name} {s.node_types.get(facts.named, facts.named)}"))
+            enums = [
+                (argument, enum)
+                for argument, enum in zip(facts.arguments, facts.argument_types, strict=True)
+                if facts.many and s.kinds.get(enum) == "enum"
+            ]
+            # The list's own words are analysed only for a list with an enum argument.
+            own = (
+                set(s.words(f"{name} {s.node_types.get(facts.named, facts.named)}"))
+                if enums
+                else set()
+            )
             found = []
-            for argument, enum in zip(facts.arguments, facts.argument_types, strict=True):
-                if not facts.many or s.kinds.get(enum) != "enum":
-                    continue
+            for argument, enum in enums:
                 values = s.enum_values[enum]
                 shared = Counter(word for value in values for word in s.value_words(value))
                 for value in values:
