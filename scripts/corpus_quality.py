@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Every development set side by side, and what transfers: the leave-one-schema-out figures.
+
+For each labelled set of `benchmarks/corpus.toml` it scores the structural ranking and the
+slicer as `search` and `search --slice` run them: list MRR (the rank of the first field label),
+and the share of questions whose slice is complete (every label: field, argument and type,
+the Working Group's "perfect") within each budget of o200k_base tokens; write questions (those
+labelled with a field of the mutation root) are also pooled over the corpus in a row of their own.
+`mono` counts questions complete within a budget and not within a larger one (the target is 0).
+
+Parameters are chosen on the corpus, never on one schema: each candidate of `CANDIDATES`
+(the defaults, and one change each to the numbers and mechanisms that move figures) is scored
+on every set; the in-sample row takes the candidate with the best mean objective (the mean of
+the six completeness shares) over all sets, and the leave-one-out row gives each set its
+figures under the candidate chosen on the other sets alone: the honest estimate of what a
+schema nobody tuned on gets.
+
+    python scripts/corpus_quality.py [--sets github,gitlab,...] [--candidates all|defaults]
+        [--jobs N] [--json FILE]
+
+Results are cached per candidate, set files and source tree under `.corpus-cache/`, so a rerun
+after a change scores only what the change touched. Files not committed (the WG's) come from the
+`fetch` command the corpus file names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tomllib
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS_FILE = ROOT / "benchmarks/corpus.toml"
+CACHE = ROOT / ".corpus-cache"
+BUDGETS = (500, 1000, 2000, 4000, 8000, 16000)
+
+# Each candidate: a name and its changes to StructuralParams ("s") and SliceParams ("l").
+# One change at a time from the defaults: the knobs whose experiments moved a figure.
+CANDIDATES: dict[str, dict[str, dict[str, Any]]] = {
+    "defaults": {},
+    "reserve=0.1": {"l": {"reserve": 0.1}},
+    "reserve=0.3": {"l": {"reserve": 0.3}},
+    "root_closeness=0.15": {"s": {"root_closeness": 0.15}},
+    "root_closeness=0.6": {"s": {"root_closeness": 0.6}},
+    "description_weight=0.25": {"s": {"description_weight": 0.25}},
+    "description_weight=1.0": {"s": {"description_weight": 1.0}},
+    "owner_weight=1.0": {"s": {"owner_weight": 1.0}},
+    "owner_weight=2.0": {"s": {"owner_weight": 2.0}},
+    "path_relevance=0.25": {"s": {"path_relevance": 0.25}},
+    "path_relevance=1.0": {"s": {"path_relevance": 1.0}},
+    "sibling_evidence=0.1": {"s": {"sibling_evidence": 0.1}},
+    "sibling_evidence=0.4": {"s": {"sibling_evidence": 0.4}},
+    "root_lists=0.5": {"s": {"root_lists": 0.5}},
+    "root_lists=2.0": {"s": {"root_lists": 2.0}},
+    "short_forms=off": {"s": {"short_forms": False}},
+    "expand_paths=off": {"s": {"expand_paths": False}},
+}
+
+
+@dataclass(frozen=True)
+class CorpusSet:
+    name: str
+    title: str
+    schema: str | None
+    questions: str
+    fetch: str | None
+
+    def files(self) -> list[Path]:
+        return [ROOT / p for p in (self.schema, self.questions) if p]
+
+
+def load_sets(path: Path = CORPUS_FILE) -> list[CorpusSet]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [
+        CorpusSet(s["name"], s["title"], s.get("schema"), s["questions"], s.get("fetch"))
+        for s in data["set"]
+    ]
+
+
+def source_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "src/schemanav").rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(corpus_set: CorpusSet, candidate: str, source: str) -> str:
+    digest = hashlib.sha256(source.encode())
+    digest.update(json.dumps(CANDIDATES[candidate], sort_keys=True).encode())
+    for path in corpus_set.files():
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
+    """Each question's write flag, first field label's rank and the budgets it is complete in."""
+    from schemanav.bench.labelled import load_labelled
+    from schemanav.corpus import Format
+    from schemanav.defaults import slice_rank_depth
+    from schemanav.navigator import Navigator
+    from schemanav.retrieval.slicing import SliceParams, Slicer
+    from schemanav.retrieval.structural import StructuralBackend, StructuralParams
+
+    changes = CANDIDATES[candidate]
+    schema = str(ROOT / corpus_set.schema) if corpus_set.schema else None
+    navigator = Navigator.open(schema, max_paths=0)
+    corpus = navigator.corpus
+    searcher = StructuralBackend(
+        Format.DOT_PLUS_GLOSS, params=StructuralParams(**changes.get("s", {})), max_paths=0
+    ).index(corpus)
+    slicer = Slicer(navigator.slice_facts, corpus, params=SliceParams(**changes.get("l", {})))
+    writes = f"{corpus.mutation_root}." if corpus.mutation_root else None
+    deepest = slice_rank_depth(max(BUDGETS), len(corpus))
+    records = []
+    for query in load_labelled(ROOT / corpus_set.questions):
+        ranked = list(searcher.ranking(query.question, deepest).coordinates)
+        fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
+        first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
+        complete = []
+        for budget in BUDGETS:
+            depth = slice_rank_depth(budget, len(corpus))
+            shown = slicer.from_ranked(ranked[:depth], budget, query.question).coordinates
+            if all(c in shown for c in query.expected_coordinates):
+                complete.append(budget)
+        records.append(
+            {
+                "question": query.question,
+                "write": bool(writes)
+                and any(c.startswith(writes) for c in query.expected_coordinates),
+                "first": first,
+                "complete": complete,
+            }
+        )
+    return records
+
+
+def _evaluate_cached(task: tuple[CorpusSet, str, str]) -> list[dict[str, Any]]:
+    corpus_set, candidate, source = task
+    path = CACHE / f"{corpus_set.name}-{cache_key(corpus_set, candidate, source)}.json"
+    if path.exists():
+        cached: list[dict[str, Any]] = json.loads(path.read_text())
+        return cached
+    records = evaluate(corpus_set, candidate)
+    CACHE.mkdir(exist_ok=True)
+    partial = path.with_suffix(".tmp")
+    partial.write_text(json.dumps(records))
+    partial.replace(path)
+    return records
+
+
+def _budget_pairs() -> list[tuple[int, int]]:
+    return [(b, c) for b in BUDGETS for c in BUDGETS if c > b]
+
+
+def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Completeness per budget, MRR, and the questions a larger budget made incomplete."""
+    count = max(len(records), 1)
+    complete = {b: sum(b in r["complete"] for r in records) / count for b in BUDGETS}
+    mrr = sum(1 / r["first"] for r in records if r["first"]) / count
+    shrinking = sum(
+        any(b in r["complete"] and c not in r["complete"] for b, c in _budget_pairs())
+        for r in records
+    )
+    return {
+        "questions": len(records),
+        "writes": sum(r["write"] for r in records),
+        "complete": complete,
+        "mrr": mrr,
+        "objective": mean(complete.values()),
+        "shrinking": shrinking,
+    }
+
+
+def objectives(scores: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, dict[str, float]]:
+    return {
+        candidate: {name: figures(records)["objective"] for name, records in per_set.items()}
+        for candidate, per_set in scores.items()
+    }
+
+
+def best_candidate(objective: dict[str, dict[str, float]], over: list[str]) -> str:
+    """The candidate with the best mean objective over these sets (the defaults win ties)."""
+    return max(objective, key=lambda c: (mean(objective[c][n] for n in over), c == "defaults"))
+
+
+def leave_one_out(objective: dict[str, dict[str, float]], names: list[str]) -> dict[str, str]:
+    """For each set, the candidate chosen on the other sets alone."""
+    return {
+        held_out: best_candidate(objective, [n for n in names if n != held_out] or names)
+        for held_out in names
+    }
+
+
+def _cells(row: dict[str, Any]) -> str:
+    return " | ".join(f"{row['complete'][b]:.3f}" for b in BUDGETS) + f" | {row['mrr']:.3f}"
+
+
+def render(
+    sets: list[CorpusSet],
+    scores: dict[str, dict[str, list[dict[str, Any]]]],
+    chosen_in_sample: str,
+    loo: dict[str, str],
+) -> str:
+    head = " | ".join(f"≤{b:,}" for b in BUDGETS)
+    lines = [
+        f"| set | questions (writes) | {head} | list MRR | mono |",
+        "|---|---|" + "---|" * len(BUDGETS) + "---|---|",
+    ]
+    in_sample = {s.name: figures(scores[chosen_in_sample][s.name]) for s in sets}
+    for s in sets:
+        row = in_sample[s.name]
+        lines.append(
+            f"| {s.title} | {row['questions']} ({row['writes']}) | {_cells(row)} | "
+            f"{row['shrinking']} |"
+        )
+    pooled_writes = [r for s in sets for r in scores[chosen_in_sample][s.name] if r["write"]]
+    mean_row = _mean_row(list(in_sample.values()))
+    loo_rows = [figures(scores[loo[s.name]][s.name]) for s in sets]
+    lines.append(f"| **mean of sets, in sample** | | {_cells(mean_row)} | |")
+    lines.append(f"| **mean of sets, leave-one-schema-out** | | {_cells(_mean_row(loo_rows))} | |")
+    if pooled_writes:
+        writes = figures(pooled_writes)
+        lines.append(
+            f"| write questions, all sets | {writes['questions']} | {_cells(writes)} | "
+            f"{writes['shrinking']} |"
+        )
+    lines += ["", f"In sample: candidate `{chosen_in_sample}` (best mean over every set).", ""]
+    lines += ["| held-out set | candidate chosen on the others | " + head + " | list MRR |"]
+    lines += ["|---|---|" + "---|" * len(BUDGETS) + "---|"]
+    for s, row in zip(sets, loo_rows, strict=True):
+        lines.append(f"| {s.title} | `{loo[s.name]}` | {_cells(row)} |")
+    return "\n".join(lines)
+
+
+def _mean_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "complete": {b: mean(r["complete"][b] for r in rows) for b in BUDGETS},
+        "mrr": mean(r["mrr"] for r in rows),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--sets", help="names from benchmarks/corpus.toml (default: every set)")
+    parser.add_argument(
+        "--candidates", default="all", help="all, defaults, or names, comma-separated"
+    )
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--json", type=Path, help="write every figure as JSON")
+    args = parser.parse_args(argv)
+    sets = load_sets()
+    if args.sets:
+        wanted = args.sets.split(",")
+        sets = [s for s in sets if s.name in wanted]
+    missing = [f"{s.name}: {s.fetch}" for s in sets for p in s.files() if not p.exists()]
+    if missing:
+        sys.exit("corpus_quality: files missing; run:\n  " + "\n  ".join(missing))
+    names = list(CANDIDATES) if args.candidates == "all" else args.candidates.split(",")
+    source = source_digest()
+    tasks = [(s, c, source) for c in names for s in sets]
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(_evaluate_cached, tasks))
+    scores: dict[str, dict[str, list[dict[str, Any]]]] = {c: {} for c in names}
+    for (corpus_set, candidate, _), records in zip(tasks, results, strict=True):
+        scores[candidate][corpus_set.name] = records
+    set_names = [s.name for s in sets]
+    objective = objectives(scores)
+    chosen = best_candidate(objective, set_names)
+    loo = leave_one_out(objective, set_names)
+    print(render(sets, scores, chosen, loo))
+    if args.json:
+        payload = {
+            c: {name: figures(records) for name, records in per_set.items()}
+            for c, per_set in scores.items()
+        }
+        args.json.write_text(json.dumps({"in_sample": chosen, "loo": loo, "figures": payload}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""scripts/client_operations.py: an app's client operations labelled with schema coordinates,
+on tiny made-up client sources (source maps, pasted string constants, introspection, names
+used twice, fields that cannot be merged, `@client` fields)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from graphql import build_schema
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "client_operations.py"
+
+SCHEMA = build_schema(
+    """
+    type Query { shop(id: ID!): Shop, entries: [Entry!]!, tags(first: Int): [Tag!]! }
+    type Mutation { addTag(name: String!): Tag }
+    type Shop { id: ID! name: String! }
+    type Tag { id: ID! name: String! }
+    type Text { key: String! }
+    type Number { key: Int }
+    union Entry = Text | Number
+    enum Color { RED GREEN }
+    """
+)
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("client_operations", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _labels(folder: Path) -> dict[str, list[str]]:
+    report = _script().collect([folder], SCHEMA)
+    return {operation.name: operation.labels for operation in report.valid}
+
+
+def test_a_source_map_is_read_for_its_first_party_sources_instead_of_the_compiled_file(
+    tmp_path: Path,
+) -> None:
+    lib = tmp_path / "pkg" / "lib"
+    lib.mkdir(parents=True)
+    # A compiled file is read unless a map stands for it (and `dist` / `build` only for maps).
+    (lib / "index.js").write_text("gql`query Compiled { tags { id } }`")
+    (lib / "plain.js").write_text("gql`query Plain { tags { id } }`")
+    (tmp_path / "pkg" / "dist").mkdir()
+    (tmp_path / "pkg" / "dist" / "bundle.js").write_text("gql`query Bundled { tags { id } }`")
+    (lib / "index.js.map").write_text(
+        json.dumps(
+            {
+                "version": 3,
+                "sources": [
+                    "../src/shop.ts",
+                    "../node_modules/lib/vendor.ts",
+                    "webpack://app/./src/tags.tsx?1a2b",
+                    "../src/style.css",
+                ],
+                "sourcesContent": [
+                    "export const Q = graphql(`query Shop { shop(id: 1) { name } }`);",
+                    "gql`query Vendor { tags { id } }`",
+                    'const M = gql`mutation AddTag { addTag(name: "x") { id } }`;',
+                    "gql`query NotCode { tags { id } }`",
+                ],
+                "mappings": "",
+            }
+        )
+    )
+    report = _script().collect([tmp_path / "pkg"], SCHEMA)
+    files = {operation.name: operation.file for operation in report.valid}
+    assert files == {"AddTag": "src/tags.tsx", "Plain": "lib/plain.js", "Shop": "src/shop.ts"}
+
+
+def test_a_pasted_string_constant_is_substituted_and_a_pasted_fragment_is_found_by_name(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "fields.js").write_text("export const TAG_FIELDS = `id name`;\n")
+    (tmp_path / "queries.ts").write_text(
+        """import gql from "graphql-tag";
+import { TAG_FIELDS } from "./fields";
+const SHOP: string = 'id';
+const NESTED = `${SHOP} name`;
+const LOOP = `id ${LOOP}`;
+const SHOP_FRAGMENT = gql`fragment ShopParts on Shop { name }`;
+export const TAGS = gql`query Tags { tags(first: ${PAGE}) { ${TAG_FIELDS} } }`;
+export const SHOP_QUERY = gql`query ShopQuery { shop(id: 1) { ${NESTED} ...ShopParts } }
+  ${SHOP_FRAGMENT}`;
+export const LOOPING = gql`query Looping { shop(id: 1) { ${LOOP} } }`;
+"""
+    )
+    labels = _labels(tmp_path)
+    # `${PAGE}` is no constant: dropped, so `tags(first: )` does not parse.
+    assert "Tags" not in labels
+    assert labels["ShopQuery"] == ["Query.shop", "Query.shop(id:)", "Shop.id", "Shop.name"]
+    assert labels["Looping"] == ["Query.shop", "Query.shop(id:)", "Shop.id"]
+    # Another constant of that name elsewhere: the module path the file imports from decides.
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "fields.ts").write_text("export const TAG_FIELDS = `id`;\n")
+    (tmp_path / "queries.ts").write_text(
+        'import { TAG_FIELDS as F } from "./fields";\ngql`query Tags { tags { ${F} } }`\n'
+    )
+    assert _labels(tmp_path) == {"Tags": ["Query.tags", "Tag.id", "Tag.name"]}
+
+
+def test_introspection_fields_and_their_arguments_are_no_labels(tmp_path: Path) -> None:
+    (tmp_path / "enum.graphql").write_text(
+        'query Colors { __type(name: "Color") { enumValues { name } } tags { __typename id } }'
+    )
+    assert _labels(tmp_path) == {"Colors": ["Query.tags", "Tag.id"]}
+
+
+def test_an_operation_name_used_twice_keeps_both_and_a_repeat_is_kept_once(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.graphql").write_text("query Shop { shop(id: 1) { id } }")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "c.ts").write_text(
+        'gql`query Shop { shop(id: 2) { name } }`; gql`mutation Shop { addTag(name: "x") { id } }`'
+    )
+    (tmp_path / "d.graphql").write_text("query Shop { shop(id: 1) { id } }")  # the same again
+    report = _script().collect([tmp_path], SCHEMA)
+    names = {operation.name: operation.kind for operation in report.valid}
+    assert names == {"Shop": "query", "Shop@b/c.ts": "query", "Shop@b/c.ts#2": "mutation"}
+    assert report.repeats == 1 and report.operations_found == 4
+
+
+def test_fields_that_cannot_be_merged_and_client_parts_do_not_invalidate(tmp_path: Path) -> None:
+    (tmp_path / "ops.graphql").write_text(
+        """query Entries { entries { ... on Text { key } ... on Number { key } } }
+        query Local { shop(id: 1) { name localNote @client } tags @connection(key: "t") { id } }
+        query Empty { shop(id: 1) { } }
+        """
+    )
+    report = _script().collect([tmp_path], SCHEMA)
+    labels = {operation.name: operation.labels for operation in report.valid}
+    assert labels == {
+        "Entries": ["Query.entries", "Text.key", "Number.key"],
+        "Local": ["Query.shop", "Query.shop(id:)", "Shop.name", "Query.tags", "Tag.id"],
+    }
+    assert list(report.invalid) == ["Empty"]
