@@ -1,6 +1,7 @@
 """scripts/client_operations.py: an app's client operations labelled with schema coordinates,
 on tiny made-up client sources (source maps, pasted string constants, introspection, names
-used twice, fields that cannot be merged, `@client` fields)."""
+used twice, fields that cannot be merged, `@client` fields), and on a package laid out like
+`@vendure/admin-ui` (gql templates in .mjs modules, fragments pasted in by `${FRAGMENT}`)."""
 
 from __future__ import annotations
 
@@ -144,3 +145,95 @@ def test_fields_that_cannot_be_merged_and_client_parts_do_not_invalidate(tmp_pat
         "Local": ["Query.shop", "Query.shop(id:)", "Shop.name", "Query.tags", "Tag.id"],
     }
     assert list(report.invalid) == ["Empty"]
+
+
+ADMIN_UI_DEFINITIONS = """import { gql } from 'apollo-angular';
+export const ASSET_FRAGMENT = gql `
+    fragment Asset on Asset { id preview }
+`;
+export const PRODUCT_FRAGMENT = gql `
+    fragment Product on Product { id featuredAsset { ...Asset } }
+    ${ASSET_FRAGMENT}
+`;
+export const GET_PRODUCT = gql `
+    query GetProduct($id: ID!) {
+        product(id: $id) { __typename name ...Product assets { ...Asset } }
+    }
+    ${PRODUCT_FRAGMENT}
+    ${ASSET_FRAGMENT}
+`;
+export const SEARCH = gql `
+    query Search { search(term: "shirt") { ... on Collection { slug } } }
+`;
+export const GET_LOCAL = gql `
+    query GetLocal { product(id: "1") @client { ...Product } }
+    ${PRODUCT_FRAGMENT}
+`;
+export const BROKEN = gql `
+    query Broken { product(id: "1") { price } }
+`;
+/**
+ * @example
+ * const result$ = this.dataService.query(gql`
+ *   query MyQuery { product(id: 1) { id } }
+ * `);
+ */
+"""
+
+ADMIN_UI_COMPONENT = """import { gql } from 'apollo-angular';
+import { ASSET_FRAGMENT } from '../../core/definitions/product-definitions';
+export const DETAIL_QUERY = gql `
+    query AssetDetail { product(id: "2") { featuredAsset { ...Asset } } }
+    ${ASSET_FRAGMENT}
+`;
+"""
+
+
+def test_a_package_laid_out_like_vendure_admin_ui_is_labelled(tmp_path: Path) -> None:
+    """@vendure/admin-ui: `gql \\`…\\`` in compiled esm2022 .mjs modules, fragment documents
+    pasted in by `${FRAGMENT}` (some twice, some from another module), local-state operations
+    whose every field is `@client`, and a usage example inside a doc comment."""
+    schema = build_schema(
+        """
+        type Query { product(id: ID!): Product, search(term: String): [Result!]! }
+        type Product { id: ID! name: String! featuredAsset: Asset, assets: [Asset!]! }
+        type Asset { id: ID! preview: String! }
+        type Collection { slug: String! }
+        union Result = Product | Collection
+        """
+    )
+    esm = tmp_path / "package" / "esm2022"
+    (esm / "core" / "definitions").mkdir(parents=True)
+    (esm / "core" / "definitions" / "product-definitions.mjs").write_text(ADMIN_UI_DEFINITIONS)
+    (esm / "catalog" / "detail").mkdir(parents=True)
+    (esm / "catalog" / "detail" / "detail.graphql.mjs").write_text(ADMIN_UI_COMPONENT)
+    report = _script().collect([esm], schema)
+    operations = {operation.name: operation for operation in report.valid}
+    # A fragment's fields count where it is first spread, on its type condition (so do an inline
+    # fragment's); `__typename` is no label; a fragment pasted twice is defined once.
+    assert {name: operation.labels for name, operation in operations.items()} == {
+        "AssetDetail": [
+            "Query.product",
+            "Query.product(id:)",
+            "Product.featuredAsset",
+            "Asset.id",
+            "Asset.preview",
+        ],
+        "GetProduct": [
+            "Query.product",
+            "Query.product(id:)",
+            "Product.name",
+            "Product.id",
+            "Product.featuredAsset",
+            "Asset.id",
+            "Asset.preview",
+            "Product.assets",
+        ],
+        "Search": ["Query.search", "Query.search(term:)", "Collection.slug"],
+    }
+    assert operations["AssetDetail"].file == "catalog/detail/detail.graphql.mjs"
+    assert operations["GetProduct"].file == "core/definitions/product-definitions.mjs"
+    # Dropping the `@client` field leaves nothing to ask the server; the doc comment's example
+    # (each line starting ` * `) does not parse, so it files no operation.
+    assert sorted(report.invalid) == ["Broken", "GetLocal"]
+    assert list(report.unparsable) == ["core/definitions/product-definitions.mjs#6"]
