@@ -52,16 +52,15 @@ CANDIDATES: dict[str, dict[str, dict[str, Any]]] = {
     "root_closeness=0.6": {"s": {"root_closeness": 0.6}},
     "description_weight=0.25": {"s": {"description_weight": 0.25}},
     "description_weight=1.0": {"s": {"description_weight": 1.0}},
-    "owner_weight=1.0": {"s": {"owner_weight": 1.0}},
-    "owner_weight=2.0": {"s": {"owner_weight": 2.0}},
-    "path_relevance=0.25": {"s": {"path_relevance": 0.25}},
-    "path_relevance=1.0": {"s": {"path_relevance": 1.0}},
     "sibling_evidence=0.1": {"s": {"sibling_evidence": 0.1}},
     "sibling_evidence=0.4": {"s": {"sibling_evidence": 0.4}},
     "root_lists=0.5": {"s": {"root_lists": 0.5}},
     "root_lists=2.0": {"s": {"root_lists": 2.0}},
     "short_forms=off": {"s": {"short_forms": False}},
     "expand_paths=off": {"s": {"expand_paths": False}},
+    "write_weight=0": {"s": {"write_weight": 0.0}},
+    "write_weight=0.5": {"s": {"write_weight": 0.5}},
+    "write_weight=2.0": {"s": {"write_weight": 2.0}},
 }
 
 

@@ -246,6 +246,16 @@ def test_writes_only_when_one_ranks_among_the_first_hits(tiny: Any) -> None:
     assert set(schema.type_map["CancelOrderInput"].fields) == {"orderId"}  # type: ignore[attr-defined]
 
 
+def test_a_request_to_change_something_lets_its_write_in_wherever_it_ranks(tiny: Any) -> None:
+    _, slicer = tiny
+    ranked = ["Query.shop", "Shop.name", "Order.total", "Mutation.cancelOrder"]
+    asked = slicer.from_ranked(ranked, 1000, "Cancel that order.")
+    assert "Mutation.cancelOrder" in asked.fields
+    valid(asked.sdl)
+    read = slicer.from_ranked(ranked, 1000, "which order was cancelled?")
+    assert "Mutation.cancelOrder" not in read.fields
+
+
 def test_the_budget_is_never_exceeded_and_grows_the_slice(tiny: Any) -> None:
     _, slicer = tiny
     ranked = list(slicer.corpus.coordinates)

@@ -300,6 +300,18 @@ def test_a_write_asked_for_in_the_imperative_ranks_first(chain: Corpus) -> None:
     assert read["Change.addBook"] < written["Change.addBook"]
 
 
+def test_a_request_to_change_something_weighs_the_mutation_roots_fields(chain: Corpus) -> None:
+    # Every field says "thing"; as a request, the write's own words need not be named.
+    searcher = _structural(chain, StructuralParams(sibling_evidence=0.0))
+    asked = _by_coordinate(chain, searcher.search_scores("Shelve this thing."))
+    read = _by_coordinate(chain, searcher.search_scores("which thing is shelved"))
+    assert asked["Change.addBook"] == pytest.approx(2 * read["Change.addBook"])
+    assert asked["Book.price"] == pytest.approx(read["Book.price"])
+    off = _structural(chain, StructuralParams(sibling_evidence=0.0, write_weight=0.0))
+    unweighted = _by_coordinate(chain, off.search_scores("Shelve this thing."))
+    assert unweighted["Change.addBook"] == pytest.approx(read["Change.addBook"])
+
+
 GENERIC_LOOKUP_SDL = """
 type Query {
   node(id: ID!): Node

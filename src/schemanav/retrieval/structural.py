@@ -45,6 +45,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 10. Writes: a question in the imperative whose verb and every other word of a mutation's
    name stand in it ("Close issue 42" → `closeIssue`) ranks that write first, however far
    the mutation root lies (see `schemanav.retrieval.quantity.requested_write`).
+11. A request to change something, in any words (an imperative sentence whose verb is not
+   one of reading: "Like this post.", `schemanav.question`), weighs the mutation root's
+   fields `write_weight` more: users rarely say the mutation's verb (`addReaction`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
+from schemanav.question import read
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import (
@@ -347,6 +351,11 @@ class StructuralSearcher:
         return self._owned_by(self.corpus.query_root)
 
     @cached_property
+    def _on_mutation_root(self) -> Any:
+        """True for each entry the mutation root owns."""
+        return self._owned_by(self.corpus.mutation_root)
+
+    @cached_property
     def _reached_numbers(self) -> dict[str, int]:
         """Each reached type's number in the index (`StructuralIndex.reached`)."""
         return {name: n for n, name in enumerate(self.state.reached)}
@@ -363,6 +372,7 @@ class StructuralSearcher:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
         import numpy as np
 
+        original = query
         if self.params.short_forms:
             query = self._expanded(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
@@ -382,6 +392,10 @@ class StructuralSearcher:
             scores = self._literal_lookups(query, scores, everyones=everyones)
         if about_the_caller:
             scores = self._about_the_caller(scores)
+        if self.params.write_weight and read(original).writes:
+            # A request to change something asks for a write: the mutation root's fields
+            # score more, in whatever words the request names them.
+            scores = scores * np.where(self._on_mutation_root, 1.0 + self.params.write_weight, 1.0)
         writes = requested_write(query, self._writes) if self._writes else []
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its

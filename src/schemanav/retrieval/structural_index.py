@@ -61,6 +61,7 @@ class StructuralParams:
     set_wrong_way_hops: float = 2.0
     set_home_hops: float = 0.45
     set_plumbing_hops: float = 0.7
+    write_weight: float = 1.0
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:

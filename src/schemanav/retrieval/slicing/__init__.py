@@ -17,13 +17,14 @@ entering the slice brings its best leaves by the question's scores (an interface
 every implementation in the slice repeats, brings none of those), the leaves that identify its
 objects (named like a lookup field's required argument) and its labels (the `String!` leaves
 most types share); a type of at most 16 leaves that gets its third hit shows them all, when
-they cost at most 2% of the budget; a write brings the `id` of each type it takes objects of
-by their `id` (`writes`); a connection shows its way to its nodes (`nodes`, another
-list of them, or `edges { node }`: `connections`). Ways in are closed over the schema's shape:
-fields into a union or interface through which a hit's type is reached, a query field without
-arguments returning a type in the slice (a viewer), a list way into a type with several hits,
-and the single-object fields between types with several hits each. Fields are indented by one
-space (tokens are the budget).
+they cost at most 2% of the budget; a write enters when it ranks among the first three hits or
+the question asks for one (an imperative sentence, `schemanav.question`), and brings the `id`
+of each type it takes objects of by their `id` (`writes`); a connection shows its way to its
+nodes (`nodes`, another list of them, or `edges { node }`: `connections`). Ways in are closed
+over the schema's shape: fields into a union or interface through which a hit's type is
+reached, a query field without arguments returning a type in the slice (a viewer), a list way
+into a type with several hits, and the single-object fields between types with several hits
+each. Fields are indented by one space (tokens are the budget).
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from schemanav.question import read
 from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK, in_time, quoted_value_nouns
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
@@ -156,6 +157,8 @@ class _Growth:
         self.many, self.named, self.one = (
             slicer.named_types(question) if question else (empty, empty, empty)
         )
+        # A request to change something opens the way to its write, wherever it ranks.
+        self.writes = bool(question) and read(question or "").writes
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.
@@ -169,7 +172,7 @@ class _Growth:
         else:
             start = 0
             fresh = GrowingState(
-                self.s, self.values, self.routes, self.words, self.many, self.budget
+                self.s, self.values, self.routes, self.words, self.many, self.budget, self.writes
             )
         for step in self.steps[start:upto]:
             fresh.apply(step)

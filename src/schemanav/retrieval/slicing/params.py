@@ -27,8 +27,9 @@ SNAPSHOT_FROM = 0.9
 FILLER_LEAVES = 3
 # …and this many labels (the `String!` leaves most types share: `name`, `title`).
 LABELS = 2
-# Mutation hits enter only while no more hits than this are in: a write ranks near the top
-# of a question that writes, and a mutation's inputs and payload cost much.
+# Mutation hits enter only while no more hits than this are in, unless the question asks for
+# a write (`schemanav.question`): a mutation's inputs and payload cost much and a reader
+# needs none of them.
 WRITE_GATE = 3
 # A type with this many hits is the question's subject: it gets a way in through a list,
 # fields to the other subjects and, when small, every leaf.

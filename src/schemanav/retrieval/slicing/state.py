@@ -39,6 +39,7 @@ class SliceState:
         words: frozenset[str],
         many: frozenset[str] = frozenset(),
         budget: int = 0,
+        writes: bool = False,
     ) -> None:
         self.s = tables
         self.budget = budget
@@ -62,7 +63,9 @@ class SliceState:
         self.lines: dict[tuple[str, ...], str] = {}
         self.total = 0
         self.hits = 0
-        self.other_roots: bool | None = None
+        # Whether ways in from the mutation root may enter: decided by the first such way
+        # (`GrowingState.add_path`), unless the question asks for a write.
+        self.other_roots: bool | None = True if writes else None
         # Types a ranked hit belongs to (not those entering only on the way or as fillers).
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
