@@ -11,9 +11,10 @@ labelled with a field of the mutation root) are also pooled over the corpus in a
 Parameters are chosen on the corpus, never on one schema: each candidate of `CANDIDATES`
 (the defaults, and one change each to the numbers and mechanisms that move figures) is scored
 on every set; the in-sample row takes the candidate with the best mean objective (the mean of
-the six completeness shares) over all sets, and the leave-one-out row gives each set its
-figures under the candidate chosen on the other sets alone: the honest estimate of what a
-schema nobody tuned on gets.
+the six completeness shares) over all sets among those that lose at most one question on
+every set within any budget (against the defaults), and the leave-one-out row gives each set
+its figures under the candidate chosen so on the other sets alone: the honest estimate of
+what a schema nobody tuned on gets.
 
     python scripts/corpus_quality.py [--sets github,gitlab,...] [--candidates all|defaults]
         [--jobs N] [--json FILE]
@@ -178,22 +179,46 @@ def figures(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def objectives(scores: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, dict[str, float]]:
-    return {
-        candidate: {name: figures(records)["objective"] for name, records in per_set.items()}
-        for candidate, per_set in scores.items()
-    }
+@dataclass(frozen=True)
+class Standing:
+    """A candidate on one set: its objective, and the most questions it loses against the
+    defaults within any one budget."""
+
+    objective: float
+    lost: int
 
 
-def best_candidate(objective: dict[str, dict[str, float]], over: list[str]) -> str:
-    """The candidate with the best mean objective over these sets (the defaults win ties)."""
-    return max(objective, key=lambda c: (mean(objective[c][n] for n in over), c == "defaults"))
+def standings(
+    scores: dict[str, dict[str, list[dict[str, Any]]]],
+) -> dict[str, dict[str, Standing]]:
+    base = {name: figures(records) for name, records in scores["defaults"].items()}
+    table: dict[str, dict[str, Standing]] = {}
+    for candidate, per_set in scores.items():
+        table[candidate] = {}
+        for name, records in per_set.items():
+            row, count = figures(records), len(records)
+            lost = max(
+                round((base[name]["complete"][b] - row["complete"][b]) * count) for b in BUDGETS
+            )
+            table[candidate][name] = Standing(row["objective"], lost)
+    return table
 
 
-def leave_one_out(objective: dict[str, dict[str, float]], names: list[str]) -> dict[str, str]:
+def best_candidate(table: dict[str, dict[str, Standing]], over: list[str]) -> str:
+    """The candidate with the best mean objective over these sets among those that lose at
+    most one question on each of them within any budget (the issue's rule for keeping a
+    change); the defaults win ties and stand when no candidate qualifies."""
+    admissible = [c for c in table if all(table[c][n].lost <= 1 for n in over)]
+    return max(
+        admissible,
+        key=lambda c: (mean(table[c][n].objective for n in over), c == "defaults"),
+    )
+
+
+def leave_one_out(table: dict[str, dict[str, Standing]], names: list[str]) -> dict[str, str]:
     """For each set, the candidate chosen on the other sets alone."""
     return {
-        held_out: best_candidate(objective, [n for n in names if n != held_out] or names)
+        held_out: best_candidate(table, [n for n in names if n != held_out] or names)
         for held_out in names
     }
 
@@ -271,9 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     for (corpus_set, candidate, _), records in zip(tasks, results, strict=True):
         scores[candidate][corpus_set.name] = records
     set_names = [s.name for s in sets]
-    objective = objectives(scores)
-    chosen = best_candidate(objective, set_names)
-    loo = leave_one_out(objective, set_names)
+    if "defaults" not in scores:
+        sys.exit("corpus_quality: the candidates must include the defaults")
+    table = standings(scores)
+    chosen = best_candidate(table, set_names)
+    loo = leave_one_out(table, set_names)
     print(render(sets, scores, chosen, loo))
     if args.json:
         payload = {

@@ -66,16 +66,44 @@ def test_figures_count_a_question_a_larger_budget_made_incomplete() -> None:
     assert row["mrr"] == pytest.approx(1.0)
 
 
-def test_leave_one_out_chooses_on_the_other_sets_alone() -> None:
-    objective = {
-        "defaults": {"a": 0.5, "b": 0.5, "c": 0.5},
-        "x": {"a": 0.9, "b": 0.6, "c": 0.1},  # best on a and b, worst on c
+def _table(objectives: dict[str, dict[str, float]], lost: dict[str, dict[str, int]]) -> Any:
+    return {
+        c: {n: cq.Standing(v, lost.get(c, {}).get(n, 0)) for n, v in per_set.items()}
+        for c, per_set in objectives.items()
     }
-    assert cq.best_candidate(objective, ["a", "b", "c"]) == "x"
-    chosen = cq.leave_one_out(objective, ["a", "b", "c"])
+
+
+def test_leave_one_out_chooses_on_the_other_sets_alone() -> None:
+    table = _table(
+        {
+            "defaults": {"a": 0.5, "b": 0.5, "c": 0.5},
+            "x": {"a": 0.9, "b": 0.6, "c": 0.1},  # best on a and b, worst on c
+        },
+        {},
+    )
+    assert cq.best_candidate(table, ["a", "b", "c"]) == "x"
+    chosen = cq.leave_one_out(table, ["a", "b", "c"])
     assert chosen == {"a": "defaults", "b": "defaults", "c": "x"}
 
 
+def test_a_candidate_losing_two_questions_on_a_set_it_is_chosen_on_is_not_chosen() -> None:
+    table = _table(
+        {"defaults": {"a": 0.5, "b": 0.5}, "x": {"a": 0.9, "b": 0.45}}, {"x": {"b": 2}}
+    )
+    assert cq.best_candidate(table, ["a", "b"]) == "defaults"
+    assert cq.leave_one_out(table, ["a", "b"]) == {"a": "defaults", "b": "x"}
+
+
 def test_the_defaults_win_a_tie() -> None:
-    objective = {"z": {"a": 0.5}, "defaults": {"a": 0.5}}
-    assert cq.best_candidate(objective, ["a"]) == "defaults"
+    table = _table({"z": {"a": 0.5}, "defaults": {"a": 0.5}}, {})
+    assert cq.best_candidate(table, ["a"]) == "defaults"
+
+
+def test_losses_are_counted_in_questions_within_any_budget() -> None:
+    every = list(cq.BUDGETS)
+    scores = {
+        "defaults": {"a": _records([every, every, [16000]])},
+        "x": {"a": _records([every, [16000], [500, 16000]])},
+    }
+    standing = cq.standings(scores)["x"]["a"]
+    assert standing.lost == 1  # one question fewer within 1,000 … 8,000; one more within 500
