@@ -349,3 +349,30 @@ def test_agent_bench_command_on_the_openai_protocol(
     assert (config["chat_api"], config["temperature"], config["seed"]) == ("openai", 0.3, 4)
     assert (config["model"], config["slice_budget"]) == (CHAT_MODEL, 500)
     assert KEY not in result.output
+
+
+def test_a_key_the_server_or_the_model_repeats_is_never_printed_or_written(
+    runner: CliRunner, cache_dir: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server echoes the key in the reply's content, its reasoning and a tool call's
+    arguments: the answer, the tool-call table, the transcript and the receipt show none."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    with serve_openai(key=KEY) as server:
+        server.script_chat(
+            tool_reply(
+                "searchSchema",
+                {"query": f"movies for {KEY}"},
+                thinking=f"the caller's key is {KEY}",
+            ),
+            {"content": f"Your key is {KEY} (as JSON: {json.dumps(KEY)})", "thinking": KEY},
+        )
+        flags = ["--chat-api", "openai", "--chat-url", server.url, "--chat-key-env", KEY_ENV]
+        files = ["--transcript", "run.json", "--receipt-json", "receipt.json"]
+        result = runner.invoke(app, ["agent", "hi", "--schema", SDL, *flags, *files])
+        resent = json.dumps(server.chat_requests[-1]["messages"])
+    assert result.exit_code == 0, result.output
+    assert "Your key is [redacted]" in result.stdout
+    written = (workdir / "run.json").read_text() + (workdir / "receipt.json").read_text()
+    assert "[redacted]" in written
+    for text in (result.output, written, resent):
+        assert KEY not in text
