@@ -376,3 +376,36 @@ def test_a_key_the_server_or_the_model_repeats_is_never_printed_or_written(
     assert "[redacted]" in written
     for text in (result.output, written, resent):
         assert KEY not in text
+
+
+def test_a_settings_file_alone_never_chooses_where_the_key_goes(
+    runner: CliRunner,
+    cache_dir: Path,
+    workdir: Path,
+    user_error: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """schemanav.toml naming the key's variable, or the server a key goes to, is refused with
+    one line naming the setting, and nothing reaches the server; the same from a flag or the
+    environment is the user's choice."""
+    monkeypatch.setenv("RTKEY_SECRET", KEY)
+    monkeypatch.setenv(KEY_ENV, KEY)
+    with serve_openai() as server:
+        server.script_chat({"content": "done"}, {"content": "done"})
+        toml = workdir / "schemanav.toml"
+        toml.write_text(
+            f'chat-api = "openai"\nchat-url = "{server.url}"\nchat-key-env = "RTKEY_SECRET"\n'
+        )
+        named = runner.invoke(app, ["agent", "hi", "--schema", SDL])
+        assert "chat_key_env in schemanav.toml cannot choose" in user_error(named, "--chat-key-env")
+        toml.write_text(f'chat-api = "openai"\nchat-url = "{server.url}"\n')
+        routed = runner.invoke(app, ["agent", "hi", "--schema", SDL, "--chat-key-env", KEY_ENV])
+        assert "chat_url in schemanav.toml cannot choose" in user_error(routed, "--chat-url")
+        assert server.authorizations == [], "nothing was sent"
+        # The destination from a flag (or SCHEMANAV_CHAT_URL) is the user's own choice.
+        monkeypatch.setenv("SCHEMANAV_CHAT_URL", server.url)
+        chosen = runner.invoke(app, ["agent", "hi", "--schema", SDL, "--chat-key-env", KEY_ENV])
+        assert chosen.exit_code == 0, chosen.output
+        assert set(server.authorizations) == {f"Bearer {KEY}"}
+    for result in (named, routed, chosen):
+        assert KEY not in result.output
