@@ -241,6 +241,17 @@ def test_a_redirect_is_not_loaded_as_the_schema(tmp_path: Path) -> None:
     refused(run, 2, "HTTP 302", "redirect to http://127.0.0.1:9/elsewhere")
 
 
+def test_execute_treats_a_redirect_as_an_endpoint_error(tmp_path: Path) -> None:
+    """A 302 with a JSON body is not the answer: exit 1, the status named, never exit 0."""
+    operation = tmp_path / "op.graphql"
+    operation.write_text("{ movies { title } }")
+    with serving({"/moved": _redirect}) as server:
+        run = inline(tmp_path, "execute", str(operation), "--endpoint", f"{server.url}/moved")
+    line = refused(run, 1, "the endpoint answered HTTP 302", alone=False)
+    assert "check --endpoint" in line
+    assert "redirect, which is not followed" in run.stdout
+
+
 def test_security_notices_print_under_quiet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -87,6 +87,14 @@ def hostile_upstream(handler: Handler, body: bytes) -> None:
         encoded = handler.headers.get("Proxy-Authorization", "").split(" ", 1)[1]
         decoded = base64.b64decode(encoded).decode()
         send(handler, {"errors": [{"message": f"user {decoded} is not allowed"}]})
+    elif name == "Redirect":
+        payload = b'{"data": {"movie": {"title": "moved"}}}'
+        handler.send_response(302)
+        handler.send_header("Location", "http://127.0.0.1:9/elsewhere")
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
     else:
         send(handler, {"data": {"movie": {"title": "fine"}}})
 
@@ -241,6 +249,12 @@ def test_the_upstream_answer_is_capped_after_decompression(served: Served) -> No
     for name in ("Bomb", "Endless", "Huge"):
         only_error(forward(served, name), "upstream API answered with more than 16 MiB")
     assert forward(served, "Fine").json() == {"data": {"movie": {"title": "fine"}}}
+
+
+def test_a_redirect_from_upstream_is_an_upstream_error(served: Served) -> None:
+    """A 302's body is not the upstream's answer (and the redirect is not followed)."""
+    message = only_error(forward(served, "Redirect"), "upstream API answered HTTP 302")
+    assert "moved" not in message
 
 
 def test_secrets_echoed_upstream_in_any_form_are_redacted(served: Served) -> None:

@@ -454,6 +454,11 @@ class SemanticEndpoint:
             return _error(
                 f"cannot reach the upstream API ({type(err).__name__}); the operation was not run"
             )
+        if 300 <= status < 400:  # its body is not the answer, and a redirect is not followed
+            return _error(
+                f"the upstream API answered HTTP {status} (a redirect, which is not followed); "
+                "the operation was not answered"
+            )
         try:
             payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
         except TooDeep as err:
