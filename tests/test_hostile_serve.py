@@ -342,8 +342,38 @@ def test_mcp_answers_a_message_nested_too_deeply_with_a_json_rpc_error(tmp_path:
         answer = ask(call)
         assert answer is not None, "no answer at all"
         assert answer["error"]["code"] == -32700 and "nested too deeply" in str(answer)
+        assert answer["id"] == 2  # read from the line's flat start: the caller's call fails
+        wrong = ask('{"jsonrpc": "2.0", "id": "seven", "method": 5}')  # JSON, not JSON-RPC
+        assert wrong is not None and wrong["id"] == "seven" and wrong["error"]["code"] == -32700
+        garbage = ask("not json at all")
+        assert garbage is not None and garbage["id"] is None  # no id to read
         listed = ask('{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}')
         assert listed is not None and listed["id"] == 3  # the session goes on
     finally:
         process.terminate()
         process.communicate(timeout=10)
+
+
+def test_an_unreadable_call_from_the_mcp_client_fails_at_once(tmp_path: Path) -> None:
+    """The SDK's client sends arguments nested 220 deep (it serializes them; the server's
+    parser stops at 200): the answer names the call's id, so the client's call fails at once
+    instead of waiting forever, and the session goes on."""
+    import anyio
+    from mcp import Client, MCPError
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    env = {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "schemanav", "mcp"], env=env)
+    deep: list[Any] = []
+    for _ in range(220):
+        deep = [deep]
+
+    async def main() -> None:
+        with anyio.fail_after(30), (tmp_path / "server.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                with pytest.raises(MCPError, match="nested too deeply"):
+                    await client.call_tool("search_schema", {"query": deep})
+                found = await client.call_tool("search_schema", {"query": "movie title"})
+                assert not found.is_error
+
+    anyio.run(main)
