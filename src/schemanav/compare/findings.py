@@ -108,8 +108,8 @@ def check_max_drop(max_drop: float | None) -> None:
 
 def check_max_growth(max_growth: float | None) -> None:
     """`--max-growth` is a percentage of the baseline's tokens, not negative."""
-    if max_growth is not None and max_growth < 0:
+    if max_growth is not None and not 0 <= max_growth < float("inf"):  # NaN never trips
         raise InputError(
-            f"--max-growth {max_growth:g} is negative: give a percentage, "
+            f"--max-growth {max_growth:g} is not a percentage of 0 or more: give one, "
             "e.g. --max-growth 5 fails the check when a form grows by more than 5%"
         )
