@@ -271,7 +271,7 @@ def test_a_recursive_input_type_is_described_once_by_reference(tmp_path: Path) -
     """`input Wide { f0: Wide … f11: Wide x: Int }` spelled out 6 levels deep is 12^6 objects;
     by reference it is one `$defs` entry. Listed by the MCP SDK's client over stdio, the
     schema is small and still describes nested values (checked with jsonschema)."""
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     (tmp_path / "wide.graphql").write_text(WIDE_SDL, encoding="utf-8")
     folder = tmp_path / "ops"

@@ -105,7 +105,7 @@ def test_a_broken_plugin_is_one_error_line(site: Path, tmp_path: Path) -> None:
 # -- broken installations (issue 41): discovery reads entry points defensively ----------------
 
 
-def _fake_package(site: Path, name: str, entry_points: Callable[[Path], None]) -> None:
+def _fake_package(site: Path, name: str, entry_points: Callable[[Path], object]) -> None:
     info = site / f"{name}-1.0.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")

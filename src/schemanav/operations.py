@@ -314,7 +314,7 @@ class OperationRunner:
                 f"the endpoint answered HTTP {status} (a redirect, which is not followed: use "
                 f"the URL it points to): {text}"
             )
-        elif not ok:
+        elif not 200 <= status < 300:
             text = f"the endpoint answered HTTP {status}: {text}"
         # Redact first: a cut can leave a prefix of a secret that no longer matches.
         return OperationOutcome(ok, self._capped(redact(text)), executed=True)
