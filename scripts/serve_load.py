@@ -1,14 +1,18 @@
 """Load on `schemanav serve`: N clients while another sends the 5,000-alias document.
 
     python scripts/serve_load.py [--clients 50] [--requests 20] [--schema FILE]
+    python scripts/serve_load.py --costly-clients 4 [--clients 50] [--requests 20]
 
 Starts `schemanav serve --port 0` on 127.0.0.1 (the bundled Movie DB unless --schema), runs
 `--clients` clients that each send `--requests` small requests (`__search` with first 5, and
 `{ __typename }`) one after another, while one more client keeps sending a 0.9 MB document of
 5,000 aliased `__search(first: 150)` calls with nested definitions. Prints one JSON object:
 the small requests' latency (p50, p95, max, in seconds), how many failed, and what the costly
-document got back. Loopback only; stops by itself (every request has a timeout, the whole run
-`--deadline` seconds) and stops the server.
+document got back. With `--costly-clients N`, N clients instead loop the costliest requests
+serve accepts, in turn: ten `__definitions` of 150 coordinates each, and the standard
+introspection query (graphql-core's `get_introspection_query`). Loopback only; stops by
+itself (every request has a timeout, the whole run `--deadline` seconds) and stops the
+server.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ def start_server(schema: str | None) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     line = process.stderr.readline()
+    while line.startswith("warning: "):  # a schema that breaks spec rules is loaded anyway
+        line = process.stderr.readline()
     if "listening on " not in line:
         process.kill()
         raise SystemExit(f"serve_load: the server did not start: {line.strip()}")
@@ -88,6 +94,87 @@ async def costly_client(url: str, stop: asyncio.Event, answers: list[dict[str, A
                     "error": (response.json().get("errors") or [{}])[0].get("message"),
                 }
             )
+
+
+def costliest_accepted(coordinates: list[str]) -> list[dict[str, Any]]:
+    """What `--costly-clients` loop: ten `__definitions` of 150 coordinates each (the most
+    one request may ask), and the standard introspection query."""
+    from graphql import get_introspection_query
+
+    picked = [coordinates[i % len(coordinates)] for i in range(150)]
+    definition = "... on __Field { name description type { name kind ofType { name } } }"
+    calls = " ".join(
+        f"d{i}: __definitions(coordinates: {json.dumps(picked)}) {{ {definition} "
+        "... on __Type { kind description fields { name } } }"
+        for i in range(10)
+    )
+    return [{"query": "{ " + calls + " }"}, {"query": get_introspection_query()}]
+
+
+async def coordinates_of(url: str) -> list[str]:
+    """Every field coordinate the server's schema has (from a plain introspection)."""
+    query = "{ __schema { types { name kind fields { name } } } }"
+    async with httpx.AsyncClient(timeout=60) as client:
+        types = (await client.post(url, json={"query": query})).json()["data"]["__schema"]
+    return [
+        f"{kind['name']}.{field['name']}"
+        for kind in types["types"]
+        if not kind["name"].startswith("__") and kind["kind"] == "OBJECT"
+        for field in kind["fields"] or ()
+    ]
+
+
+async def looping_client(
+    url: str, requests: list[dict[str, Any]], stop: asyncio.Event, answers: list[dict[str, Any]]
+) -> None:
+    async with httpx.AsyncClient(timeout=180) as client:
+        number = 0
+        while not stop.is_set():
+            started = time.monotonic()
+            response = await client.post(url, json=requests[number % len(requests)])
+            number += 1
+            answers.append(
+                {
+                    "seconds": round(time.monotonic() - started, 3),
+                    "status": response.status_code,
+                    "bytes": len(response.content),
+                    "error": (response.json().get("errors") or [{}])[0].get("message"),
+                }
+            )
+
+
+async def load_costly(
+    url: str, costly_clients: int, clients: int, requests: int, deadline: float
+) -> dict[str, Any]:
+    """Small requests' latency while `costly_clients` loop the costliest accepted requests."""
+    latencies: list[float] = []
+    failures: list[str] = []
+    answers: list[dict[str, Any]] = []
+    stop = asyncio.Event()
+    costly = costliest_accepted(await coordinates_of(url))
+    loops = [
+        asyncio.create_task(looping_client(url, costly, stop, answers))
+        for _ in range(costly_clients)
+    ]
+    await asyncio.sleep(0.5)  # the costly requests are in flight first
+    smalls = [small_client(url, requests, latencies, failures) for _ in range(clients)]
+    await asyncio.wait_for(asyncio.gather(*smalls), deadline)
+    stop.set()
+    await asyncio.wait_for(asyncio.gather(*loops), 180)
+    return {
+        "costly_clients": costly_clients,
+        "clients": clients,
+        "requests": len(latencies),
+        "failed": len(failures),
+        "p50_s": round(percentile(latencies, 0.50), 3),
+        "p95_s": round(percentile(latencies, 0.95), 3),
+        "max_s": round(max(latencies), 3),
+        "costly_answered": len(answers),
+        "costly_refused": sum(1 for answer in answers if answer["error"]),
+        "costly_p50_s": round(percentile([a["seconds"] for a in answers], 0.50), 3),
+        "costly_slowest_s": max(answer["seconds"] for answer in answers),
+        "costly_errors": sorted({str(a["error"])[:120] for a in answers if a["error"]}),
+    }
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -126,10 +213,22 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--schema", default=None)
     parser.add_argument("--deadline", type=float, default=300.0)
+    parser.add_argument(
+        "--costly-clients",
+        type=int,
+        default=0,
+        help="clients looping the costliest accepted requests, instead of the 5,000 aliases",
+    )
     args = parser.parse_args()
     process, url = start_server(args.schema)
     try:
-        result = asyncio.run(load(url, args.clients, args.requests, args.deadline))
+        if args.costly_clients:
+            run = load_costly(
+                url, args.costly_clients, args.clients, args.requests, args.deadline
+            )
+        else:
+            run = load(url, args.clients, args.requests, args.deadline)
+        result = asyncio.run(run)
     finally:
         process.terminate()
         process.wait(timeout=10)

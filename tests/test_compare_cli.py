@@ -365,7 +365,8 @@ def test_corpus_baseline_refuses_bad_input(tmp_path: Path) -> None:
     _bad_input(_run("corpus", "--max-growth", "5"), "--max-growth needs --baseline")
     _bad_input(_run("corpus", "--markdown", str(tmp_path / "x.md")), "--baseline")
     price = _baseline(tmp_path, "corpus")
-    _bad_input(_run("corpus", "--baseline", price, "--max-growth", "-3"), "negative")
+    refused = _run("corpus", "--baseline", price, "--max-growth", "-3")
+    _bad_input(refused, "is not a percentage of 0 or more")
 
 
 def test_diff_reads_arguments_defaults_enum_values_and_directives(tmp_path: Path) -> None:
@@ -440,3 +441,16 @@ def test_diff_markdown_shows_schema_text_literally(tmp_path: Path) -> None:
     assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;" in text
     (row,) = [line for line in text.splitlines() if line.startswith("| Query.a |")]
     assert "\\| a second line" in row
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_max_growth_that_can_never_trip_is_refused(
+    cache_dir: Path, workdir: Path, user_error: Callable[..., str], value: str
+) -> None:
+    """`--max-growth nan` was accepted, and a NaN limit is never exceeded: the gate never
+    tripped."""
+    from schemanav.schema import bundled_path
+
+    moviedb = str(bundled_path("moviedb.graphqls"))
+    result = CliRunner().invoke(app, ["diff", moviedb, moviedb, "--max-growth", value])
+    user_error(result, "is not a percentage of 0 or more")

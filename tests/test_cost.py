@@ -55,7 +55,9 @@ def test_depth_aliases_and_nodes_follow_fragments_and_nested_page_sizes() -> Non
     # movies 4, title 4, reviews 12, score 12, author 12, name 12, reviews 24, score 24,
     # directors 4, name 4, movie 1, title 1
     assert cost.nodes == 4 + 4 + 12 + 12 + 12 + 12 + 24 + 24 + 4 + 4 + 1 + 1
-    assert _cost(DEEP).nodes < cost.nodes  # an unset page size counts as one item
+    # a variable with no value and no default is the server's page: UNKNOWN_PAGE items
+    # (reviews, score, author, name 400 each; reviews, score 800)
+    assert _cost(DEEP).nodes == 4 + 4 + 400 * 4 + 800 * 2 + 4 + 4 + 1 + 1
 
 
 @pytest.mark.parametrize(

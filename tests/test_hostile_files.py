@@ -169,6 +169,49 @@ def test_define_redacts_a_description_that_echoes_a_header(tmp_path: Path) -> No
         no_secret(text)
 
 
+def _described_every_way(handler: Handler, _body: bytes) -> None:
+    """Query's description echoes the credential raw, JSON-quoted, and Basic-decoded."""
+    payload = introspection()
+    credential = handler.headers.get("Authorization", "")
+    try:
+        decoded = base64.b64decode(credential.split(" ", 1)[-1]).decode(errors="replace")
+    except ValueError:  # a Bearer token is not base64
+        decoded = "(none)"
+    query = next(t for t in payload["data"]["__schema"]["types"] if t["name"] == "Query")
+    query["description"] = f"Served to {credential}, {json.dumps(credential)}, user {decoded}"
+    query["fields"][0]["description"] = f"Token: {credential.split(' ', 1)[-1]!r}"
+    send(handler, payload)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["Bearer", "Basic"])
+def test_diff_redacts_a_description_that_echoes_a_header(tmp_path: Path, scheme: str) -> None:
+    """The live schema on either side of `diff`: the table, --json and --markdown show no form
+    of the header's value."""
+    from schemanav.schema import bundled_path
+
+    credential = SECRET if scheme == "Bearer" else base64.b64encode(BASIC_PAIR.encode()).decode()
+    header = f"Authorization: {scheme} {credential}"
+    local = str(bundled_path("moviedb.graphqls"))
+    with serving({"/described": _described_every_way}) as server:
+        url = f"{server.url}/described"
+        old_md, new_md = str(tmp_path / "old.md"), str(tmp_path / "new.md")
+        runs = [
+            inline(tmp_path, "diff", local, url, "--header", header, "--markdown", old_md),
+            inline(tmp_path, "diff", url, local, "--header", header, "--markdown", new_md),
+            inline(tmp_path, "diff", local, url, "--header", header, "--json"),
+        ]
+    written = (tmp_path / "old.md").read_text() + (tmp_path / "new.md").read_text()
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    assert "[redacted]" in runs[0].stdout and "[redacted]" in runs[2].stdout
+    assert "[redacted]" in written
+    for text in [written, *(run.stdout + run.stderr for run in runs)]:
+        no_secret(text)
+        for piece in (BASIC_PAIR, *BASIC_PAIR.split(":"), credential):
+            assert piece not in text, piece
+
+
 # --- low: what reaches the terminal, when paths are checked, redirects ----------------------
 
 
@@ -196,6 +239,17 @@ def test_a_redirect_is_not_loaded_as_the_schema(tmp_path: Path) -> None:
     with serving({"/moved": _redirect}) as server:
         run = inline(tmp_path, "corpus", "--schema", f"{server.url}/moved")
     refused(run, 2, "HTTP 302", "redirect to http://127.0.0.1:9/elsewhere")
+
+
+def test_execute_treats_a_redirect_as_an_endpoint_error(tmp_path: Path) -> None:
+    """A 302 with a JSON body is not the answer: exit 1, the status named, never exit 0."""
+    operation = tmp_path / "op.graphql"
+    operation.write_text("{ movies { title } }")
+    with serving({"/moved": _redirect}) as server:
+        run = inline(tmp_path, "execute", str(operation), "--endpoint", f"{server.url}/moved")
+    line = refused(run, 1, "the endpoint answered HTTP 302", alone=False)
+    assert "check --endpoint" in line
+    assert "redirect, which is not followed" in run.stdout
 
 
 def test_security_notices_print_under_quiet(

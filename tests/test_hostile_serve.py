@@ -87,6 +87,14 @@ def hostile_upstream(handler: Handler, body: bytes) -> None:
         encoded = handler.headers.get("Proxy-Authorization", "").split(" ", 1)[1]
         decoded = base64.b64decode(encoded).decode()
         send(handler, {"errors": [{"message": f"user {decoded} is not allowed"}]})
+    elif name == "Redirect":
+        payload = b'{"data": {"movie": {"title": "moved"}}}'
+        handler.send_response(302)
+        handler.send_header("Location", "http://127.0.0.1:9/elsewhere")
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(payload)))
+        handler.end_headers()
+        handler.wfile.write(payload)
     else:
         send(handler, {"data": {"movie": {"title": "fine"}}})
 
@@ -94,11 +102,11 @@ def hostile_upstream(handler: Handler, body: bytes) -> None:
 class Served:
     """`schemanav serve` in a limited subprocess; `url` is its GraphQL endpoint."""
 
-    def __init__(self, workdir: Path, *args: str) -> None:
+    def __init__(self, workdir: Path, *args: str, max_fields: int = MAX_FIELDS) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCHEMANAV_")}
         env["PYTHONPATH"] = str(REPO_ROOT / "src")
         env["SCHEMANAV_CACHE_DIR"] = str(workdir / "cache")
-        env[RESOLVED_FIELDS_VARIABLE] = str(MAX_FIELDS)
+        env[RESOLVED_FIELDS_VARIABLE] = str(max_fields)
         self.process = subprocess.Popen(
             [sys.executable, "-c", LAUNCHER, "serve", "--port", "0", *args],
             env=env,
@@ -243,6 +251,12 @@ def test_the_upstream_answer_is_capped_after_decompression(served: Served) -> No
     assert forward(served, "Fine").json() == {"data": {"movie": {"title": "fine"}}}
 
 
+def test_a_redirect_from_upstream_is_an_upstream_error(served: Served) -> None:
+    """A 302's body is not the upstream's answer (and the redirect is not followed)."""
+    message = only_error(forward(served, "Redirect"), "upstream API answered HTTP 302")
+    assert "moved" not in message
+
+
 def test_secrets_echoed_upstream_in_any_form_are_redacted(served: Served) -> None:
     answer = forward(served, "Escaped").text
     assert "[redacted]" in answer
@@ -328,8 +342,106 @@ def test_mcp_answers_a_message_nested_too_deeply_with_a_json_rpc_error(tmp_path:
         answer = ask(call)
         assert answer is not None, "no answer at all"
         assert answer["error"]["code"] == -32700 and "nested too deeply" in str(answer)
+        assert answer["id"] == 2  # read from the line's flat start: the caller's call fails
+        wrong = ask('{"jsonrpc": "2.0", "id": "seven", "method": 5}')  # JSON, not JSON-RPC
+        assert wrong is not None and wrong["id"] == "seven" and wrong["error"]["code"] == -32700
+        garbage = ask("not json at all")
+        assert garbage is not None and garbage["id"] is None  # no id to read
         listed = ask('{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}')
         assert listed is not None and listed["id"] == 3  # the session goes on
     finally:
         process.terminate()
         process.communicate(timeout=10)
+
+
+def test_an_unreadable_call_from_the_mcp_client_fails_at_once(tmp_path: Path) -> None:
+    """The SDK's client sends arguments nested 220 deep (it serializes them; the server's
+    parser stops at 200): the answer names the call's id, so the client's call fails at once
+    instead of waiting forever, and the session goes on."""
+    import anyio
+    from mcp import Client, MCPError
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    env = {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "schemanav", "mcp"], env=env)
+    deep: list[Any] = []
+    for _ in range(220):
+        deep = [deep]
+
+    async def main() -> None:
+        with anyio.fail_after(30), (tmp_path / "server.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                with pytest.raises(MCPError, match="nested too deeply"):
+                    await client.call_tool("search_schema", {"query": deep})
+                found = await client.call_tool("search_schema", {"query": "movie title"})
+                assert not found.is_error
+
+    anyio.run(main)
+
+
+# --- fairness: costly clients take turns -------------------------------------------------------
+
+
+def test_small_requests_stay_fast_while_four_clients_loop_costly_ones(tmp_path: Path) -> None:
+    """A small `scripts/serve_load.py --costly-clients 4`: four clients loop the costliest
+    accepted requests (ten `__definitions` of 150 coordinates, the standard introspection
+    query) on a schema of 60 types of 40 fields; two clients' small requests keep a p95 under
+    0.3 s (each costly request alone takes about a second here)."""
+    from graphql import get_introspection_query
+
+    types = "".join(
+        f"type T{i} {{ "
+        + " ".join(f"f{k}(a: Int, b: String): T{(i + k) % 60}" for k in range(40))
+        + " }\n"
+        for i in range(60)
+    )
+    (tmp_path / "big.graphqls").write_text("type Query { t: T0 }\n" + types)
+    coordinates = json.dumps([f"T{i % 60}.f{i % 40}" for i in range(150)])
+    definition = "... on __Field { name description args { name type { name } } type { name } }"
+    calls = " ".join(
+        f"d{i}: __definitions(coordinates: {coordinates}) {{ {definition} }}" for i in range(10)
+    )
+    costly = [{"query": "{ " + calls + " }"}, {"query": get_introspection_query()}]
+    small = [
+        {"query": '{ __search(query: "t f1", first: 5) { coordinate } }'},
+        {"query": "{ __typename }"},
+    ]
+    server = Served(tmp_path, "--schema", "big.graphqls", max_fields=500_000)
+    stop = threading.Event()
+    latencies: list[float] = []
+    costly_seconds: list[float] = []
+
+    def loop_costly() -> None:
+        with httpx.Client(timeout=120) as session:
+            number = 0
+            while not stop.is_set():
+                started = time.monotonic()
+                answer = session.post(server.url, json=costly[number % 2])
+                assert answer.status_code == 200 and "data" in answer.json(), answer.text[:500]
+                costly_seconds.append(time.monotonic() - started)
+                number += 1
+
+    def small_client() -> None:
+        with httpx.Client(timeout=60) as session:
+            for number in range(15):
+                started = time.monotonic()
+                answer = session.post(server.url, json=small[number % 2])
+                assert answer.status_code == 200, answer.text[:500]
+                latencies.append(time.monotonic() - started)
+
+    try:
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            loops = [pool.submit(loop_costly) for _ in range(4)]
+            time.sleep(1.0)  # the costly requests are in flight first
+            for future in [pool.submit(small_client) for _ in range(2)]:
+                future.result()
+            stop.set()
+            for future in loops:
+                future.result()
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log, log[-3000:]
+    latencies.sort()
+    p95 = latencies[int(len(latencies) * 0.95) - 1]
+    assert costly_seconds, "no costly request was answered"
+    assert p95 < 0.3, (p95, latencies[-5:], sorted(costly_seconds)[len(costly_seconds) // 2])

@@ -349,3 +349,63 @@ def test_agent_bench_command_on_the_openai_protocol(
     assert (config["chat_api"], config["temperature"], config["seed"]) == ("openai", 0.3, 4)
     assert (config["model"], config["slice_budget"]) == (CHAT_MODEL, 500)
     assert KEY not in result.output
+
+
+def test_a_key_the_server_or_the_model_repeats_is_never_printed_or_written(
+    runner: CliRunner, cache_dir: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server echoes the key in the reply's content, its reasoning and a tool call's
+    arguments: the answer, the tool-call table, the transcript and the receipt show none."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    with serve_openai(key=KEY) as server:
+        server.script_chat(
+            tool_reply(
+                "searchSchema",
+                {"query": f"movies for {KEY}"},
+                thinking=f"the caller's key is {KEY}",
+            ),
+            {"content": f"Your key is {KEY} (as JSON: {json.dumps(KEY)})", "thinking": KEY},
+        )
+        flags = ["--chat-api", "openai", "--chat-url", server.url, "--chat-key-env", KEY_ENV]
+        files = ["--transcript", "run.json", "--receipt-json", "receipt.json"]
+        result = runner.invoke(app, ["agent", "hi", "--schema", SDL, *flags, *files])
+        resent = json.dumps(server.chat_requests[-1]["messages"])
+    assert result.exit_code == 0, result.output
+    assert "Your key is [redacted]" in result.stdout
+    written = (workdir / "run.json").read_text() + (workdir / "receipt.json").read_text()
+    assert "[redacted]" in written
+    for text in (result.output, written, resent):
+        assert KEY not in text
+
+
+def test_a_settings_file_alone_never_chooses_where_the_key_goes(
+    runner: CliRunner,
+    cache_dir: Path,
+    workdir: Path,
+    user_error: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """schemanav.toml naming the key's variable, or the server a key goes to, is refused with
+    one line naming the setting, and nothing reaches the server; the same from a flag or the
+    environment is the user's choice."""
+    monkeypatch.setenv("RTKEY_SECRET", KEY)
+    monkeypatch.setenv(KEY_ENV, KEY)
+    with serve_openai() as server:
+        server.script_chat({"content": "done"}, {"content": "done"})
+        toml = workdir / "schemanav.toml"
+        toml.write_text(
+            f'chat-api = "openai"\nchat-url = "{server.url}"\nchat-key-env = "RTKEY_SECRET"\n'
+        )
+        named = runner.invoke(app, ["agent", "hi", "--schema", SDL])
+        assert "chat_key_env in schemanav.toml cannot choose" in user_error(named, "--chat-key-env")
+        toml.write_text(f'chat-api = "openai"\nchat-url = "{server.url}"\n')
+        routed = runner.invoke(app, ["agent", "hi", "--schema", SDL, "--chat-key-env", KEY_ENV])
+        assert "chat_url in schemanav.toml cannot choose" in user_error(routed, "--chat-url")
+        assert server.authorizations == [], "nothing was sent"
+        # The destination from a flag (or SCHEMANAV_CHAT_URL) is the user's own choice.
+        monkeypatch.setenv("SCHEMANAV_CHAT_URL", server.url)
+        chosen = runner.invoke(app, ["agent", "hi", "--schema", SDL, "--chat-key-env", KEY_ENV])
+        assert chosen.exit_code == 0, chosen.output
+        assert set(server.authorizations) == {f"Bearer {KEY}"}
+    for result in (named, routed, chosen):
+        assert KEY not in result.output

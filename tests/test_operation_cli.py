@@ -186,3 +186,47 @@ def test_an_endpoint_that_fails_exits_1_and_never_echoes_the_secret(
     assert _error_lines(unreachable)[0].startswith("error: cannot reach the endpoint")
     for result in (refused, unreachable):
         assert SECRET not in result.output
+
+
+@pytest.mark.parametrize(
+    ("operation", "variables", "nodes"),
+    [
+        # the default counts when no value is supplied; a value supplied wins over it
+        ("query Q($n: Int = 1000000) { movies(first: $n) { title } }", None, 2_000_000),
+        ("query Q($n: Int = 1000000) { movies(first: $n) { title } }", '{"n": 3}', 6),
+        # neither: the server's page, which the document does not say (UNKNOWN_PAGE, 100)
+        ("query Q($n: Int) { movies(first: $n) { title } }", None, 200),
+        ("query Q($n: Int) { movies(first: $n) { title } }", '{"n": null}', 200),
+    ],
+)
+def test_a_variables_default_and_an_unset_page_count_in_the_estimate(
+    operation_file: Any, operation: str, variables: str | None, nodes: int
+) -> None:
+    name = operation_file(operation + "\n")
+    extra = ["--variables", variables] if variables else []
+    result = _run("validate", name, "--json", "--max-nodes", "10000000", *extra)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["cost"]["nodes"] == nodes
+    refused = _run("execute", name, "--endpoint", closed_port_url(), *extra)
+    if nodes > 10_000:
+        assert refused.exit_code == 2 and "estimated nodes" in refused.stderr, refused.output
+
+
+@pytest.mark.slow
+def test_fragments_spreading_each_other_twice_are_measured_in_linear_time(tmp_path: Path) -> None:
+    """30 fragments, each spreading the next twice: 2^30 spreads if each is walked again (the
+    child runs under a CPU limit, so the old walk fails here instead of spinning for hours)."""
+    from test_hostile import cli
+
+    lines = ["query Q { ...F0 }"]
+    lines += [f"fragment F{i} on Query {{ ...F{i + 1} ...F{i + 1} }}" for i in range(30)]
+    lines.append("fragment F30 on Query { movies { title } }")
+    (tmp_path / "fan.graphql").write_text("\n".join(lines), encoding="utf-8")
+    result = cli(tmp_path, "validate", "fan.graphql", "--schema", str(SDL_PATH), timeout=30)
+    assert result.seconds < 20
+    assert result.returncode == 2, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [
+        "error: refused: estimated nodes 2,147,483,648 is over the limit of 10,000 (max_nodes; "
+        "--max-nodes or SCHEMANAV_MAX_NODES raises it): ask for fewer items (smaller first/last)"
+    ]

@@ -201,3 +201,103 @@ def test_input_objects_are_spelled_out_and_nullable_values_take_null(
     assert genre["type"] == ["string", "null"] and genre["enum"][-1] is None
     assert genre["description"] == "Only movies of this genre."
     assert movie_filter["properties"]["minRating"]["type"] == ["number", "null"]
+
+
+# -- hostile folders and types (issue 41) ----------------------------------------------------
+
+
+def _plant_zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _plant_fifo(path: Path) -> None:
+    import os
+
+    os.mkfifo(path)
+
+
+def _plant_directory(path: Path) -> None:
+    path.mkdir()
+
+
+def _plant_dangling(path: Path) -> None:
+    path.symlink_to(path.parent / "nowhere")
+
+
+@pytest.mark.parametrize(
+    ("plant", "said"),
+    [
+        (_plant_zero, "is a device, expected a GraphQL operation file (a regular file)"),
+        (_plant_fifo, "is a FIFO or socket"),
+        (_plant_directory, "is a directory"),
+        (_plant_dangling, "is a link to nothing"),
+    ],
+)
+def test_a_special_file_among_the_operations_is_one_error_line(
+    operations: Path, tmp_path: Path, plant: Callable[[Path], None], said: str
+) -> None:
+    """Run in a child under a memory and CPU limit: a link to /dev/zero read whole, or a FIFO
+    waited on, fails here rather than filling memory or stalling start-up."""
+    from test_hostile import MOVIEDB, cli, refused
+
+    plant(operations / "special.graphql")
+    args = ["mcp", "--schema", str(MOVIEDB), "--endpoint", "http://127.0.0.1:9/graphql"]
+    run = cli(tmp_path / "work", *args, "--operations", str(operations), timeout=30)
+    line = refused(run, 2, str(operations / "special.graphql"), said)
+    assert run.seconds < 20, line
+
+
+def test_the_operations_of_one_folder_are_capped(
+    operations: Path, cache_dir: Path, workdir: Path, user_error: Callable[..., str]
+) -> None:
+    from schemanav.servers.operation_tools import MAX_OPERATIONS
+
+    many = "\n".join(f"query Q{i} {{ movies {{ title }} }}" for i in range(MAX_OPERATIONS))
+    (operations / "many.graphql").write_text(many, encoding="utf-8")  # 502 with movies.graphql
+    args = ["mcp", "--endpoint", "http://127.0.0.1:9/graphql", "--operations", str(operations)]
+    user_error(CliRunner().invoke(app, args), "more than 500 operations", str(operations))
+
+
+WIDE_FIELDS = 12
+WIDE_SDL = (
+    "type Query { find(where: Wide, also: Pair): Int }\n"
+    "input Wide { " + " ".join(f"f{i}: Wide" for i in range(WIDE_FIELDS)) + " x: Int }\n"
+    'input Pair { left: Leaf right: Leaf "The deepest." deep: Wide once: Once }\n'
+    "input Leaf { value: String! }\ninput Once { n: Int }\n"
+)
+
+
+def test_a_recursive_input_type_is_described_once_by_reference(tmp_path: Path) -> None:
+    """`input Wide { f0: Wide … f11: Wide x: Int }` spelled out 6 levels deep is 12^6 objects;
+    by reference it is one `$defs` entry. Listed by the MCP SDK's client over stdio, the
+    schema is small and still describes nested values (checked with jsonschema)."""
+    import jsonschema  # type: ignore[import-untyped]
+
+    (tmp_path / "wide.graphql").write_text(WIDE_SDL, encoding="utf-8")
+    folder = tmp_path / "ops"
+    folder.mkdir()
+    (folder / "find.graphql").write_text(
+        "query Find($w: Wide, $p: Pair!) { find(where: $w, also: $p) }", encoding="utf-8"
+    )
+    args = ["-m", "schemanav", "mcp", "--schema", str(tmp_path / "wide.graphql")]
+    args += ["--endpoint", "http://127.0.0.1:9/graphql", "--operations", str(folder)]
+    env = {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path / "cache")}
+    params = StdioServerParameters(command=sys.executable, args=args, env=env)
+
+    async def main() -> dict[str, Any]:
+        with anyio.fail_after(30), (tmp_path / "server.log").open("w") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+                return tools["Find"].input_schema
+
+    schema = anyio.run(main)
+    assert len(json.dumps(schema)) < 5_000
+    assert set(schema["$defs"]) == {"Wide", "Leaf"}  # recursive, used twice; Pair, Once inline
+    assert schema["properties"]["w"] == {"anyOf": [{"$ref": "#/$defs/Wide"}, {"type": "null"}]}
+    pair = schema["properties"]["p"]
+    assert pair["type"] == "object" and pair["properties"]["once"]["type"] == ["object", "null"]
+    assert pair["properties"]["left"]["anyOf"][0] == {"$ref": "#/$defs/Leaf"}
+    assert pair["properties"]["deep"]["description"] == "The deepest."
+    jsonschema.validate({"w": {"f0": {"f11": {"x": 3}}}, "p": {"left": {"value": "a"}}}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"w": {"f0": {"f1": {"y": 3}}}, "p": {}}, schema)

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -98,4 +99,72 @@ def test_a_broken_plugin_is_one_error_line(site: Path, tmp_path: Path) -> None:
     assert failed.stderr.strip() == (
         "error: the backend plugin 'wordcount' (package schemanav-wordcount-backend) registered "
         "no backend of that name: its module must call register_backend('wordcount')"
+    )
+
+
+# -- broken installations (issue 41): discovery reads entry points defensively ----------------
+
+
+def _fake_package(site: Path, name: str, entry_points: Callable[[Path], object]) -> None:
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    entry_points(info / "entry_points.txt")
+
+
+def _zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _latin1(path: Path) -> None:
+    path.write_bytes(b"[schemanav.backends]\nd\xe9j\xe0 = nowhere\n")
+
+
+def _escapes(path: Path) -> None:
+    path.write_text("[schemanav.backends]\nevil\x1b]0;owned\x07 = nowhere\n")
+
+
+@pytest.mark.parametrize(
+    ("plant", "said"),
+    [
+        (_zero, "is a device"),
+        (_fifo, "is a FIFO or socket"),
+        (_latin1, "is not UTF-8 text"),
+        (_escapes, "not a plain name; skipped"),
+    ],
+)
+def test_a_broken_entry_points_file_is_one_warning_naming_the_package(
+    tmp_path: Path, plant: Callable[[Path], None], said: str
+) -> None:
+    """Under a memory and CPU limit (a file read whole would pass it) and a time limit (a FIFO
+    waited on would pass that): `--help` still lists the backends, with one warning."""
+    from test_hostile import cli
+
+    site = tmp_path / "site"
+    _fake_package(site, "broken_plugin", plant)
+    env = {"PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "src"), str(site)])}
+    run = cli(tmp_path / "work", "search", "--help", env=env, timeout=30)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "hybrid-local" in run.stdout and "owned" not in run.stdout + run.stderr
+    assert "\x1b" not in run.stdout + run.stderr
+    warnings = run.stderr.splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith("warning: "), run.stderr[-2000:]
+    assert said in warnings[0] and "broken_plugin-1.0.dist-info" in warnings[0]
+    assert "Traceback" not in run.stderr
+
+
+def test_a_plugin_that_exits_at_import_is_a_failure(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _fake_package(
+        site, "quitter", lambda path: path.write_text("[schemanav.backends]\nquit = quitter\n")
+    )
+    (site / "quitter.py").write_text("raise SystemExit(0)\n")
+    failed = schemanav(site, tmp_path, "search", "movie", "--backend", "quit")
+    assert failed.returncode == 1, failed.stderr
+    assert failed.stderr.strip() == (
+        "error: the backend plugin 'quit' (package quitter) failed to load: SystemExit: 0"
     )

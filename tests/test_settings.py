@@ -351,3 +351,89 @@ def test_cli_schema_from_env(
     missing = tmp_path / "from-env.graphql"
     monkeypatch.setenv("SCHEMANAV_SCHEMA", str(missing))
     user_error(runner.invoke(app, ["corpus"]), str(missing))
+
+
+# --- values that overflowed or recursed (issue 41): one error line, exit 2 -------------------
+
+DEEP_LIST = "[" * 20_000 + "]" * 20_000
+DEEP_OBJECT = '{"a": ' * 20_000 + "1" + "}" * 20_000
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "toml", "said"),
+    [
+        (["--timeout", "inf"], {}, "", "invalid --timeout: input should be less than or equal"),
+        (["--timeout", "1e300"], {}, "", "invalid --timeout"),
+        ([], {}, "timeout = inf\n", "invalid timeout in schemanav.toml"),
+        ([], {}, "a = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply"),
+        ([], {"SCHEMANAV_HEADER": DEEP_LIST}, "", "SCHEMANAV_HEADER is nested more than 64"),
+        ([], {"SCHEMANAV_OPTIONS": DEEP_OBJECT}, "", "SCHEMANAV_OPTIONS is nested more than"),
+        ([], {"SCHEMANAV_KS": DEEP_LIST}, "", "SCHEMANAV_KS is nested more than 64"),
+        ([], {"SCHEMANAV_FORMAT": DEEP_LIST}, "", "SCHEMANAV_FORMAT is nested more than"),
+        (["--format", DEEP_LIST], {}, "", "invalid --format: value error, nested more than"),
+    ],
+)
+def test_values_that_overflowed_or_recursed_are_one_error_line(
+    workdir: Path,
+    user_error: UserError,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    env: dict[str, str],
+    toml: str,
+    said: str,
+) -> None:
+    if toml:
+        write_config(workdir, toml)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    command = ["search", "movie", "--schema", "http://127.0.0.1:9/graphql", *args]
+    user_error(CliRunner().invoke(app, command), said)
+
+
+def test_an_infinite_chat_timeout_in_the_file_is_one_error_line(
+    workdir: Path, user_error: UserError
+) -> None:
+    write_config(workdir, "chat_timeout = inf\n")
+    user_error(CliRunner().invoke(app, ["agent", "hi"]), "invalid chat_timeout in schemanav.toml")
+
+
+def test_a_baseline_holding_a_huge_number_is_one_error_line(
+    workdir: Path, user_error: UserError
+) -> None:
+    written = CliRunner().invoke(app, ["bench", "--json", "-q"])
+    assert written.exit_code == 0, written.output
+    text = written.stdout.replace('"questions": ', '"questions": 1' + "0" * 400 + ', "x": ', 1)
+    (workdir / "base.json").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["bench", "--baseline", "base.json"])
+    user_error(result, "holds a number larger than 1e+15")
+    payload = json.loads(written.stdout)
+    payload["ks"] = list(range(200_000))  # quoted in the refusal: cut short
+    (workdir / "wide.json").write_text(json.dumps(payload), encoding="utf-8")
+    line = user_error(CliRunner().invoke(app, ["bench", "--baseline", "wide.json"]), "ks 0,1,2")
+    assert len(line) < 1_000 and "more characters" in line
+
+
+def test_a_backend_returning_a_coordinate_the_schema_lacks_is_one_error_line(
+    user_error: UserError,
+) -> None:
+    from dataclasses import dataclass
+
+    from schemanav.retrieval import SearchHit
+    from schemanav.retrieval.registry import BACKENDS, register_backend
+
+    @dataclass(frozen=True)
+    class Ghost:
+        name: str = "ghost"
+
+        def index(self, corpus: Any) -> Any:
+            return self
+
+        def search(self, query: str, k: int) -> list[SearchHit]:
+            return [SearchHit("Nope.nothing", "x", 1.0, 1, 3)][:k]
+
+    register_backend("ghost")(lambda options, context: Ghost())
+    try:
+        result = CliRunner().invoke(app, ["bench", "--backend", "ghost"])
+    finally:
+        del BACKENDS["ghost"]
+    user_error(result, "the backend ghost returned 'Nope.nothing', which is not a coordinate")

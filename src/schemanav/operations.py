@@ -298,7 +298,7 @@ class OperationRunner:
             text = content.decode(charset, errors="replace")
         except LookupError:  # a charset Python does not know
             text = content.decode("utf-8", errors="replace")
-        ok = status < 400
+        ok = 200 <= status < 300  # a redirect is not the answer (it is not followed)
         try:
             payload = loads_json(content)
             text = json.dumps(payload, ensure_ascii=False)
@@ -309,7 +309,12 @@ class OperationRunner:
         else:
             if isinstance(payload, dict) and payload.get("errors"):
                 ok = False
-        if status >= 400:
+        if 300 <= status < 400:
+            text = (
+                f"the endpoint answered HTTP {status} (a redirect, which is not followed: use "
+                f"the URL it points to): {text}"
+            )
+        elif not 200 <= status < 300:
             text = f"the endpoint answered HTTP {status}: {text}"
         # Redact first: a cut can leave a prefix of a secret that no longer matches.
         return OperationOutcome(ok, self._capped(redact(text)), executed=True)

@@ -9,7 +9,6 @@ the environment.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import warnings
@@ -43,12 +42,15 @@ from schemanav.defaults import (
     SETTING_HELP,
 )
 from schemanav.errors import InputError
+from schemanav.limits import MAX_JSON_DEPTH, TooDeep, loads_json
 
 CONFIG_FILE = "schemanav.toml"
 # Settings a file cannot set: a schemanav.toml may come with a checked-out repository, and it
 # must not make the agent send mutations with the user's token.
 NOT_FROM_FILE = ("allow_mutations",)
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+MAX_TIMEOUT_SECONDS = 86_400.0
+"""`timeout` and `chat_timeout` are at most a day: `inf` or `1e300` would overflow the clock."""
 
 
 def default_cache_dir() -> Path:
@@ -107,7 +109,9 @@ with warnings.catch_warnings():
         header: Annotated[list[str], NoDecode] = Field(
             default_factory=list, description=_about("header")
         )
-        timeout: float = Field(default=30.0, gt=0, description=_about("timeout"))
+        timeout: float = Field(
+            default=30.0, gt=0, le=MAX_TIMEOUT_SECONDS, description=_about("timeout")
+        )
         cache_dir: Path = Field(default_factory=default_cache_dir, description=_about("cache_dir"))
 
         # retrieval
@@ -146,7 +150,9 @@ with warnings.catch_warnings():
         response_token_cap: int = Field(
             default=2000, ge=50, description=_about("response_token_cap")
         )
-        chat_timeout: float = Field(default=600.0, gt=0, description=_about("chat_timeout"))
+        chat_timeout: float = Field(
+            default=600.0, gt=0, le=MAX_TIMEOUT_SECONDS, description=_about("chat_timeout")
+        )
         chat_api: Literal["ollama", "openai"] = Field(
             default=cast(Literal["ollama", "openai"], DEFAULT_CHAT_API),
             description=_about("chat_api"),
@@ -171,7 +177,7 @@ with warnings.catch_warnings():
             """`1,5,10` from a flag or the environment; a TOML list passes through."""
             if isinstance(value, str):
                 if value.lstrip().startswith("["):
-                    return json.loads(value)
+                    return loads_json(value, max_depth=MAX_JSON_DEPTH)
                 return [part.strip() for part in value.split(",") if part.strip()]
             if isinstance(value, int):
                 return [value]
@@ -184,7 +190,11 @@ with warnings.catch_warnings():
             `backend = ["bm25", "structural"]` in schemanav.toml: the names, blanks dropped,
             each once."""
             if isinstance(value, str):
-                value = json.loads(value) if value.lstrip().startswith("[") else value.split(",")
+                value = (
+                    loads_json(value, max_depth=MAX_JSON_DEPTH)
+                    if value.lstrip().startswith("[")
+                    else value.split(",")
+                )
             if isinstance(value, list | tuple):
                 return list(dict.fromkeys(str(item).strip() for item in value if str(item).strip()))
             return value
@@ -206,7 +216,9 @@ with warnings.catch_warnings():
         def _one_or_many_headers(cls, value: Any) -> Any:
             """SCHEMANAV_HEADER holds one header, or a JSON list of them."""
             if isinstance(value, str):
-                return json.loads(value) if value.lstrip().startswith("[") else [value]
+                if value.lstrip().startswith("["):
+                    return loads_json(value, max_depth=MAX_JSON_DEPTH)
+                return [value]
             return value
 
         # Settings whose value came from schemanav.toml (not a flag or the environment).
@@ -269,6 +281,7 @@ def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) ->
     """`load_settings`, where `spelled` names each flag as the user typed it (`-k`), for the
     error that refuses its value."""
     given = {key: value for key, value in flags.items() if value is not None}
+    _refuse_deep_json_variables()
     try:
         if given.get("options"):
             below = Settings(**{k: v for k, v in given.items() if k != "options"}).options
@@ -278,7 +291,12 @@ def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) ->
         raise InputError(_describe(err, given, spelled)) from None
     except (OSError, ValueError) as err:
         # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
-        raise InputError(f"cannot read {CONFIG_FILE}: {err}") from None
+        raise InputError(f"cannot read {CONFIG_FILE}: {str(err)[:300]}") from None
+    except RecursionError:  # the environment's JSON was checked above: the file's TOML
+        raise InputError(
+            f"cannot read {CONFIG_FILE}: it is nested too deeply; keep its tables and lists "
+            f"at most {MAX_JSON_DEPTH} levels deep"
+        ) from None
     environment = {key.upper() for key in os.environ}
     settings._from_file = frozenset(
         key
@@ -286,6 +304,24 @@ def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) ->
         if key not in given and f"SCHEMANAV_{key.upper()}" not in environment
     )
     return settings
+
+
+def _refuse_deep_json_variables() -> None:
+    """A `SCHEMANAV_…` variable that holds JSON (`SCHEMANAV_OPTIONS`, a list in
+    `SCHEMANAV_HEADER`, `SCHEMANAV_KS`…) nested deeper than `MAX_JSON_DEPTH` is one error
+    naming it, before pydantic's own parser recurses into it."""
+    for name, value in os.environ.items():
+        if not name.upper().startswith("SCHEMANAV_") or value.lstrip()[:1] not in ("[", "{"):
+            continue
+        try:
+            loads_json(value, max_depth=MAX_JSON_DEPTH)
+        except TooDeep:
+            raise InputError(
+                f"{name} is nested more than {MAX_JSON_DEPTH} levels deep: set it to a flat "
+                "value (a JSON object or list of plain values)"
+            ) from None
+        except ValueError:
+            continue  # not JSON: the setting's own check says what is wrong
 
 
 def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str, str]) -> str:

@@ -39,10 +39,12 @@ def read_bytes(
     hint: str = "",
     max_bytes: int = DEFAULT_MAX_SCHEMA_BYTES,
     too_large_hint: str = "",
+    regular_only: bool = False,
 ) -> bytes:
     """The bytes of `path`, or an `InputError`. A file over `max_bytes` is refused before it
     is read (by its size) or while it is read (a device has no size), so `/dev/zero` or a
-    500 MB file never fills memory; a FIFO is refused (it could keep the read waiting)."""
+    500 MB file never fills memory; a FIFO is refused (it could keep the read waiting).
+    `regular_only`: a device is refused too (a link to a regular file is followed)."""
     too_large = f"{path}: {what} is larger than {describe_bytes(max_bytes)}{too_large_hint}"
     try:
         # O_NONBLOCK: opening a FIFO with no writer would wait forever.
@@ -50,10 +52,16 @@ def read_bytes(
             info = os.fstat(handle.fileno())
             if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
                 raise InputError(f"{path}: is a FIFO or socket, expected a {what} (a file)")
+            if regular_only and stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError
+            if regular_only and not stat.S_ISREG(info.st_mode):
+                raise InputError(f"{path}: is a device, expected a {what} (a regular file)")
             if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
                 raise InputError(too_large)
             data = handle.read(max_bytes + 1)
     except FileNotFoundError:
+        if path.is_symlink():
+            raise InputError(f"{path}: is a link to nothing, expected a {what}") from None
         raise InputError(f"{path}: {what} not found{hint}") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory, expected a {what}") from None

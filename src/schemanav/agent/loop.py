@@ -72,6 +72,7 @@ class AgentRun:
 def open_chat(settings: Settings, seed: int | None = None) -> Chat:
     """The model server of `--chat-api`, sending `--temperature` and `seed` on every call."""
     sampling = Sampling(settings.temperature, seed)
+    refuse_secret_routing_from_file(settings)
     if settings.chat_api == "openai":
         from schemanav.agent.openai_chat import OpenAIChat
 
@@ -84,6 +85,27 @@ def open_chat(settings: Settings, seed: int | None = None) -> Chat:
         )
     host = settings.chat_url or settings.ollama_host
     return OllamaChat(host, settings.model, settings.chat_timeout, sampling)
+
+
+def refuse_secret_routing_from_file(settings: Settings) -> None:
+    """A schemanav.toml in the working directory may come with a checked-out repository: it
+    alone never chooses where a secret goes. It cannot name the variable whose value is sent
+    as the chat key (`chat_key_env`: `AWS_SECRET_ACCESS_KEY` would go out as a Bearer token),
+    nor, for the protocol that sends the key, the server it goes to (`chat_url`). Both must
+    come from a flag or the user's environment."""
+    from schemanav.settings import CONFIG_FILE
+
+    routed = ["chat_key_env"]
+    if settings.chat_api == "openai":
+        routed.append("chat_url")
+    for key in routed:
+        if key in settings.from_file:
+            flag = "--" + key.replace("_", "-")
+            raise InputError(
+                f"{key} in {CONFIG_FILE} cannot choose where the chat key goes (a file that came "
+                f"with a repository must not send your secrets): remove it and pass {flag}, "
+                f"or set SCHEMANAV_{key.upper()} in the environment"
+            )
 
 
 def run_agent(

@@ -169,9 +169,13 @@ class OpenAIChat:
         calls = tuple(self._tool_call(call) for call in message.tool_calls or ())
         usage = response.usage
         thinking = (message.model_extra or {}).get("reasoning_content")
+        # The key is redacted from all the model says (a server may echo it, a model may
+        # repeat it) before the loop sees it: the answer, the tool-call table, the notes, the
+        # transcript and the receipt are all made from this reply, and a tool call never
+        # sends the key on.
         return ChatReply(
-            content=str(message.content or ""),
-            thinking=thinking if isinstance(thinking, str) and thinking else None,
+            content=self._redact(str(message.content or "")),
+            thinking=self._redact(thinking) if isinstance(thinking, str) and thinking else None,
             tool_calls=calls,
             prompt_eval_count=_count(getattr(usage, "prompt_tokens", None)),
             eval_count=_count(getattr(usage, "completion_tokens", None)),
@@ -187,7 +191,8 @@ class OpenAIChat:
                 f"{self.server} sent a reply the client cannot read (a tool call without a "
                 "function name)"
             )
-        return ToolCallRequest(name, self._arguments(getattr(function, "arguments", None)))
+        arguments = self._arguments(getattr(function, "arguments", None))
+        return ToolCallRequest(self._redact(name), self._redact.json(arguments))
 
     def _arguments(self, text: str | None) -> Any:
         """A JSON object's arguments as a dict; anything else stays raw text (a tool error)."""

@@ -44,6 +44,7 @@ from schemanav.retrieval import Ranking, Searcher, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, schema_label
 from schemanav.settings import Settings
+from schemanav.text import strip_control
 from schemanav.tokens import ENCODING_NAME
 from schemanav.wording import counted
 
@@ -393,6 +394,7 @@ def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
                 depth = max(depth, slice_rank_depth(max(budgets, default=0), len(corpus)))
             label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
             rankings = _rank_all(backend, queries, depth, label, events)
+            _check_coordinates(backend.name, rankings, corpus)
             judged = [judge_dispositions(ranking, corpus, ks) for ranking in rankings]
             searched = time.perf_counter() - started
             for output_name in output_list:
@@ -455,6 +457,18 @@ def judge_dispositions(ranked: Ranking, corpus: Corpus, ks: Iterable[int]) -> di
     first k hits shown, the one after them read to tell a tie at the cut (`over_k`)."""
     shown = len(ranked.coordinates)
     return {k: disposition(ranked, min(k, shown), corpus, k=k, budget=None) for k in ks}
+
+
+def _check_coordinates(name: str, rankings: Sequence[Ranking], corpus: Corpus) -> None:
+    """Every ranked coordinate is the schema's: a plugin's backend may return others."""
+    known = set(corpus.coordinates)
+    for ranking in rankings:
+        stray = next((c for c in ranking.coordinates if c not in known), None)
+        if stray is not None:
+            raise InputError(
+                f"the backend {name} returned {strip_control(stray)[:200]!r}, which is not a "
+                "coordinate of this schema; fix the backend or choose another --backend"
+            )
 
 
 def _rank_all(

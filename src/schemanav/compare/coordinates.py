@@ -9,8 +9,8 @@ is graphql-core's verdict (`find_breaking_changes`, `find_dangerous_changes`), n
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from schemanav.records import to_json
@@ -112,6 +112,13 @@ class CoordinateDiff:
         for change in self.changed:
             how[change.coordinate] = "changed " + ", ".join(change.aspects)
         return how
+
+    def redacted(self, redact: Callable[[str], str]) -> CoordinateDiff:
+        """This diff with `redact` applied to every text in it (descriptions, types with their
+        default values, deprecation reasons, graphql-core's findings): a live schema may echo
+        a credential into any of them, and the tables cut them short, which must come after."""
+        redacted: CoordinateDiff = _redacted(self, redact)
+        return redacted
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -290,3 +297,16 @@ def _input_type(value: GraphQLArgument | GraphQLInputField) -> str:
 
 def _argument_list(arguments: Mapping[str, GraphQLArgument]) -> str:
     return ", ".join(f"{name}: {_input_type(argument)}" for name, argument in arguments.items())
+
+
+def _redacted(value: Any, redact: Callable[[str], str]) -> Any:
+    """`value` (a string, a tuple, a frozen dataclass of them, or None) with every string
+    redacted."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, tuple):
+        return tuple(_redacted(item, redact) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _redacted(getattr(value, f.name), redact) for f in fields(value)}
+        return replace(value, **changes)
+    return value

@@ -58,7 +58,43 @@ def read_json_file(path: Path, what: str, remedy: str) -> dict[str, Any]:
         raise InputError(f"{path}: {what} is not JSON ({err}); {remedy}") from None
     if not isinstance(value, dict):
         raise InputError(f"{path}: {what} is not a JSON object; {remedy}")
+    if _has_huge_number(value):
+        raise InputError(
+            f"{path}: {what} holds a number larger than {MAX_FIGURE:.0e}, which no measure "
+            f"reaches; {remedy}"
+        )
     return value
+
+
+MAX_FIGURE = 1e15
+"""No figure of a result (a count, tokens, a share) comes near this; a 400-digit integer
+would overflow the float arithmetic of a comparison."""
+MAX_QUOTED_CHARS = 200
+"""What an error line quotes of a value read from a file (a baseline's list) is cut here."""
+
+
+def quoted(text: str) -> str:
+    """`text` cut to `MAX_QUOTED_CHARS` for an error line, saying how much was left out."""
+    if len(text) <= MAX_QUOTED_CHARS:
+        return text
+    return f"{text[:MAX_QUOTED_CHARS]}… ({len(text) - MAX_QUOTED_CHARS:,} more characters)"
+
+
+def _has_huge_number(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif (
+            isinstance(item, int | float)
+            and not isinstance(item, bool)
+            and not abs(item) <= MAX_FIGURE  # (NaN too)
+        ):
+            return True
+    return False
 
 
 def check_max_drop(max_drop: float | None) -> None:
@@ -72,8 +108,8 @@ def check_max_drop(max_drop: float | None) -> None:
 
 def check_max_growth(max_growth: float | None) -> None:
     """`--max-growth` is a percentage of the baseline's tokens, not negative."""
-    if max_growth is not None and max_growth < 0:
+    if max_growth is not None and not 0 <= max_growth < float("inf"):  # NaN never trips
         raise InputError(
-            f"--max-growth {max_growth:g} is negative: give a percentage, "
+            f"--max-growth {max_growth:g} is not a percentage of 0 or more: give one, "
             "e.g. --max-growth 5 fails the check when a form grows by more than 5%"
         )

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from schemanav.bench.metrics import AGGREGATE, AGGREGATES, short_tokens
-from schemanav.compare.findings import Finding, Severity, read_json_file
+from schemanav.compare.findings import Finding, Severity, quoted, read_json_file
 from schemanav.errors import InputError
 from schemanav.records import to_json
 from schemanav.wording import counted
@@ -343,7 +343,7 @@ def _check_same_run(baseline: Mapping[str, Any], current: Mapping[str, Any], lab
 
 
 def _listed(values: Sequence[object]) -> str:
-    return ",".join(str(value) for value in values) or "none"
+    return quoted(",".join(str(value) for value in values)) or "none"
 
 
 def _question_difference(there: list[str], here: list[str]) -> str:
@@ -360,7 +360,7 @@ def _question_difference(there: list[str], here: list[str]) -> str:
 
 
 def _quoted(questions: list[str], shown: int = 3) -> str:
-    text = ", ".join(f'"{question}"' for question in questions[:shown])
+    text = ", ".join(f'"{quoted(str(question))}"' for question in questions[:shown])
     return text + (f" and {len(questions) - shown} more" if len(questions) > shown else "")
 
 

@@ -193,10 +193,22 @@ def bench_tables(comparison: BenchComparison) -> list[TextTable]:
 
 
 def diff_tables(diff: SchemaDiff) -> list[TextTable]:
+    """The tables of `schemanav diff`, header values and URL credentials redacted (a live
+    schema's descriptions may echo them)."""
     tables = [coordinate_table(diff), cost_table(diff.costs)]
     if diff.bench is not None:
         tables += [touched_table(diff), *bench_tables(diff.bench)]
-    return tables
+    redact = diff.redact
+    return [
+        TextTable(
+            redact(table.title),
+            table.headers,
+            table.numeric,
+            tuple(tuple(redact(cell) for cell in row) for row in table.rows),
+            redact(table.caption),
+        )
+        for table in tables
+    ]
 
 
 def _escaped(text: str) -> str:

@@ -14,7 +14,7 @@ than `max_growth` percent.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from schemanav.compare.coordinates import CoordinateDiff, diff_schemas
@@ -22,6 +22,7 @@ from schemanav.compare.costs import CostComparison, compare_prices
 from schemanav.compare.findings import Finding, Severity
 from schemanav.compare.quality import BenchComparison, compare_bench
 from schemanav.records import to_json
+from schemanav.redaction import Redactor
 from schemanav.wording import counted
 
 if TYPE_CHECKING:
@@ -58,12 +59,19 @@ class SchemaDiff:
     touched: tuple[TouchedQuestion, ...]
     bench: BenchComparison | None
     allow_breaking: bool
+    # Header values and URL credentials: a live schema may echo them into a description (or
+    # a default value), which the findings, the tables and the JSON would otherwise quote.
+    redact: Redactor = field(default_factory=Redactor, compare=False, repr=False)
 
     @property
     def regressed(self) -> bool:
         return any(finding.severity is Severity.REGRESSION for finding in self.findings())
 
     def findings(self) -> Iterator[Finding]:
+        for finding in self._findings():
+            yield replace(finding, text=self.redact(finding.text))
+
+    def _findings(self) -> Iterator[Finding]:
         breaking = Severity.BREAKING if self.allow_breaking else Severity.REGRESSION
         for change in self.coordinates.breaking:
             yield Finding(breaking, 1.0, f"breaking: {change.description}")
@@ -79,6 +87,10 @@ class SchemaDiff:
         yield from _aspect_findings(self.coordinates)
 
     def as_dict(self) -> dict[str, Any]:
+        record: dict[str, Any] = self.redact.json(self._record())
+        return record
+
+    def _record(self) -> dict[str, Any]:
         return {
             "old": self.old,
             "new": self.new,
@@ -145,12 +157,17 @@ def diff_schema_versions(
     from schemanav.bench.runner import run_bench
     from schemanav.events import SilentEvents
     from schemanav.navigator import Navigator
+    from schemanav.schema.source import headers_from
 
     before = settings.model_copy(update={"schema": old})
     after = settings.model_copy(update={"schema": new})
     events = events or SilentEvents()
     old_navigator, new_navigator = Navigator(before, events), Navigator(after, events)
+    redact = Redactor(
+        headers_from(settings), urls=[url for url in (old, new, settings.endpoint) if url]
+    )
     coordinates = diff_schemas(old_navigator.loaded.schema, new_navigator.loaded.schema)
+    coordinates = coordinates.redacted(redact)
     costs = compare_prices(
         old_navigator.price().as_dict(),
         new_navigator.price().as_dict(),
@@ -173,4 +190,5 @@ def diff_schema_versions(
         touched=touched,
         bench=bench,
         allow_breaking=allow_breaking,
+        redact=redact,
     )

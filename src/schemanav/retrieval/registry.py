@@ -21,9 +21,13 @@ docs/plugins.md. A plugin is imported only when its name is asked for.
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib.metadata import Distribution
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -31,6 +35,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from schemanav.defaults import BUILTIN_BACKENDS
 from schemanav.errors import InputError, SchemanavError
 from schemanav.retrieval.base import Backend, BackendContext
+from schemanav.text import strip_control
+from schemanav.textfile import decode_text, read_bytes
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -100,11 +106,66 @@ def register_backend(
 @cache
 def plugin_entry_points() -> dict[str, EntryPoint]:
     """The backends installed packages offer (entry points of `ENTRY_POINT_GROUP`), by name;
-    a built-in name is never taken over. Read once a process, when first asked."""
-    from importlib.metadata import entry_points
+    a built-in name is never taken over. Read once a process, when first asked.
 
-    found = entry_points(group=ENTRY_POINT_GROUP)
-    return {point.name: point for point in found if point.name not in BUILTIN_BACKENDS}
+    Read defensively (every `--help` lists them): each package's `entry_points.txt` must be a
+    regular file of at most `MAX_ENTRY_POINTS_BYTES` in UTF-8, so a link to /dev/zero, a FIFO
+    or bytes that are not text cost one warning naming the package, never the memory, a stall
+    or a traceback; a backend name that is not a plain name (escape codes) is skipped with a
+    warning too."""
+    from importlib.metadata import distributions
+
+    found: dict[str, EntryPoint] = {}
+    for installed in distributions():
+        dist = _BoundedDistribution(installed)
+        try:
+            points = dist.entry_points.select(group=ENTRY_POINT_GROUP)
+        except Exception as err:  # an unreadable file, or text the parser refuses
+            said = err.message if isinstance(err, InputError) else f"{type(err).__name__}"
+            _warn(f"the entry points of {dist.where} cannot be read ({said}); it offers no backend")
+            continue
+        for point in points:
+            if not _PLUGIN_NAME.fullmatch(point.name):
+                _warn(f"{dist.where} offers a backend whose name is not a plain name; skipped")
+            elif point.name not in BUILTIN_BACKENDS:
+                found.setdefault(point.name, point)
+    return found
+
+
+MAX_ENTRY_POINTS_BYTES = 1024 * 1024
+_PLUGIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class _BoundedDistribution(Distribution):
+    """An installed package whose metadata files are read under the project's file rules
+    (regular files, a size cap, UTF-8) instead of read whole; `importlib.metadata` parses
+    them as usual."""
+
+    def __init__(self, inner: Distribution) -> None:
+        self._inner = inner
+        path = getattr(inner, "_path", None)  # a PathDistribution's folder (.dist-info)
+        self._folder = path if isinstance(path, Path) else None
+        self.where = strip_control(str(self._folder)) if self._folder else "a package"
+
+    def read_text(self, filename: str | os.PathLike[str]) -> str | None:
+        if self._folder is None:  # another finder's (a zip): its own reader
+            return self._inner.read_text(str(filename))
+        target = self._folder / filename
+        if not os.path.lexists(target):
+            return None
+        what = "package metadata file"
+        data = read_bytes(target, what, max_bytes=MAX_ENTRY_POINTS_BYTES, regular_only=True)
+        return decode_text(data, target, what)
+
+    def locate_file(self, path: str | os.PathLike[str]) -> Any:
+        return self._inner.locate_file(path)
+
+
+def _warn(message: str) -> None:
+    """A broken installed package, said once on stderr (discovery runs once a process)."""
+    import sys
+
+    sys.stderr.write(f"warning: {strip_control(message)}\n")
 
 
 def backend_names() -> list[str]:
@@ -133,13 +194,18 @@ def _load_plugin(point: EntryPoint) -> None:
     """Import the plugin behind `point`; it registers its backend as it is imported. A plugin
     that fails to import, or registers no backend of its name, is a failure (exit 1) that
     names its package, never a traceback."""
-    package = point.dist.name if point.dist is not None else point.value
+    try:
+        package = point.dist.name if point.dist is not None else point.value
+    except Exception:  # metadata that cannot be read (the warning named it)
+        package = point.value
+    package = strip_control(str(package))
     try:
         point.load()
-    except Exception as err:
+    except (Exception, SystemExit) as err:  # SystemExit(0) must not end the command as done
+        said = strip_control(str(err))[:300]
         raise SchemanavError(
             f"the backend plugin {point.name!r} (package {package}) failed to load: "
-            f"{type(err).__name__}: {err}"
+            f"{type(err).__name__}: {said}"
         ) from None
     if point.name not in BACKENDS:
         raise SchemanavError(

@@ -51,6 +51,7 @@ from schemanav.errors import InputError, install_extra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
+from schemanav.servers.fair_share import COSTLY_WEIGHT, Busy, CostlyTurns, request_weight
 from schemanav.servers.forwarding import forwarded_names, pick_forwarded
 from schemanav.servers.request_limits import (
     MAX_DOCUMENT_TOKENS,
@@ -200,6 +201,8 @@ class SemanticEndpoint:
         # (documents up to CACHED_CHARS long, so the cache stays small).
         self._parse_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._parse_uncached)
         self._validate_cached = lru_cache(maxsize=DOCUMENT_CACHE)(self._validate_uncached)
+        # Costly requests answered here take turns, per client and in all (`fair_share`).
+        self._turns = CostlyTurns()
 
     def _parse(self, query: str) -> DocumentNode | dict[str, Any]:
         if len(query) > CACHED_CHARS:
@@ -313,7 +316,10 @@ class SemanticEndpoint:
             message = "only queries may be sent with GET; send mutations with POST"
             return _json(_error(message), 405)
         forwarded = pick_forwarded(request.headers, self.forward)
-        answer = await self.answer(query, variables, operation_name, forwarded=forwarded)
+        client = request.client.host if request.client is not None else ""
+        answer = await self.answer(
+            query, variables, operation_name, forwarded=forwarded, client=client
+        )
         return _json(answer)
 
     def _is_query(self, query: str, operation_name: str | None) -> bool:
@@ -333,12 +339,26 @@ class SemanticEndpoint:
         operation_name: str | None,
         *,
         forwarded: Mapping[str, str] | None = None,
+        client: str = "",
     ) -> dict[str, Any]:
         """The GraphQL response (a dict with `data` and/or `errors`) to one request;
-        `forwarded` headers go to the upstream with it, and are redacted from its answer."""
+        `forwarded` headers go to the upstream with it, and are redacted from its answer. A
+        costly request answered here waits for its turn (`fair_share`): one per `client` at a
+        time, a few in all, on threads of their own."""
         local = await asyncio.to_thread(
-            self._answer_here, query, variables, operation_name, forwarded
+            self._answer_here, query, variables, operation_name, forwarded, True
         )
+        if local is _COSTLY:
+            try:
+                local = await self._turns.run(
+                    client,
+                    lambda: self._answer_here(query, variables, operation_name, forwarded),
+                )
+            except Busy:
+                return _error(
+                    "the server is answering many costly requests (introspection, many "
+                    "__definitions or __search results); send this one again in a moment"
+                )
         if local is not None:
             return local
         return await self._forward(query, variables, operation_name, forwarded or {})
@@ -349,9 +369,12 @@ class SemanticEndpoint:
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
         forwarded: Mapping[str, str] | None = None,
+        defer_costly: bool = False,
     ) -> dict[str, Any] | None:
         """The answer when this endpoint gives it, redacted; None when the operation is valid
-        and goes upstream. Blocking (parsing, validation, search): run in a worker thread."""
+        and goes upstream; `_COSTLY` (with `defer_costly`) when it would be answered here and
+        is costly, to be run in its turn. Blocking (parsing, validation, search): run in a
+        worker thread."""
         document = self._parse(query)
         if isinstance(document, dict):
             return document
@@ -370,6 +393,8 @@ class SemanticEndpoint:
                     f"ask {' and '.join(sorted(semantic))} in a request of their own: the "
                     "other fields are forwarded to the API, which does not know them"
                 )
+            if defer_costly and request_weight(document, operation, variables) >= COSTLY_WEIGHT:
+                return _COSTLY
             answered: dict[str, Any] = self.redact.json(
                 self._execute_here(query, document, variables, operation_name)
             )
@@ -453,6 +478,11 @@ class SemanticEndpoint:
         except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as err:
             return _error(
                 f"cannot reach the upstream API ({type(err).__name__}); the operation was not run"
+            )
+        if 300 <= status < 400:  # its body is not the answer, and a redirect is not followed
+            return _error(
+                f"the upstream API answered HTTP {status} (a redirect, which is not followed); "
+                "the operation was not answered"
             )
         try:
             payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
@@ -551,6 +581,10 @@ def _root_fields(document: DocumentNode, operation: OperationDefinitionNode) -> 
                     seen.add(fragment.name.value)
                     pending.append(fragment.selection_set)
     return names
+
+
+_COSTLY: dict[str, Any] = {"errors": [{"message": "costly: answered in its turn"}]}
+"""`_answer_here`'s answer for a costly request it was asked to defer (never sent)."""
 
 
 def _error(message: str) -> dict[str, Any]:

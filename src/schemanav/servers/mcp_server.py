@@ -173,8 +173,9 @@ def run_mcp(
 async def _answer_unreadable(source: Any, sink: Any, write_stream: Any) -> None:
     """Relay the client's messages to the server; answer a line the SDK could not read
     (invalid JSON-RPC, or nested deeper than its JSON parser goes) with a JSON-RPC parse
-    error, which the SDK would otherwise drop, leaving the client waiting forever. The id
-    is null: it could not be read (JSON-RPC 2.0, section 5)."""
+    error, which the SDK would otherwise drop, leaving the client waiting forever. The
+    error carries the message's id when it can be read (the client's call then fails at
+    once), else null (JSON-RPC 2.0, section 5)."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
@@ -187,9 +188,45 @@ async def _answer_unreadable(source: Any, sink: Any, write_stream: Any) -> None:
                 code=types.PARSE_ERROR,
                 message="the message is not valid JSON-RPC, or is nested too deeply to read",
             )
-            await write_stream.send(
-                SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=None, error=error))
-            )
+            answer = types.JSONRPCError(jsonrpc="2.0", id=_message_id(item), error=error)
+            await write_stream.send(SessionMessage(answer))
+
+
+_FLAT_PREFIX_CHARS = 4096
+
+
+def _message_id(failure: Exception) -> str | int | None:
+    """The id of the message the SDK failed to read, from its validation error: the parsed
+    object when the line was JSON, else the line's flat start (up to its first nested value,
+    where a message nested too deeply to parse still names its id), parsed as partial JSON."""
+    from pydantic_core import from_json
+
+    errors = getattr(failure, "errors", None)
+    try:
+        details = errors() if callable(errors) else []
+    except Exception:
+        return None
+    for detail in details[:16]:
+        given = detail.get("input")
+        if isinstance(given, str) and detail.get("type") == "json_invalid":
+            start = given.find("{")
+            later = (given.find("{", start + 1), given.find("[", start + 1))
+            cut = min([at for at in later if at > 0], default=len(given))
+            if start < 0 or cut > _FLAT_PREFIX_CHARS:
+                return None
+            try:
+                given = from_json(given[start:cut], allow_partial=True)
+            except ValueError:
+                return None
+        if not isinstance(given, dict):
+            continue  # a field's value: a later error names the whole message
+        ident = given.get("id")
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            return ident
+        if isinstance(ident, str) and len(ident) <= 200:
+            return ident
+        return None
+    return None
 
 
 def parse_host_port(value: str) -> tuple[str, int]:

@@ -33,8 +33,14 @@ if TYPE_CHECKING:
 
 MAX_FILES = 200
 MAX_FILE_BYTES = 200_000
+MAX_OPERATIONS = 500
+"""Operations (tools) in all the files of one folder: each is validated at start and listed
+in every `tools/list`."""
 MAX_INPUT_DEPTH = 6
-"""Input objects are spelled out this deep in a tool's input schema, then left open."""
+"""Input objects are spelled out inline this deep in a tool's input schema; a deeper one is
+described by reference (`$defs`)."""
+MAX_INPUT_TYPES = 100
+"""Input object types described in one tool's `$defs`; past them a type is an open object."""
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -57,17 +63,13 @@ def load_operation_tools(
     """The tools of every `.graphql` file in `folder` (sorted by file name), checked."""
     if not folder.is_dir():
         raise InputError(f"--operations: {folder} is not a folder of .graphql files")
-    files = sorted(folder.glob("*.graphql"))
+    files = _graphql_files(folder)
     if not files:
         raise InputError(f"--operations: {folder} holds no .graphql file")
-    if len(files) > MAX_FILES:
-        raise InputError(
-            f"--operations: {folder} holds {len(files)} files; the most is {MAX_FILES}"
-        )
     names = set(taken)
     tools: list[OperationTool] = []
     for path in files:
-        for tool in _file_tools(path, schema, allow_mutations):
+        for tool in _file_tools(path, schema, allow_mutations, MAX_OPERATIONS - len(tools)):
             if tool.name in names:
                 raise InputError(
                     f"{path}: a tool named {tool.name} exists already; rename the operation"
@@ -77,7 +79,27 @@ def load_operation_tools(
     return tuple(tools)
 
 
-def _file_tools(path: Path, schema: GraphQLSchema, allow_mutations: bool) -> list[OperationTool]:
+def _graphql_files(folder: Path) -> list[Path]:
+    """The `*.graphql` entries of `folder`, sorted; listing stops past `MAX_FILES`."""
+    import os
+
+    found: list[Path] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".graphql"):
+                found.append(Path(entry.path))
+                if len(found) > MAX_FILES:
+                    raise InputError(
+                        f"--operations: {folder} holds more than {MAX_FILES} .graphql files; "
+                        "keep the operations you offer in fewer files"
+                    )
+    return sorted(found)
+
+
+def _file_tools(
+    path: Path, schema: GraphQLSchema, allow_mutations: bool, room: int
+) -> list[OperationTool]:
+    """The tools of one file; at most `room` operations (what `MAX_OPERATIONS` leaves)."""
     from graphql import (
         GraphQLSyntaxError,
         OperationDefinitionNode,
@@ -86,16 +108,30 @@ def _file_tools(path: Path, schema: GraphQLSchema, allow_mutations: bool) -> lis
         validate,
     )
 
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise InputError(f"{path}: over {MAX_FILE_BYTES:,} bytes; split it")
+    from schemanav.textfile import decode_text, read_bytes
+
+    # A regular file (a link to one is followed), read up to the cap: a link to /dev/zero, a
+    # FIFO, a directory or a dangling link named *.graphql is one error naming it.
+    data = read_bytes(
+        path,
+        "GraphQL operation file",
+        max_bytes=MAX_FILE_BYTES,
+        too_large_hint="; split it",
+        regular_only=True,
+    )
+    text = decode_text(data, path, "GraphQL operation file")
     try:
-        text = path.read_text(encoding="utf-8")
         document = parse(text)
-    except (UnicodeDecodeError, GraphQLSyntaxError, RecursionError) as err:
+    except (GraphQLSyntaxError, RecursionError) as err:
         raise InputError(f"{path}: not a GraphQL document ({_first_line(err)})") from None
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if not operations:
         raise InputError(f"{path}: holds no operation")
+    if len(operations) > room:
+        raise InputError(
+            f"{path}: the folder holds more than {MAX_OPERATIONS} operations, the most one "
+            "--operations folder may offer as tools; offer fewer"
+        )
     tools = []
     for operation in operations:
         if operation.name is None:
@@ -181,13 +217,17 @@ def _input_schema(
     from graphql import NonNullTypeNode, type_from_ast, value_from_ast_untyped
 
     described = _variable_descriptions(schema, document)
-    properties: dict[str, Any] = {}
-    required: list[str] = []
+    variables: list[tuple[Any, GraphQLInputType]] = []
     for definition in operation.variable_definitions or ():
-        name = definition.variable.name.value
         graphql_type = type_from_ast(schema, definition.type)
         assert graphql_type is not None  # the document validated
-        prop = json_schema(graphql_type, MAX_INPUT_DEPTH)  # type: ignore[arg-type]
+        variables.append((definition, graphql_type))  # type: ignore[arg-type]
+    shapes = InputShapes([graphql_type for _, graphql_type in variables])
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for definition, graphql_type in variables:
+        name = definition.variable.name.value
+        prop = shapes.of(graphql_type)
         description = described.get(name) or getattr(_named(graphql_type), "description", None)
         if description:
             prop["description"] = description.strip()
@@ -196,12 +236,15 @@ def _input_schema(
         elif isinstance(definition.type, NonNullTypeNode):
             required.append(name)
         properties[name] = prop
-    return {
+    result: dict[str, Any] = {
         "type": "object",
         "properties": properties,
         "required": required,
         "additionalProperties": False,
     }
+    if shapes.defs:
+        result["$defs"] = shapes.defs
+    return result
 
 
 def _named(graphql_type: Any) -> Any:
@@ -210,30 +253,66 @@ def _named(graphql_type: Any) -> Any:
     return graphql_type
 
 
-def json_schema(graphql_type: GraphQLInputType, depth: int) -> dict[str, Any]:
-    """The JSON Schema of values of an input type (null allowed where GraphQL allows it)."""
-    from graphql import (
-        GraphQLEnumType,
-        GraphQLInputObjectType,
-        GraphQLList,
-        GraphQLNonNull,
-        GraphQLScalarType,
-    )
-    from graphql.pyutils import Undefined
+def json_schema(graphql_type: GraphQLInputType) -> dict[str, Any]:
+    """The JSON Schema of values of an input type, with its `$defs` when it needs some."""
+    shapes = InputShapes([graphql_type])
+    found = shapes.of(graphql_type)
+    return {**found, "$defs": shapes.defs} if shapes.defs else found
 
-    if isinstance(graphql_type, GraphQLNonNull):
-        return _strict(json_schema(graphql_type.of_type, depth))
-    if isinstance(graphql_type, GraphQLList):
-        return _nullable({"type": "array", "items": json_schema(graphql_type.of_type, depth)})
-    if isinstance(graphql_type, GraphQLEnumType):
-        return _nullable({"type": "string", "enum": list(graphql_type.values)})
-    if isinstance(graphql_type, GraphQLInputObjectType):
-        if depth <= 0:
-            return _nullable({"type": "object"})
+
+class InputShapes:
+    """JSON Schemas of the values of input types (null allowed where GraphQL allows it).
+
+    An input object is spelled out inline where it is used, field by field, when it is used
+    once and cannot contain itself; one that is recursive (`input Wide { f0: Wide … }`), used
+    in more than one place or nested deeper than `MAX_INPUT_DEPTH` is described once in
+    `defs` (the tool's `$defs`) and referenced (`{"$ref": "#/$defs/Wide"}`), so the schema
+    grows with the number of input types, never with the number of paths through them. Past
+    `MAX_INPUT_TYPES` descriptions, a type is an open object."""
+
+    def __init__(self, roots: Iterable[GraphQLInputType]) -> None:
+        self.defs: dict[str, Any] = {}
+        self._shared = _shared_input_types(roots)
+
+    def of(self, graphql_type: GraphQLInputType, depth: int = 0) -> dict[str, Any]:
+        from graphql import (
+            GraphQLEnumType,
+            GraphQLInputObjectType,
+            GraphQLList,
+            GraphQLNonNull,
+            GraphQLScalarType,
+        )
+
+        if isinstance(graphql_type, GraphQLNonNull):
+            inner = self.of(graphql_type.of_type, depth)
+            if "anyOf" in inner:  # a reference, or null
+                return dict(inner["anyOf"][0])
+            return _strict(inner)
+        if isinstance(graphql_type, GraphQLList):
+            return _nullable({"type": "array", "items": self.of(graphql_type.of_type, depth)})
+        if isinstance(graphql_type, GraphQLEnumType):
+            return _nullable({"type": "string", "enum": list(graphql_type.values)})
+        if isinstance(graphql_type, GraphQLInputObjectType):
+            name = graphql_type.name
+            if name not in self._shared and depth < MAX_INPUT_DEPTH:
+                return _nullable(self._spelled(graphql_type, depth))
+            if name not in self.defs:
+                if len(self.defs) >= MAX_INPUT_TYPES:
+                    return _nullable({"type": "object"})
+                self.defs[name] = {}  # taken first: a recursive field refers to it
+                self.defs[name] = self._spelled(graphql_type, 0)
+            return {"anyOf": [{"$ref": f"#/$defs/{name}"}, {"type": "null"}]}
+        assert isinstance(graphql_type, GraphQLScalarType)
+        return _nullable(dict(_SCALARS.get(graphql_type.name, {})))
+
+    def _spelled(self, graphql_type: Any, depth: int) -> dict[str, Any]:
+        from graphql import GraphQLNonNull
+        from graphql.pyutils import Undefined
+
         fields = graphql_type.fields
         properties = {}
         for name, field in fields.items():
-            prop = json_schema(field.type, depth - 1)
+            prop = self.of(field.type, depth + 1)
             if field.description:
                 prop["description"] = field.description.strip()
             properties[name] = prop
@@ -249,9 +328,35 @@ def json_schema(graphql_type: GraphQLInputType, depth: int) -> dict[str, Any]:
         }
         if needed:
             shape["required"] = needed
-        return _nullable(shape)
-    assert isinstance(graphql_type, GraphQLScalarType)
-    return _nullable(dict(_SCALARS.get(graphql_type.name, {})))
+        return shape
+
+
+def _shared_input_types(roots: Iterable[GraphQLInputType]) -> set[str]:
+    """The input object types reachable from `roots` that are used in more than one place or
+    reach themselves again (those are described once, by reference)."""
+    from graphql import GraphQLInputObjectType
+
+    uses: dict[str, int] = {}
+    seen: set[str] = set()
+    pending: list[Any] = []
+    for root in roots:
+        named = _named(root)
+        if isinstance(named, GraphQLInputObjectType):
+            uses[named.name] = uses.get(named.name, 0) + 1
+            pending.append(named)
+    while pending:
+        current = pending.pop()
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        for field in current.fields.values():
+            named = _named(field.type)
+            if isinstance(named, GraphQLInputObjectType):
+                uses[named.name] = uses.get(named.name, 0) + 1
+                pending.append(named)
+    # Every cycle has a type used from outside it and from inside it, so breaking the shared
+    # types out leaves trees: each type left is used once, below its one parent.
+    return {name for name, count in uses.items() if count > 1}
 
 
 _SCALARS: Mapping[str, dict[str, Any]] = {
