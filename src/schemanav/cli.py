@@ -188,7 +188,7 @@ def search(
 
 @_command(
     "Score labelled questions per backend × format × output: recall, completeness.",
-    "schema header timeout bench_file backend format ks budgets output options cache_dir "
+    "schema header timeout bench_file backend format ks budgets output jobs options cache_dir "
     "max_paths strict quiet as_json markdown plot baseline max_drop",
 )
 def bench(

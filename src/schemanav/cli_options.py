@@ -96,6 +96,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "ks": (Annotated[str | None, flag("ks", metavar="N,N…")], None),
     "budgets": (Annotated[str | None, flag("budgets", metavar="N,N…")], None),
     "output": (Annotated[str | None, flag("output", metavar="list,slice")], None),
+    "jobs": (Annotated[int | None, flag("jobs", metavar="N")], None),
     "model": (Annotated[str | None, flag("model", metavar="NAME")], None),
     "ollama_host": (Annotated[str | None, flag("ollama_host", metavar="URL")], None),
     "max_calls": (Annotated[int | None, flag("max_calls", metavar="N")], None),
