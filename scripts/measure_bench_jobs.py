@@ -98,14 +98,14 @@ def main() -> None:
     base += ["--schema", f"schemas/{args.schema}-wg.graphqls"]
     base += ["--bench-file", f"benchmarks/{args.schema}-wg-full.tsv"]
     base += ["--output", "list,slice", "--budgets", BUDGETS]
-    run(base + ["--jobs", "1"], sample=False)  # warm the caches
+    run([*base, "--jobs", "1"], sample=False)  # warm the caches
     serial: list[float] = []
     forked: list[float] = []
     peaks: dict[str, int] = {}
     outputs: dict[int, str] = {}
     for _ in range(args.runs):
         for jobs, times in ((1, serial), (args.jobs, forked)):
-            elapsed, out, seen = run(base + ["--jobs", str(jobs)], sample=jobs > 1)
+            elapsed, out, seen = run([*base, "--jobs", str(jobs)], sample=jobs > 1)
             times.append(elapsed)
             outputs[jobs] = out
             for key, value in seen.items():
