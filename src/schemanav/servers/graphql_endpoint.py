@@ -420,6 +420,8 @@ class SemanticEndpoint:
     ) -> dict[str, Any]:
         from graphql import ExecutionResult, execute
 
+        from schemanav.servers.leaf_lists import LeafListExecutor
+
         errors = self._validate(query)
         if errors:
             return {"errors": errors}
@@ -432,6 +434,7 @@ class SemanticEndpoint:
                 variable_values=dict(variables) if variables else None,
                 operation_name=operation_name,
                 middleware=[budget],
+                executor_class=LeafListExecutor,
             )
         except BudgetSpent as spent:
             outcome.refused(spent.limit)
