@@ -97,15 +97,16 @@ class Case:
     code: str | None = None
 
 
-# What any command imports before it does anything: the CLI framework (typer builds a
-# pydantic adapter per parameter), the settings stack and the console; a search adds numpy
-# (the structural scores) and tantivy (the analyzer). No command can be faster than these.
+# What any command imports before it does anything: the CLI framework (its pydantic
+# adapters are not built: `cli_support.plain_values`), the settings stack and the console; a
+# search adds numpy (the structural scores) and tantivy (the analyzer). No command can be
+# faster than these.
 # The imports every command makes, in the environment `schemanav.cli.main` sets up for them
 # (no pydantic plugin scan, one OpenBLAS thread).
 COMMAND_FLOOR = (
     "import os; os.environ.setdefault('PYDANTIC_DISABLE_PLUGINS', '__all__'); "
     "os.environ.setdefault('OPENBLAS_NUM_THREADS', '1'); "
-    "import typer, typer._adapters, rich.console, rich.table, pydantic_settings"
+    "import typer, rich.console, rich.table, pydantic_settings"
 )
 SEARCH_FLOOR = COMMAND_FLOOR + ", numpy, tantivy"
 

@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -165,3 +167,58 @@ def test_piped_stderr_gets_no_progress_residue(
     assert result.exit_code == 0
     assert result.stderr == ""
     assert len(json.loads(result.stdout)["rows"]) == 4
+
+
+@pytest.mark.parametrize(
+    ("annotation", "values"),
+    [
+        (int, ["3", "-3", "+7", "007", "1.5", "abc", " 4 ", "1_000", "99999999999999999999", "٣"]),
+        (float, ["2.5", "30", "-0.5", "1e3", "inf", "nan", "abc", " 1.5", "3.", ".5"]),
+        (str, ["text", "", " spaced "]),
+        (bool, [True, False]),
+        (list[str], [("a", "b"), ()]),
+    ],
+)
+def test_plain_values_convert_as_typers_own_conversion(annotation: Any, values: list[Any]) -> None:
+    """`plain_values` spares pydantic's adapters for plain values: each converts to what Typer's
+    own conversion gives, and a value it does not handle fails with Typer's own message."""
+    from typer._click.exceptions import BadParameter
+    from typer._coercion import build_runtime_param, resolve_type_descriptor
+    from typer.models import OptionInfo
+
+    from schemanav.cli_support import _PlainValue
+
+    descriptor = resolve_type_descriptor(annotation, OptionInfo())
+    typers = build_runtime_param(descriptor)
+    ours = _PlainValue(parameter_info=descriptor.parameter_info, annotation=annotation,
+                       descriptor=descriptor)  # fmt: skip
+    for value in values:
+        outcomes = []
+        for conversion in (typers, ours):
+            try:
+                converted = conversion._coerce_value(value, param=None, ctx=None)  # type: ignore[arg-type]
+                outcomes.append((type(converted), repr(converted)))
+            except BadParameter as err:
+                outcomes.append((BadParameter, err.format_message()))
+        assert outcomes[0] == outcomes[1], value
+
+
+def test_a_search_builds_no_pydantic_adapter_for_its_flags(tmp_path: Path) -> None:
+    """A warm command converts its flags without importing Typer's pydantic adapters."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from schemanav.cli import app\n"
+        "try:\n"
+        "    app(['search', 'movies with a high rating', '-k', '3', '--timeout', '5', '-q'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('typer._adapters' in sys.modules)\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stderr

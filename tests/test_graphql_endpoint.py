@@ -216,3 +216,30 @@ def test_schemanav_serve_starts_and_answers(upstream: MovieDbServer) -> None:
         process.terminate()
         _, rest = process.communicate(timeout=10)
     assert SECRET not in line + rest
+
+
+@pytest.mark.parametrize(
+    "question", ["movies with a high rating", "actors of a film", "reviews by a user"]
+)
+def test_lists_of_strings_complete_as_graphql_core_completes_them(
+    question: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LeafListExecutor` copies lists of strings at once: every answer is graphql-core's."""
+    from graphql.execution.incremental.incremental_executor import IncrementalExecutor
+
+    from schemanav.servers import leaf_lists
+
+    endpoint = SemanticEndpoint(_navigator(tmp_path))
+    documents = [
+        "query($q: String!) { __search(query: $q, first: 30) { coordinate score pathsToRoot "
+        "cursor } }",
+        "query($q: String!) { __search(query: $q, first: 5) { pathsToRoot definition { "
+        "__typename ... on __Field { name args { name } } } } }",
+    ]
+    ours = [endpoint._answer_here(document, {"q": question}, None) for document in documents]
+    monkeypatch.setattr(leaf_lists, "LeafListExecutor", IncrementalExecutor)
+    theirs = [endpoint._answer_here(document, {"q": question}, None) for document in documents]
+    assert ours == theirs
+    first = ours[0]
+    assert first is not None
+    assert any(hit["pathsToRoot"] for hit in first["data"]["__search"])

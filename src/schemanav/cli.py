@@ -188,7 +188,7 @@ def search(
 
 @_command(
     "Score labelled questions per backend × format × output: recall, completeness.",
-    "schema header timeout bench_file backend format ks budgets output options cache_dir "
+    "schema header timeout bench_file backend format ks budgets output jobs options cache_dir "
     "max_paths strict quiet as_json markdown plot baseline max_drop",
 )
 def bench(
@@ -471,7 +471,7 @@ def mcp(
 @_command(
     "Serve the schema over GraphQL with __search and __definitions.",
     "schema header timeout upstream allow_mutations backend options cache_dir max_paths host "
-    "port refresh forward_header max_depth max_aliases max_nodes quiet",
+    "port workers refresh forward_header access_log max_depth max_aliases max_nodes quiet",
 )
 def serve(
     ctx: typer.Context,
@@ -483,10 +483,13 @@ def serve(
     port: int = 8000,
     refresh: float | None = None,
     forward_header: list[str] | None = None,
+    workers: int = 1,
+    access_log: str = "off",
 ) -> None:
-    """Serve the schema over GraphQL with __search and __definitions on the query root."""
+    """Serve the schema over GraphQL with __search and __definitions on the query root, and
+    GET /healthz, /readyz (200 once the schema is loaded) and /metrics (Prometheus)."""
     with user_errors():
-        from schemanav.servers.graphql_endpoint import run_serve
+        from schemanav.servers.replicas import run_serve
 
         navigator = open_navigator(ctx)
         run_serve(
@@ -497,6 +500,8 @@ def serve(
             events=navigator.events,
             refresh=refresh,
             forward_headers=tuple(forward_header or ()),
+            workers=workers,
+            access_log=access_log,
         )
 
 

@@ -96,6 +96,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "ks": (Annotated[str | None, flag("ks", metavar="N,N…")], None),
     "budgets": (Annotated[str | None, flag("budgets", metavar="N,N…")], None),
     "output": (Annotated[str | None, flag("output", metavar="list,slice")], None),
+    "jobs": (Annotated[int | None, flag("jobs", metavar="N")], None),
     "model": (Annotated[str | None, flag("model", metavar="NAME")], None),
     "ollama_host": (Annotated[str | None, flag("ollama_host", metavar="URL")], None),
     "max_calls": (Annotated[int | None, flag("max_calls", metavar="N")], None),
@@ -336,6 +337,33 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
             ),
         ],
         8000,
+    ),
+    "workers": (
+        Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                min=1,
+                metavar="N",
+                help="Server processes sharing the port (uvicorn's workers; the schema is "
+                "loaded once first, so each reads warm caches) [default: 1]",
+                show_default=False,
+            ),
+        ],
+        1,
+    ),
+    "access_log": (
+        Annotated[
+            str,
+            typer.Option(
+                "--access-log",
+                metavar="off|json",
+                help="json: one JSON line per request on stderr (method, path, status, ms, "
+                "operation kind, outcome, the bound that refused it) [default: off]",
+                show_default=False,
+            ),
+        ],
+        "off",
     ),
     "allow_breaking": (
         Annotated[

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError  # Typer's vendored Click
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from schemanav.console import Reporter, stderr, stdout
@@ -33,6 +35,7 @@ class Group(TyperGroup):
     the nearest commands, like every other bad input (not Click's usage block)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        plain_values(self.get_params(ctx))
         try:
             parsed: list[str] = super().parse_args(ctx, args)
         except NoArgsIsHelpError:
@@ -64,6 +67,7 @@ class Command(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta[_TYPED_ARGS] = tuple(args)  # so an error can name a flag as it was typed
+        plain_values(self.get_params(ctx))
         try:
             return self._parse_pairs(ctx, args)
         except UsageError as err:
@@ -106,6 +110,59 @@ class Command(TyperCommand):
             position += 1
         result: list[str] = super().parse_args(ctx, joined)
         return result
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+_DECIMAL = re.compile(r"[+-]?[0-9]{1,15}(?:\.[0-9]{0,15})?")
+_PLAIN = (str, int, float, bool)
+
+
+def plain_values(params: Sequence[Any]) -> None:
+    """Convert the values of plain parameters (text, whole numbers, decimals, switches, lists
+    of text) without pydantic.
+
+    Typer converts every parameter of the command that runs, given or not, through a pydantic
+    `TypeAdapter` it builds on first use: importing its adapters and building 14 of them is
+    about a fifth of a warm `search`. Every option here is one of these plain types with no
+    range of Typer's (ranges are checked by `Settings`), so a value in its plain form is
+    converted as pydantic would convert it; anything else (a range, a number pydantic reads
+    in another spelling, a wrong value with its error message) goes to Typer's adapter.
+    """
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is None or getattr(param, "_runtime_param", True) is not None:
+            continue
+        info = descriptor.parameter_info
+        if info.min is not None or info.max is not None or info.parser is not None:
+            continue
+        annotation = descriptor.annotation
+        if annotation in _PLAIN or annotation == list[str]:
+            param._runtime_param = _PlainValue(
+                parameter_info=info, annotation=annotation, descriptor=descriptor
+            )
+
+
+@dataclass(frozen=True)
+class _PlainValue(RuntimeParam):
+    """A plain value converted here; any other goes to Typer's own conversion."""
+
+    descriptor: TypeDescriptor
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        annotation = self.annotation
+        kind = type(value)
+        if annotation is str and kind is str:
+            return value
+        if annotation is bool and kind is bool:
+            return value
+        if annotation is int and (kind is int or (kind is str and _INTEGER.fullmatch(value))):
+            return int(value)
+        if annotation is float and (kind is float or (kind is str and _DECIMAL.fullmatch(value))):
+            return float(value)
+        if annotation == list[str] and kind in (list, tuple) and all(type(v) is str for v in value):
+            return list(value)
+        fallback = build_runtime_param(self.descriptor)
+        return fallback._coerce_value(value, param=param, ctx=ctx)
 
 
 def _name_plugin_backends(params: list[Any]) -> None:

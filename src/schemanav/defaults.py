@@ -84,6 +84,8 @@ SETTING_HELP: dict[str, str] = {
     "[default: bundled Movie DB questions]",
     "ks": "Recall cutoffs k [default: " + ",".join(map(str, DEFAULT_KS)) + "]",
     "budgets": "Token budgets [default: " + ",".join(map(str, DEFAULT_BUDGETS)) + "]",
+    "jobs": "Worker processes that score the questions (forked, sharing the loaded schema and "
+    "index; the output is the same for any N) [default: the cores available]",
     "strict": "Refuse expected coordinates the schema does not have.",
     "output": "What an agent is handed, comma-separated: list (the ranked hits), "
     "slice (a schema slice per budget, built once per question and shared by every --format "

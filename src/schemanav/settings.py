@@ -134,6 +134,7 @@ with warnings.catch_warnings():
         budgets: Annotated[list[int], NoDecode] = Field(
             default_factory=lambda: list(DEFAULT_BUDGETS), description=_about("budgets")
         )
+        jobs: int | None = Field(default=None, ge=1, description=_about("jobs"))
         strict: bool = Field(default=False, description=_about("strict"))
         output: Annotated[list[str], NoDecode] = Field(
             default_factory=lambda: ["list"], description=_about("output")

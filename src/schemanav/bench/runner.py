@@ -35,11 +35,12 @@ from schemanav.bench.metrics import (
     evaluate_observation,
     summarise,
 )
+from schemanav.bench.parallel import QuestionPool, worker_count
 from schemanav.corpus import Format
 from schemanav.defaults import slice_rank_depth
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
-from schemanav.process import no_cyclic_gc
+from schemanav.process import available_cores, no_cyclic_gc
 from schemanav.retrieval import Ranking, Searcher, ranking_of
 from schemanav.retrieval.dispositions import disposition
 from schemanav.schema import bundled_path, schema_label
@@ -380,11 +381,11 @@ def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
     rows: list[BenchRow] = []
     made: dict[tuple[str, Format | None], Output] = {}
     combinations = [(name, fmt) for name in backend_list for fmt in format_list]
+    workers = worker_count(settings.jobs or available_cores(), len(queries))
     # Hundreds of thousands of hits and views, and no garbage cycles: collections would walk
     # the corpus, the graph and every hit so far, again and again, and find nothing.
     with no_cyclic_gc():
         for number, (name, fmt) in enumerate(combinations, start=1):
-            started = time.perf_counter()
             # Metrics read coordinates only: skip computing paths to root for every hit.
             backend = prepare_backend(name, fmt, no_paths, corpus, events, chosen=backend_list)
             depth = list_depth(corpus.token_counts(fmt), ks, budgets)
@@ -392,38 +393,18 @@ def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
                 # A slice takes ranked hits until its budget is spent, whatever the list format
                 # costs: rank as deep as `Navigator.slice` does for the largest budget.
                 depth = max(depth, slice_rank_depth(max(budgets, default=0), len(corpus)))
-            label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
-            rankings = _rank_all(backend, queries, depth, label, events)
-            _check_coordinates(backend.name, rankings, corpus)
-            judged = [judge_dispositions(ranking, corpus, ks) for ranking in rankings]
-            searched = time.perf_counter() - started
+            outputs = []
             for output_name in output_list:
-                started = time.perf_counter()
                 key = (output_name, None if output_name in FORMAT_FREE_OUTPUTS else fmt)
                 if key not in made:
                     made[key] = OUTPUTS[output_name](navigator, fmt)
-                output = made[key]
-                runs = [
-                    QuestionRun(
-                        evaluate_observation(
-                            query.question,
-                            dataclasses.replace(
-                                output.observe(
-                                    query.question,
-                                    ranking.coordinates,
-                                    query.expected_coordinates,
-                                    budgets,
-                                    ranking.entries,
-                                ),
-                                dispositions=dispositions,
-                            ),
-                            ks,
-                            budgets,
-                        ),
-                        ranking.coordinates[: max(ks)],
-                    )
-                    for query, ranking, dispositions in zip(queries, rankings, judged, strict=True)
-                ]
+                outputs.append(made[key])
+            label = f"{backend.name} · {fmt.value} ({number}/{len(combinations)})"
+            score = _QuestionScorer(backend, queries, depth, corpus, ks, budgets, outputs)
+            scored = QuestionPool(score, workers).map(len(queries), label, events)
+            ranked = sum(seconds[0] for _, seconds in scored)
+            for column, output_name in enumerate(output_list):
+                runs = [question_runs[column] for question_runs, _ in scored]
                 rows.append(
                     BenchRow(
                         backend=backend.name,
@@ -432,7 +413,7 @@ def run_bench(settings: Settings, events: Events | None = None) -> BenchReport:
                         summary=summarise([run.result for run in runs], ks, budgets),
                         questions=tuple(runs),
                         list_depth=depth,
-                        seconds=searched + time.perf_counter() - started,
+                        seconds=ranked + sum(seconds[column + 1] for _, seconds in scored),
                     )
                 )
     targets = [c for query in queries for c in query.expected_coordinates]
@@ -459,30 +440,60 @@ def judge_dispositions(ranked: Ranking, corpus: Corpus, ks: Iterable[int]) -> di
     return {k: disposition(ranked, min(k, shown), corpus, k=k, budget=None) for k in ks}
 
 
-def _check_coordinates(name: str, rankings: Sequence[Ranking], corpus: Corpus) -> None:
+def _check_coordinates(name: str, ranking: Ranking, known: frozenset[str]) -> None:
     """Every ranked coordinate is the schema's: a plugin's backend may return others."""
-    known = set(corpus.coordinates)
-    for ranking in rankings:
-        stray = next((c for c in ranking.coordinates if c not in known), None)
-        if stray is not None:
-            raise InputError(
-                f"the backend {name} returned {strip_control(stray)[:200]!r}, which is not a "
-                "coordinate of this schema; fix the backend or choose another --backend"
+    stray = next((c for c in ranking.coordinates if c not in known), None)
+    if stray is not None:
+        raise InputError(
+            f"the backend {name} returned {strip_control(stray)[:200]!r}, which is not a "
+            "coordinate of this schema; fix the backend or choose another --backend"
+        )
+
+
+class _QuestionScorer:
+    """Scores one question of one (backend, format) for every output: its ranking, `depth`
+    deep (coordinates and scores only: no hit is built where the backend can skip them), the
+    dispositions at each k, and each output's observation within every budget. Returns the
+    question's run per output and the seconds spent ranking, then observing each output (a
+    row's `seconds` is their sum over the questions, whichever process spent them)."""
+
+    def __init__(
+        self,
+        backend: Searcher,
+        queries: Sequence[LabelledQuery],
+        depth: int,
+        corpus: Corpus,
+        ks: tuple[int, ...],
+        budgets: tuple[int, ...],
+        outputs: Sequence[Output],
+    ) -> None:
+        self._backend, self._queries, self._depth = backend, queries, depth
+        self._corpus, self._ks, self._budgets, self._outputs = corpus, ks, budgets, outputs
+        self._known = frozenset(corpus.coordinates)
+
+    def __call__(self, index: int) -> tuple[tuple[QuestionRun, ...], tuple[float, ...]]:
+        query, ks, budgets = self._queries[index], self._ks, self._budgets
+        started = time.perf_counter()
+        ranking = ranking_of(self._backend, query.question, self._depth)
+        _check_coordinates(self._backend.name, ranking, self._known)
+        dispositions = judge_dispositions(ranking, self._corpus, ks)
+        seconds = [time.perf_counter() - started]
+        runs = []
+        for output in self._outputs:
+            started = time.perf_counter()
+            observed = output.observe(
+                query.question,
+                ranking.coordinates,
+                query.expected_coordinates,
+                budgets,
+                ranking.entries,
             )
-
-
-def _rank_all(
-    backend: Searcher,
-    queries: Sequence[LabelledQuery],
-    depth: int,
-    label: str,
-    events: Events,
-) -> list[Ranking]:
-    """Every question's ranking, `depth` deep, with a progress bar (metrics read coordinates
-    and scores only: no hit is built where the backend can skip them)."""
-    found: list[Ranking] = []
-    events.progress(label, 0, len(queries))
-    for done, query in enumerate(queries, start=1):
-        found.append(ranking_of(backend, query.question, depth))
-        events.progress(label, done, len(queries))
-    return found
+            result = evaluate_observation(
+                query.question,
+                dataclasses.replace(observed, dispositions=dispositions),
+                ks,
+                budgets,
+            )
+            runs.append(QuestionRun(result, ranking.coordinates[: max(ks)]))
+            seconds.append(time.perf_counter() - started)
+        return tuple(runs), tuple(seconds)

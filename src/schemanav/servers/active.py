@@ -46,7 +46,10 @@ class ActiveSchema(Generic[Served]):
         *,
         refresh: float | None = None,
         events: Events | None = None,
+        later: bool = False,
     ) -> None:
+        """`later`: build the first state in the watch thread `start` starts, not here, so a
+        server answers its probes while it loads (`ready` is False until then)."""
         if refresh is not None and refresh < MIN_REFRESH_S:
             raise InputError(
                 f"--refresh takes at least {MIN_REFRESH_S:g} s between reloads; got {refresh:g}"
@@ -58,12 +61,31 @@ class ActiveSchema(Generic[Served]):
         source = schema_source(navigator.settings)
         self._file = None if is_url(source) else Path(source)
         self._seen = self._file_state()
-        self.current: Served = build(navigator, None)
-        self.generation = 1
+        self.reloading = False
+        self.failed: BaseException | None = None
+        """Why the first state could not be built (`later` only)."""
+        self._loaded = threading.Event()
+        self.generation = 0
+        if not later:
+            self._first(build(navigator, None))
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._previous_handler: Any = None
+
+    def _first(self, state: Served) -> None:
+        self.current: Served = state
+        self.generation = 1
+        self._loaded.set()
+
+    @property
+    def ready(self) -> bool:
+        """Whether a whole state is served and none is being rebuilt."""
+        return self._loaded.is_set() and self.failed is None and not self.reloading
+
+    def wait_loaded(self, timeout: float | None = None) -> bool:
+        """Block until the first state is served (True), it failed or `timeout` passed."""
+        return self._loaded.wait(timeout)
 
     def start(self) -> None:
         """Watch in a daemon thread; SIGHUP reloads (when called from the main thread)."""
@@ -87,6 +109,7 @@ class ActiveSchema(Generic[Served]):
     def reload(self) -> bool:
         """Build from the source now and swap it in; False (old state kept) when it fails."""
         seen = self._file_state()
+        self.reloading = True
         try:
             fresh_navigator = type(self._navigator)(
                 self._navigator.settings, self._navigator.events
@@ -100,6 +123,8 @@ class ActiveSchema(Generic[Served]):
             )
             self._seen = seen
             return False
+        finally:
+            self.reloading = False
         self.current = fresh
         self._seen = seen
         self.generation += 1
@@ -107,6 +132,13 @@ class ActiveSchema(Generic[Served]):
         return True
 
     def _watch(self) -> None:
+        if not self._loaded.is_set():
+            try:
+                self._first(self._build(self._navigator, None))
+            except BaseException as err:  # told to whoever waits on the first load
+                self.failed = err
+                self._loaded.set()
+                return
         wait = FILE_POLL_S if self._file is not None else self._refresh
         waited = 0.0
         while not self._stop.is_set():

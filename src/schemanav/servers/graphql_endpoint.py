@@ -52,7 +52,8 @@ from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
 from schemanav.servers.fair_share import COSTLY_WEIGHT, Busy, CostlyTurns, request_weight
-from schemanav.servers.forwarding import forwarded_names, pick_forwarded
+from schemanav.servers.forwarding import pick_forwarded
+from schemanav.servers.metrics import RequestOutcome
 from schemanav.servers.request_limits import (
     MAX_DOCUMENT_TOKENS,
     BudgetSpent,
@@ -71,7 +72,6 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from schemanav.events import Events
     from schemanav.navigator import Navigator
 
 GRAPHQL_PATH = "/graphql"
@@ -83,6 +83,7 @@ SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
+TOKENS_REFUSED = "tokens; send a smaller document"
 MISSING_EXTRA = f"the GraphQL server needs Starlette and uvicorn: {install_extra('serve')}"
 
 SEMANTIC_SDL = f"""
@@ -223,8 +224,7 @@ class SemanticEndpoint:
             # graphql-core's own words for its token and nesting limits.
             if "tokens. Parsing aborted" in err.message:
                 return _error(
-                    f"the document has more than {MAX_DOCUMENT_TOKENS:,} tokens; "
-                    "send a smaller document"
+                    f"the document has more than {MAX_DOCUMENT_TOKENS:,} {TOKENS_REFUSED}"
                 )
             if "nested too deeply" in err.message:
                 return _error("the document is nested too deeply to parse")
@@ -305,21 +305,30 @@ class SemanticEndpoint:
 
         return Starlette(routes=[Route(GRAPHQL_PATH, handle, methods=["GET", "POST"])])
 
-    async def handle(self, request: Request) -> Response:
+    async def handle(self, request: Request, outcome: RequestOutcome | None = None) -> Response:
+        """The HTTP answer to one request; `outcome` (when given) says what it was."""
+        outcome = outcome or RequestOutcome()
         params, problem = await _request_params(request)
         if problem is not None:
+            if problem.status_code == 413:
+                outcome.refused("body_bytes")
+            else:
+                outcome.outcome = "error"
             return problem
         query, variables, operation_name = params
         if request.method == "GET" and not await asyncio.to_thread(
             self._is_query, query, operation_name
         ):
             message = "only queries may be sent with GET; send mutations with POST"
+            outcome.outcome = "error"
             return _json(_error(message), 405)
         forwarded = pick_forwarded(request.headers, self.forward)
         client = request.client.host if request.client is not None else ""
         answer = await self.answer(
-            query, variables, operation_name, forwarded=forwarded, client=client
+            query, variables, operation_name, forwarded=forwarded, client=client, outcome=outcome
         )
+        if outcome.outcome == "ok" and answer.get("errors"):
+            outcome.outcome = "error"
         return _json(answer)
 
     def _is_query(self, query: str, operation_name: str | None) -> bool:
@@ -340,28 +349,34 @@ class SemanticEndpoint:
         *,
         forwarded: Mapping[str, str] | None = None,
         client: str = "",
+        outcome: RequestOutcome | None = None,
     ) -> dict[str, Any]:
         """The GraphQL response (a dict with `data` and/or `errors`) to one request;
-        `forwarded` headers go to the upstream with it, and are redacted from its answer. A
+        `forwarded` headers go to the upstream with it, and are redacted from its answer;
+        `outcome` (when given) is told the operation's kind, and a bound that refused it. A
         costly request answered here waits for its turn (`fair_share`): one per `client` at a
         time, a few in all, on threads of their own."""
+        outcome = outcome or RequestOutcome()
         local = await asyncio.to_thread(
-            self._answer_here, query, variables, operation_name, forwarded, True
+            self._answer_here, query, variables, operation_name, forwarded, True, outcome
         )
         if local is _COSTLY:
             try:
                 local = await self._turns.run(
                     client,
-                    lambda: self._answer_here(query, variables, operation_name, forwarded),
+                    lambda: self._answer_here(
+                        query, variables, operation_name, forwarded, False, outcome
+                    ),
                 )
             except Busy:
+                outcome.refused("costly_queue")
                 return _error(
                     "the server is answering many costly requests (introspection, many "
                     "__definitions or __search results); send this one again in a moment"
                 )
         if local is not None:
             return local
-        return await self._forward(query, variables, operation_name, forwarded or {})
+        return await self._forward(query, variables, operation_name, forwarded or {}, outcome)
 
     def _answer_here(
         self,
@@ -370,13 +385,17 @@ class SemanticEndpoint:
         operation_name: str | None,
         forwarded: Mapping[str, str] | None = None,
         defer_costly: bool = False,
+        outcome: RequestOutcome | None = None,
     ) -> dict[str, Any] | None:
         """The answer when this endpoint gives it, redacted; None when the operation is valid
         and goes upstream; `_COSTLY` (with `defer_costly`) when it would be answered here and
         is costly, to be run in its turn. Blocking (parsing, validation, search): run in a
         worker thread."""
+        outcome = outcome or RequestOutcome()
         document = self._parse(query)
         if isinstance(document, dict):
+            if TOKENS_REFUSED in str(document["errors"][0].get("message", "")):
+                outcome.refused("document_tokens")
             return document
         operation = _operation(document, operation_name)
         if isinstance(operation, str):
@@ -384,9 +403,17 @@ class SemanticEndpoint:
         try:
             check_document(document, operation, SEMANTIC_ROOTS)
         except RequestTooCostly as err:
+            outcome.refused(err.limit)
             return _error(err.message)
         roots = _root_fields(document, operation)
         semantic = roots & SEMANTIC_ROOTS
+        outcome.kind = (
+            ("search" if SEARCH in semantic else "definitions")
+            if semantic
+            else "introspection"
+            if roots <= INTROSPECTION_ROOTS
+            else "forwarded"
+        )
         if semantic or roots <= INTROSPECTION_ROOTS:
             if roots - SEMANTIC_ROOTS - INTROSPECTION_ROOTS:
                 return _error(
@@ -396,7 +423,7 @@ class SemanticEndpoint:
             if defer_costly and request_weight(document, operation, variables) >= COSTLY_WEIGHT:
                 return _COSTLY
             answered: dict[str, Any] = self.redact.json(
-                self._execute_here(query, document, variables, operation_name)
+                self._execute_here(query, document, variables, operation_name, outcome)
             )
             return answered
         if self.upstream is None:
@@ -404,9 +431,9 @@ class SemanticEndpoint:
                 "this endpoint answers __search, __definitions and introspection only; "
                 "start it with --upstream URL to run other operations"
             )
-        outcome = self.navigator.validate(query, variables)
-        if not outcome.ok:
-            return _error(Redactor(forwarded)(outcome.text) if forwarded else outcome.text)
+        checked = self.navigator.validate(query, variables)
+        if not checked.ok:
+            return _error(Redactor(forwarded)(checked.text) if forwarded else checked.text)
         return None
 
     def _execute_here(
@@ -415,8 +442,11 @@ class SemanticEndpoint:
         document: DocumentNode,
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
+        outcome: RequestOutcome,
     ) -> dict[str, Any]:
         from graphql import ExecutionResult, execute
+
+        from schemanav.servers.leaf_lists import LeafListExecutor
 
         errors = self._validate(query)
         if errors:
@@ -430,15 +460,20 @@ class SemanticEndpoint:
                 variable_values=dict(variables) if variables else None,
                 operation_name=operation_name,
                 middleware=[budget],
+                executor_class=LeafListExecutor,
             )
         except BudgetSpent as spent:
+            outcome.refused(spent.limit)
             return _error(spent.message)
         assert isinstance(result, ExecutionResult)  # every resolver here is synchronous
         if budget.notes:
             result.errors = [*(result.errors or []), *budget.notes]
         formatted = dict(result.formatted)
         too_large = answer_too_large(len(json.dumps(formatted, ensure_ascii=False)))
-        return _error(too_large) if too_large else formatted
+        if too_large:
+            outcome.refused("answer_bytes")
+            return _error(too_large)
+        return formatted
 
     async def _forward(
         self,
@@ -446,6 +481,7 @@ class SemanticEndpoint:
         variables: Mapping[str, Any] | None,
         operation_name: str | None,
         forwarded: Mapping[str, str],
+        outcome: RequestOutcome,
     ) -> dict[str, Any]:
         """The upstream's answer, bounded like the CLI's (`post_bounded`) and redacted."""
         assert self.upstream is not None
@@ -454,10 +490,16 @@ class SemanticEndpoint:
             body["variables"] = dict(variables)
         if operation_name:
             body["operationName"] = operation_name
-        return await asyncio.to_thread(self._post_upstream, self.upstream, body, forwarded)
+        return await asyncio.to_thread(
+            self._post_upstream, self.upstream, body, forwarded, outcome
+        )
 
     def _post_upstream(
-        self, upstream: str, body: dict[str, Any], forwarded: Mapping[str, str]
+        self,
+        upstream: str,
+        body: dict[str, Any],
+        forwarded: Mapping[str, str],
+        outcome: RequestOutcome | None = None,
     ) -> dict[str, Any]:
         import httpx
 
@@ -469,13 +511,16 @@ class SemanticEndpoint:
                 upstream, body, {**self._headers, **forwarded}, self.timeout
             )
         except (httpx.TimeoutException, DeadlineExceeded):
+            _upstream_failed(outcome, "timeout")
             return _error(f"the upstream API did not answer within {self.timeout:g} s")
         except TooLarge:
+            _upstream_failed(outcome, "too_large")
             return _error(
                 "the upstream API answered with more than "
                 f"{describe_bytes(MAX_RESPONSE_BYTES)}; select fewer fields or ask for fewer items"
             )
         except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as err:
+            _upstream_failed(outcome, "unreachable")
             return _error(
                 f"cannot reach the upstream API ({type(err).__name__}); the operation was not run"
             )
@@ -487,6 +532,7 @@ class SemanticEndpoint:
         try:
             payload = loads_json(content, max_depth=MAX_JSON_DEPTH)
         except TooDeep as err:
+            _upstream_failed(outcome, "not_graphql")
             return _error(f"the upstream API answered with JSON {err.message}")
         except ValueError:
             payload = None
@@ -495,7 +541,13 @@ class SemanticEndpoint:
             if forwarded:
                 redacted = Redactor(forwarded).json(redacted)
             return redacted
+        _upstream_failed(outcome, "not_graphql")
         return _error(f"the upstream API answered HTTP {status} without a GraphQL result")
+
+
+def _upstream_failed(outcome: RequestOutcome | None, reason: str) -> None:
+    if outcome is not None:
+        outcome.upstream_error = reason
 
 
 async def _request_params(
@@ -601,45 +653,3 @@ def _json(payload: dict[str, Any], status: int = 200) -> Response:
         media_type="application/json",
     )
 
-
-def run_serve(
-    navigator: Navigator,
-    *,
-    upstream: str | None = None,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    events: Events | None = None,
-    refresh: float | None = None,
-    forward_headers: tuple[str, ...] = (),
-) -> None:
-    """Build the index, then serve GraphQL on host:port until the process is stopped; the
-    schema is re-read when it changes (`schemanav.servers.active`)."""
-    from importlib.util import find_spec
-
-    from schemanav.servers.active import ActiveSchema
-    from schemanav.servers.http import bind_listener, serve_asgi
-
-    if find_spec("starlette") is None or find_spec("uvicorn") is None:
-        raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
-    forward = forwarded_names(forward_headers)
-    if forward and upstream is None:
-        raise InputError("--forward-header needs --upstream, the API the headers are for")
-    # A busy port is bad input found before the schema loads, not after.
-    listener = bind_listener(host, port, host_flag="--host", port_flag="--port")
-
-    def build(fresh: Navigator, previous: SemanticEndpoint | None) -> SemanticEndpoint:
-        return SemanticEndpoint(fresh, upstream=upstream, forward=forward)
-
-    active = ActiveSchema(navigator, build, refresh=refresh, events=events)
-    app = active.current.app(lambda: active.current)
-    active.start()
-    note = events.note if events is not None else (lambda _message: None)
-    forwarding = f"forwarding other operations to {upstream}" if upstream else "no upstream"
-    serve_asgi(
-        app,
-        listener,
-        lambda url: note(
-            f"schemanav serve: {navigator.label}, {len(navigator.corpus):,} coordinates, "
-            f"{forwarding}; listening on {url}{GRAPHQL_PATH}"
-        ),
-    )

@@ -51,16 +51,36 @@ def bind_listener(host: str, port: int, *, host_flag: str, port_flag: str) -> so
     return listener
 
 
-def serve_asgi(app: Any, listener: socket.socket, on_ready: Callable[[str], None]) -> None:
+DRAIN_TIMEOUT_S = 30
+"""On SIGTERM or Ctrl-C, how long the requests in flight may take to finish before the
+process exits anyway (uvicorn's `timeout_graceful_shutdown`)."""
+
+
+def serve_asgi(
+    app: Any,
+    listener: socket.socket,
+    on_ready: Callable[[str], None],
+    *,
+    until_ready: Callable[[], None] | None = None,
+) -> None:
     """Serve `app` on the bound `listener` until interrupted (uvicorn's own logging at warning
-    level)."""
+    level). `on_ready` gets the URL once the socket serves and `until_ready` (run in a thread
+    meanwhile) has returned; when it raises, the server stops and its error is raised here.
+    SIGTERM and Ctrl-C drain: no new connection is taken, the requests in flight are answered
+    (for up to `DRAIN_TIMEOUT_S`), then this returns."""
     try:
         import uvicorn
     except ImportError:
         listener.close()
         raise InputError(f"serving over HTTP needs uvicorn: {install_extra('serve')}") from None
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=DRAIN_TIMEOUT_S,
+    )
     server = uvicorn.Server(config)
     host, bound = listener.getsockname()[:2]
 
@@ -71,11 +91,81 @@ def serve_asgi(app: Any, listener: socket.socket, on_ready: Callable[[str], None
                 await task
                 raise InputError(f"cannot serve on {host}:{bound}")
             await asyncio.sleep(0.01)
+        if until_ready is not None:
+            loading = asyncio.ensure_future(asyncio.to_thread(until_ready))
+            await asyncio.wait({task, loading}, return_when=asyncio.FIRST_COMPLETED)
+            if not loading.done():
+                await task  # stopped (SIGTERM) while loading
+                return
+            if loading.exception() is not None:
+                server.should_exit = True
+                await task
+                loading.result()  # raises what stopped the schema from loading
         shown = f"[{host}]" if ":" in host else host
         on_ready(f"http://{shown}:{bound}")
         await task
 
     try:
         asyncio.run(main())
+    finally:
+        listener.close()
+
+
+def serve_workers(
+    factory: str,
+    listener: socket.socket,
+    workers: int,
+    on_ready: Callable[[str], None],
+    ready_path: str,
+) -> None:
+    """uvicorn's process manager: `workers` processes serving on `listener`, each calling
+    `factory` (`module:function`) for its app; `on_ready` gets the URL once one of them
+    answers `ready_path` with 200. SIGTERM drains every worker (uvicorn's graceful shutdown)."""
+    import threading
+    import urllib.request
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
+        factory,
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=DRAIN_TIMEOUT_S,
+    )
+    server = uvicorn.Server(config)
+    host, bound = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    probe_host = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, shown)
+    url = f"http://{shown}:{bound}"
+    import inspect
+
+    manager: Any = Multiprocess
+    if "target" in inspect.signature(manager).parameters:  # uvicorn before 0.35
+        supervisor = manager(config, target=server.run, sockets=[listener])
+    else:
+        supervisor = manager(config, sockets=[listener])
+
+    def announce() -> None:
+        import time
+
+        while not supervisor.should_exit.is_set():
+            try:
+                with urllib.request.urlopen(
+                    f"http://{probe_host}:{bound}{ready_path}", timeout=2
+                ) as answer:
+                    if answer.status == 200:
+                        on_ready(url)
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+    threading.Thread(target=announce, name="ready-probe", daemon=True).start()
+    try:
+        supervisor.run()
     finally:
         listener.close()

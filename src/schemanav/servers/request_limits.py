@@ -43,11 +43,13 @@ _MAX_EXPANDED_SELECTIONS = 50_000
 
 
 class RequestTooCostly(Exception):
-    """The request asks for more than a bound allows; `message` says which, for the caller."""
+    """The request asks for more than a bound allows; `message` says which, for the caller,
+    and `limit` names the bound (the label `/metrics` counts it under)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, limit: str) -> None:
         super().__init__(message)
         self.message = message
+        self.limit = limit
 
 
 def check_document(
@@ -66,14 +68,16 @@ def check_document(
         selection_set, depth, at_root = pending.pop()
         if depth > MAX_SELECTION_DEPTH:
             raise RequestTooCostly(
-                f"the operation nests selections more than {MAX_SELECTION_DEPTH} levels deep"
+                f"the operation nests selections more than {MAX_SELECTION_DEPTH} levels deep",
+                "selection_depth",
             )
         for selection in selection_set.selections:
             visited += 1
             if visited > _MAX_EXPANDED_SELECTIONS:
                 raise RequestTooCostly(
                     f"the operation expands to more than {_MAX_EXPANDED_SELECTIONS:,} "
-                    "selections; send a smaller document"
+                    "selections; send a smaller document",
+                    "expanded_selections",
                 )
             if isinstance(selection, FieldNode):
                 if at_root and selection.name.value in semantic:
@@ -81,7 +85,8 @@ def check_document(
                     if semantic_count > MAX_SEMANTIC_SELECTIONS:
                         raise RequestTooCostly(
                             f"at most {MAX_SEMANTIC_SELECTIONS} __search and __definitions "
-                            "selections per request; send the rest in later requests"
+                            "selections per request; send the rest in later requests",
+                            "semantic_selections",
                         )
                 if selection.selection_set is not None:
                     pending.append((selection.selection_set, depth + 1, False))
@@ -116,11 +121,13 @@ def resolved_field_cap() -> int:
 class BudgetSpent(BaseException):
     """Raised from inside graphql-core's execution to stop it at once. A `BaseException`,
     because graphql-core turns every `Exception` a resolver raises into a field error and
-    goes on with the siblings (hundreds of thousands of them, each an error object)."""
+    goes on with the siblings (hundreds of thousands of them, each an error object).
+    `limit` names the bound, as `RequestTooCostly.limit` does."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, limit: str) -> None:
         super().__init__(message)
         self.message = message
+        self.limit = limit
 
 
 class RequestBudget:
@@ -138,7 +145,8 @@ class RequestBudget:
         if self.first_left < 0:
             raise BudgetSpent(
                 f"the __search calls of one request may ask for {MAX_TOTAL_FIRST} results in "
-                "all (the sum of first); ask for fewer"
+                "all (the sum of first); ask for fewer",
+                "total_first",
             )
 
     def resolve(self, next_resolve: Any, root: Any, info: Any, **arguments: Any) -> Any:
@@ -147,7 +155,8 @@ class RequestBudget:
         if self.fields_left < 0:
             raise BudgetSpent(
                 f"the answer would resolve more than {self.max_fields:,} fields; "
-                "select fewer fields or nest less"
+                "select fewer fields or nest less",
+                "resolved_fields",
             )
         return next_resolve(root, info, **arguments)
 
