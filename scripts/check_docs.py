@@ -9,16 +9,20 @@ command, right before the output it printed, as cog does for simonw/llm's docs:
     ...
     ```
 
-- The block after the marker (a fenced block, or a markdown table) must be what the command
-  prints on stdout, line for line. A line `…` in the block stands for any lines (an excerpt);
-  a table is compared cell by cell, its header and separator included when the command
-  prints them (else its rows alone), a column headed `s`, `ms` or `time` skipped.
+- The block after the marker (a fenced block, a markdown table, or the lines between a
+  `<!-- generated … -->` and a `<!-- end of the generated … -->` line) must be what the
+  command prints on stdout, line for line. A line `…` in the block stands for any lines (an
+  excerpt); a table is compared cell by cell, its header and separator included when the
+  command prints them (else its rows alone), a column headed `s`, `ms` or `time` skipped.
 - A marker with `expect:` lines checks figures quoted in prose instead: each text must appear
   in the command's output.
 
       <!-- check: schemanav corpus --json
       expect: "sdl_tokens": 1929 -->
 
+- A marker whose command is `$` (`<!-- check fast: $ -->`, or `$ SET-UP COMMAND`) replays a
+  transcript: every `$ ` line of the fenced block is run in one bash session and must be
+  followed by what it printed (stdout and stderr); the set-up runs first, silently.
 - `check fast:` marks a command that takes seconds (the Movie DB, define, build, diff,
   validate, help); `--fast` runs only those (what `.ci/run` runs). The full run is what to
   run before quoting a figure.
@@ -70,11 +74,16 @@ class Block:
 
     @property
     def where(self) -> str:
-        return f"{self.path.relative_to(ROOT)}:{self.line}"
+        shown = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        return f"{shown}:{self.line}"
 
 
 def documents() -> list[Path]:
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "benchmarks").glob("*.md")),
+    ]
 
 
 def parse(path: Path, lines: Sequence[str]) -> Iterator[Block]:
@@ -109,6 +118,12 @@ def parse(path: Path, lines: Sequence[str]) -> Iterator[Block]:
             while end < len(lines) and not lines[end].startswith("```"):
                 end += 1
             block.end = end
+        elif number < len(lines) and lines[number].startswith("<!-- generated"):
+            block.kind, block.start = "region", number + 1
+            end = block.start
+            while end < len(lines) and not lines[end].startswith("<!-- end of the generated"):
+                end += 1
+            block.end = end
         elif number < len(lines) and lines[number].startswith("|"):
             block.kind, block.start = "table", number
             end = number
@@ -116,10 +131,38 @@ def parse(path: Path, lines: Sequence[str]) -> Iterator[Block]:
                 end += 1
             block.end = end
         else:
-            print(f"{block.where}: no fenced block or table follows the marker", file=sys.stderr)
+            print(f"{block.where}: no block follows the marker", file=sys.stderr)
             raise SystemExit(2)
         number = block.end
         yield block
+
+
+def transcript(block: Block, lines: Sequence[str]) -> str:
+    """The bash script that replays a transcript block: each `$ ` line (with its `\\`
+    continuations) printed as it stands, then run with its stderr on stdout. The marker's
+    command after `$` is run first, silently (a set-up; jobs it starts end with the script)."""
+    import shlex
+
+    script = ["trap 'kill $(jobs -p) 2>/dev/null' EXIT"]
+    setup = block.command[1:].strip()
+    if setup:
+        script.append(f"{{ {setup} ; }} >/dev/null 2>&1")
+    shown = list(lines[block.start : block.end])
+    number = 0
+    while number < len(shown):
+        line = shown[number]
+        if not line.startswith("$ "):
+            number += 1
+            continue
+        typed = [line]
+        while typed[-1].endswith("\\") and number + 1 < len(shown):
+            number += 1
+            typed.append(shown[number])
+        text = "\n".join(typed)
+        script.append(f"printf '%s\\n' {shlex.quote(text)}")
+        script.append(f"{{ {text[2:]}\n}} 2>&1")
+        number += 1
+    return "\n".join(script)
 
 
 def run(command: str) -> tuple[int, str]:
@@ -148,7 +191,7 @@ def matches(expected: Sequence[str], printed: Sequence[str]) -> bool:
     """Line for line, a `…` line standing for any lines (none included)."""
     if not expected:
         return not printed
-    if expected[0].strip() == ELLIPSIS:
+    if expected[0].lstrip().startswith(ELLIPSIS):
         rest = expected[1:]
         return any(matches(rest, printed[skip:]) for skip in range(len(printed) + 1))
     return bool(printed) and expected[0] == printed[0] and matches(expected[1:], printed[1:])
@@ -169,11 +212,24 @@ def compare(block: Block, lines: Sequence[str], output: str) -> list[str]:
         expected = [_blank(_cells(row), timed) for row in shown]
         got = [_blank(_cells(row), timed) for row in printed]
     else:
-        expected = [_untimed(line) for line in shown]
-        got = [_untimed(line) for line in printed]
+        expected, got = _normalised(shown), _normalised(printed)
     if matches(expected, got):
         return []
     return _difference(expected, got)
+
+
+def _normalised(lines: Sequence[str]) -> list[str]:
+    """Timings blanked: in prose (`0.25 s`) and in the timing columns of any table."""
+    found: list[str] = []
+    timed: set[int] = set()
+    for number, line in enumerate(lines):
+        if line.startswith("|"):
+            if number == 0 or not lines[number - 1].startswith("|"):
+                timed = {i for i, name in enumerate(_cells(line)) if TIME_HEADER.match(name)}
+            found.append(_blank(_cells(line), timed))
+        else:
+            found.append(_untimed(line))
+    return found
 
 
 def _has_separator(lines: Sequence[str]) -> bool:
@@ -211,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{block.where}: {'fast ' if block.fast else ''}{block.command}")
                 continue
             started = time.perf_counter()
-            code, output = run(block.command)
+            is_transcript = block.command.startswith("$") and block.kind == "fenced"
+            code, output = run(transcript(block, lines) if is_transcript else block.command)
             checked += 1
             problems = compare(block, lines, output)
             took = time.perf_counter() - started
