@@ -400,8 +400,9 @@ def test_plot_without_matplotlib_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if absent
     result = _bench("--plot", str(tmp_path / "plots"))
-    assert result.exit_code == 1
-    assert "pip install '.[plot]'" in result.stderr
+    assert result.exit_code == 2  # a missing extra is input the user can fix, like the others
+    assert result.stderr.startswith("error: --plot needs matplotlib: pip install ")
+    assert "[plot]'" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -558,7 +558,6 @@ def diff(
         )  # fmt: skip
 
 
-
 # validate and execute (issue 25): the logic and rendering are in schemanav.operation_report.
 
 OperationArgument = Annotated[
@@ -626,6 +625,7 @@ def _check_or_run(
             code = render_report(stdout(), stderr(), report, executing=executing)
         if code:
             raise typer.Exit(code)
+
 
 def main() -> None:
     """The `schemanav` executable: run the command, then leave at once.

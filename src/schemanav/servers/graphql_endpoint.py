@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError, install_extra
+from schemanav.errors import InputError, MissingExtra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
@@ -82,7 +82,7 @@ SEARCH = "__search"
 DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
-MISSING_EXTRA = f"the GraphQL server needs Starlette and uvicorn: {install_extra('serve')}"
+MISSING_EXTRA = ("the GraphQL server needs Starlette and uvicorn", "serve")
 
 SEMANTIC_SDL = f"""
 extend type {{query}} {{
@@ -257,7 +257,7 @@ class SemanticEndpoint:
                     args["first"],
                     args.get("after"),
                     args.get("minScore"),
-            )
+                )
         except ValueError as err:
             raise GraphQLError(f"__search: {err}") from None
         for result in results:
@@ -294,7 +294,7 @@ class SemanticEndpoint:
             from starlette.applications import Starlette
             from starlette.routing import Route
         except ImportError:
-            raise InputError(MISSING_EXTRA) from None
+            raise MissingExtra(*MISSING_EXTRA) from None
         serving = current or (lambda: self)
 
         async def handle(request: Request) -> Response:
@@ -586,7 +586,7 @@ def run_serve(
     from schemanav.servers.http import bind_listener, serve_asgi
 
     if find_spec("starlette") is None or find_spec("uvicorn") is None:
-        raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
+        raise MissingExtra(*MISSING_EXTRA)  # before minutes of indexing, not after
     forward = forwarded_names(forward_headers)
     if forward and upstream is None:
         raise InputError("--forward-header needs --upstream, the API the headers are for")
