@@ -77,6 +77,7 @@ def _command(summary: str, options: str, name: str | None = None) -> Callable[[_
     """A subcommand with the `options` named (in help order; see `with_options`): `-o` pairs,
     one-line usage errors, a short `summary` in the command list and, under its help, where
     settings come from."""
+
     def decorate(function: _F) -> _F:
         command = name or function.__name__
         examples = "\n".join(f"  $ {line}" for line in COMMAND_EXAMPLES[command])

@@ -204,8 +204,7 @@ COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
 """Two or three real examples at the end of every command's help."""
 
 HEADER_WITHOUT_ENDPOINT = (
-    "'Name: value' sent with live introspection (an http(s) --schema); repeatable; never "
-    "printed"
+    "'Name: value' sent with live introspection (an http(s) --schema); repeatable; never printed"
 )
 COMMAND_HELP: dict[str, dict[str, str]] = {
     # Options a command means its own way (the shared text speaks of what it lacks).
@@ -224,8 +223,7 @@ COMMAND_HELP: dict[str, dict[str, str]] = {
         "every operation forwarded to --upstream; repeatable; never printed",
     },
     "diff": {
-        "header": "'Name: value' sent when OLD or NEW is an http(s) URL; repeatable; never "
-        "printed",
+        "header": "'Name: value' sent when OLD or NEW is an http(s) URL; repeatable; never printed",
         "bench_file": "Labelled TSV: question<TAB>coordinate[,coordinate…]; with it, the "
         "questions the change touched and whose completeness changed [default: none, no "
         "questions compared]",

@@ -239,6 +239,52 @@ def print_tables(console: Console, report: BenchReport) -> None:
             if number < len(groups):
                 rich_table.caption = None  # once, under the last part
             console.print(rich_table)
+    console.print()
+    for sentence in summary_sentences(report):
+        console.print(sentence, markup=False, highlight=False, soft_wrap=not console.is_terminal)
+
+
+SENTENCE_ROWS = 3
+"""The summary sentence names at most this many rows (the tables and --json have them all)."""
+
+
+def summary_sentences(report: BenchReport) -> list[str]:
+    """What the run found, in words: per row, how many questions complete (every expected
+    coordinate shown) within which budget, and the list's MRR; then where the tables are
+    explained."""
+    count = report.question_count
+    parts = []
+    for row in report.rows[:SENTENCE_ROWS]:
+        shares = [(budget, row.summary.at("budget_complete", budget)) for budget in report.budgets]
+        known = [(budget, share) for budget, share in shares if isinstance(share, int | float)]
+        if not known:
+            continue
+        best = known[-1][1]
+        first = next(budget for budget, share in known if share >= best)
+        complete = round(float(best) * count)
+        label = f"{row.backend} · {row.format}" + (
+            f" · {row.output}" if report.outputs != ("list",) else ""
+        )
+        text = f"{label}: {complete} of {count} complete within {first:,} tokens"
+        if first != known[-1][0] and complete < count:
+            text += f" (no more within {known[-1][0]:,})"
+        mrr = row.summary.at("mrr")
+        if isinstance(mrr, int | float):
+            text += f", MRR {mrr:.3f}"
+        parts.append(text)
+    more = len(report.rows) - SENTENCE_ROWS
+    rest = f"; {counted(more, 'more row')} in the tables" if more > 0 else ""
+    found = (
+        f"{counted(count, 'question')}, complete meaning every expected coordinate shown: "
+        + "; ".join(parts)
+        + rest
+        + "."
+    )
+    return [
+        found,
+        "Each table's caption says what its columns are; docs/quality.md what the figures "
+        "mean on real schemas, docs/dispositions.md what disp@k counts.",
+    ]
 
 
 def _markdown_cell(text: str) -> str:
