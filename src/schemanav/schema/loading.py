@@ -112,7 +112,8 @@ def _is_token(name: str) -> bool:
 def check_scheme(source: str) -> None:
     """A URL of another scheme (`ftp://…`) is refused as such, not read as a file path."""
     scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", source)
-    if scheme and len(scheme.group(1)) > 1:  # not a Windows drive (`C://`)
+    if scheme and scheme.group(1).lower() not in ("http", "https") and len(scheme.group(1)) > 1:
+        # (one letter is a Windows drive, `C://`)
         raise InputError(
             f"--schema {scheme.group(1)}://…: only http:// and https:// URLs are introspected; "
             "give an http(s) URL or a schema file (SDL or introspection JSON)"
@@ -214,7 +215,7 @@ def schema_from_introspection(
             f"{source} is not an introspection result: expected a JSON object with "
             '"__schema" or "data": {"__schema": …}'
         )
-    missing = [key for key in ("types", "queryType") if key not in result["__schema"]]
+    missing = [key for key in ("types",) if key not in result["__schema"]]
     if missing:
         raise InputError(
             f"{source} is not a whole introspection result: its __schema has no "
