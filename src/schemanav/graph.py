@@ -86,7 +86,9 @@ class ShortestPaths:
     no other type's answer: the walk leaves them out until one of them is asked about.
     """
 
-    def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
+    def __init__(
+        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
+    ) -> None:
         self._graph = graph
         self._field_cost = hops
         # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
@@ -126,7 +128,9 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(self._graph, self._field_cost, with_leaves=True)
+                self._with_leaves = ShortestPaths(
+                    self._graph, self._field_cost, with_leaves=True
+                )
             walk = self._with_leaves
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
@@ -670,7 +674,9 @@ class SchemaGraph:
             ways.append([*chain, entry])
         return ways
 
-    def _ranked_into(self, target: str, extra: float) -> Iterator[tuple[float, int, int, str]]:
+    def _ranked_into(
+        self, target: str, extra: float
+    ) -> Iterator[tuple[float, int, int, str]]:
         """The fields returning `target` whose owner a root reaches, as (cost of the way
         through them plus `extra`, its hops, entry, owner), cheapest first."""
         ranked = self._ranked.get(target)

@@ -145,7 +145,9 @@ def quoted_value_nouns(question: str) -> list[str]:
     """The word after each quoted value, what the value is ("the 'main' branch", "the
     "example" field"): a quoted value fills an argument, and this word says which."""
     return [
-        word for word in _QUOTED_THEN_WORD.findall(question.lower()) if word not in _FUNCTION_WORDS
+        word
+        for word in _QUOTED_THEN_WORD.findall(question.lower())
+        if word not in _FUNCTION_WORDS
     ]
 
 

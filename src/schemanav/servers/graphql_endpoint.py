@@ -257,7 +257,7 @@ class SemanticEndpoint:
                     args["first"],
                     args.get("after"),
                     args.get("minScore"),
-                )
+            )
         except ValueError as err:
             raise GraphQLError(f"__search: {err}") from None
         for result in results:
