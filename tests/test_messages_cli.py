@@ -58,9 +58,15 @@ def test_a_missing_plot_extra_exits_2_with_one_line(
     assert "--plot needs matplotlib: pip install" in _one_error_line(result)
 
 
-def test_a_missing_local_extra_exits_2_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_local_extra_exits_2_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from schemanav.retrieval import embedders
+
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    result = _run("search", "movies", "--backend", "embedding-local")
+    # a model another test loaded in this process, or vectors it cached, would hide the gap
+    embedders._load_sentence_transformer.cache_clear()
+    result = _run("search", "movies", "--backend", "embedding-local", "--cache-dir", str(tmp_path))
     assert result.exit_code == 2
     assert "needs sentence-transformers: pip install" in _one_error_line(result)
 
