@@ -53,9 +53,36 @@ def fields_only_endpoint() -> type:
     return Before
 
 
+def kinds_sentence(navigator: Any, asked: list[str]) -> str:
+    """The hits of each kind among the first 10 of every question, and how many questions'
+    fields among the first 150 are not exactly the field ranking (docs/serving.md's figures)."""
+    from schemanav.retrieval.members import FIELD
+
+    searcher = navigator.searcher()
+    kinds: Counter[str] = Counter()
+    mismatched = 0
+    for question in asked:
+        page = navigator.members.page(question, count=150)
+        kinds.update(hit.kind for hit in page.hits[:10])
+        fields = [hit for hit in page.hits if hit.kind == FIELD]
+        ranked = searcher.search(question, len(fields))
+        mismatched += [(h.coordinate, h.score, h.paths_to_root) for h in fields] != [
+            (h.coordinate, h.score, h.paths_to_root) for h in ranked
+        ]
+    return (
+        f"{len(asked)} questions, first 10 hits: {kinds['field']:,} fields, {kinds['type']:,} "
+        f"types, {kinds['argument']:,} arguments, {kinds['enum_value']:,} enum values, "
+        f"{kinds['directive']:,} directives; {mismatched} questions whose fields differ from "
+        "the field ranking"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--kinds", action="store_true", help="only the hits of each kind, as a sentence (no timing)"
+    )
     args = parser.parse_args()
     from schemanav.navigator import Navigator
     from schemanav.retrieval.members import FIELD
@@ -75,6 +102,9 @@ def main() -> None:
 
         return ask
 
+    if args.kinds:
+        print(kinds_sentence(navigator, asked))
+        return
     calls = {
         "five kinds": through(endpoint),
         "five kinds, in the worker thread": lambda question: endpoint._answer_here(

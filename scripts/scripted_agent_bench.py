@@ -16,7 +16,8 @@ the bench machinery at scale, not a model's score. Run from the repository root:
 
     python scripts/scripted_agent_bench.py [TASKS.tsv] [--schema S] [agent-bench options…]
 
-(defaults: the GitHub slice, `--mode navigate`, a fresh results file).
+(defaults: the GitHub slice, `--mode navigate`, a fresh results file). `--row LABEL` prints
+instead the row of docs/agents.md's table for that run (what `scripts/check_docs.py` checks).
 """
 
 from __future__ import annotations
@@ -64,7 +65,26 @@ def policy(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def table_row(label: str, budget: str, mode: dict[str, Any]) -> str:
+    """The run as a row of docs/agents.md's table."""
+
+    def spread(name: str) -> str:
+        return f"{mode[name]['mean']:,.0f} / {mode[name]['p95']:,.0f}"
+
+    failures = ", ".join(f"{n} {stage}" for stage, n in mode["failures"].items() if n) or "none"
+    cells = [
+        label, budget, str(mode["tasks"]), str(mode["solved"]), f"{mode['success_rate']:.3f}",
+        spread("prompt_tokens"), spread("tool_payload_tokens"), failures,
+    ]  # fmt: skip
+    return "| " + " | ".join(cells) + " |"
+
+
 def main(argv: list[str]) -> int:
+    row_label = None
+    if "--row" in argv:
+        at = argv.index("--row")
+        row_label = argv[at + 1]
+        argv = argv[:at] + argv[at + 2 :]
     tasks = argv[0] if argv and not argv[0].startswith("-") else "benchmarks/github-wg.tsv"
     extra = argv[1:] if argv and not argv[0].startswith("-") else argv
     if "--schema" not in extra:
@@ -83,6 +103,11 @@ def main(argv: list[str]) -> int:
             print(done.stderr, file=sys.stderr)
             return done.returncode
         report = json.loads(done.stdout)
+        if row_label is not None:
+            budget = extra[extra.index("--budget") + 1] if "--budget" in extra else "default"
+            for mode in report["modes"]:
+                print(table_row(row_label, budget, mode))
+            return 0
         for mode in report["modes"]:
             print(json.dumps(mode))
         failures = [r for r in report["results"] if not r["success"]]

@@ -221,3 +221,13 @@ def rewrite_json_payload(path: Path, change: Callable[[dict[str, Any]], object])
     change(payload)
     header = {k: v for k, v in header.items() if not k.startswith("payload_")}
     write_checked(path, header, json.dumps(payload).encode())
+
+
+@pytest.fixture(autouse=True)
+def _no_third_party_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hermetic: the backends of whatever else is installed (a `schemanav.backends` entry
+    point of another package) are not seen by a test run in this process; tests/test_plugins.py
+    installs its own plugin and runs `schemanav` in a process of its own."""
+    from schemanav.retrieval import registry
+
+    monkeypatch.setattr(registry, "plugin_entry_points", dict)

@@ -85,6 +85,9 @@ def test_agent_command_prints_the_answer_and_receipt_and_writes_both_files(
         )
     assert result.exit_code == 0, result.stderr
     stdout, stderr = result.stdout, result.stderr
+    # piped: plain columns, as docs/usage.md promises, never a box
+    assert not any(char in stdout for char in "┃│━┏")
+    assert "prompt tokens (provider, summed over calls)  " in stdout
 
     receipt = json.loads(receipt_path.read_text(encoding="utf-8"))
     assert set(receipt) == RECEIPT_KEYS

@@ -20,7 +20,7 @@ from graphql import build_schema
 from hostile_questions import HOSTILE_QUESTIONS
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.retrieval import BackendContext, Ranking, Searcher, SearchHit, ranking_of
-from schemanav.retrieval.pipeline import backend_names, backend_spec, create_backend
+from schemanav.retrieval.pipeline import backend_spec, create_backend
 from schemanav.tokens import count_tokens
 from servers.ollama_server import FakeOllama, serve_ollama
 from tiny_schema import TINY_MOVIE_SDL
@@ -34,7 +34,6 @@ OBVIOUS_TARGET = "Movie.releaseDate"
 WORDLESS_QUESTIONS = ["", "   ", "\t\n", "?!", "()", "--", '"', "*", "\\", "[]{}", "…"]
 
 
-
 @dataclass(frozen=True)
 class Indexed:
     registered_as: str
@@ -43,11 +42,14 @@ class Indexed:
 
 
 def all_backends() -> list[Any]:
-    """Every registered backend; those that load a model in process (torch, seconds to start)
-    are in the slow tier."""
+    """Every built-in backend (hermetic: a plugin some other package installed is its own
+    package's to test, see docs/plugins.md); those that load a model in process (torch,
+    seconds to start) are in the slow tier."""
+    from schemanav.defaults import BUILTIN_BACKENDS
+
     return [
         pytest.param(name, marks=pytest.mark.slow) if name.endswith("-local") else name
-        for name in backend_names()
+        for name in BUILTIN_BACKENDS
     ]
 
 

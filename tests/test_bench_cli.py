@@ -400,8 +400,9 @@ def test_plot_without_matplotlib_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if absent
     result = _bench("--plot", str(tmp_path / "plots"))
-    assert result.exit_code == 1
-    assert "pip install '.[plot]'" in result.stderr
+    assert result.exit_code == 2  # a missing extra is input the user can fix, like the others
+    assert result.stderr.startswith("error: --plot needs matplotlib: pip install ")
+    assert "[plot]'" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -479,3 +480,16 @@ def test_the_github_slice(tmp_path: Path) -> None:
         "over_k": 53,
         "budget_unsatisfied": 0,
     }
+
+
+def test_bench_ends_with_what_it_found_in_plain_sentences() -> None:
+    result = _bench("-q")
+    assert result.exit_code == 0, result.stderr
+    payload = _json("-q")
+    (row,) = payload["rows"]
+    complete = round(row["budget_complete"]["500"] * payload["questions"])
+    last, pointer = result.stdout.rstrip("\n").split("\n")[-2:]
+    assert last.startswith(f"{payload['questions']} questions, complete meaning every expected")
+    assert f"{complete} of {payload['questions']} complete within 500 tokens" in last
+    assert f"MRR {row['mrr']:.3f}" in last
+    assert "docs/quality.md" in pointer

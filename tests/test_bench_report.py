@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from schemanav.bench.report import plain_lines, print_tables, tables, write_markdown
+from schemanav.bench.report import (
+    plain_lines,
+    print_tables,
+    summary_sentences,
+    tables,
+    write_markdown,
+)
 from schemanav.bench.runner import BenchReport, run_bench
 from schemanav.corpus import Format
 from schemanav.errors import InputError
@@ -61,6 +67,7 @@ def test_a_terminal_of_80_columns_gets_tables_that_fit_and_every_figure(
 def test_a_pipe_gets_plain_complete_lines_however_narrow(report: BenchReport) -> None:
     out = _printed(report, terminal=False, width=40)
     expected = [line for table in tables(report) for line in ["", *plain_lines(table)]]
+    expected += ["", *summary_sentences(report)]  # the closing sentences, whole lines too
     assert out.splitlines()[1:] == expected
     header = plain_lines(tables(report)[-1])[1]
     assert header.startswith("backend ") and len(header) > 100  # never wrapped at 40

@@ -533,7 +533,7 @@ def test_missing_sentence_transformers_says_which_extra_to_install(
 
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     embedder = SentenceTransformerEmbedder(str(tmp_path))
-    with pytest.raises(SchemanavError, match=r"pip install '\.\[local\]'"):
+    with pytest.raises(SchemanavError, match=r"pip install .*\[local\]'"):
         embedder.embed_query("anything")
 
 

@@ -383,4 +383,4 @@ def test_install_commands_work_from_the_checkout() -> None:
         assert "pip install 'schemanav[" not in text, page
     result = _schemanav("mcp", before="import sys; sys.modules['mcp'] = None")
     assert result.returncode == 2
-    assert "pip install '.[mcp]' in the schemanav checkout" in result.stderr
+    assert "[mcp]' (the mcp extra" in result.stderr

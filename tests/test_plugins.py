@@ -83,7 +83,9 @@ def test_an_installed_plugin_is_a_backend_in_help_and_in_bench(site: Path, tmp_p
 def test_without_the_plugin_its_name_is_unknown(tmp_path: Path) -> None:
     refused = schemanav(None, tmp_path, "bench", "--backend", "wordcount")
     assert refused.returncode == 2
-    assert "unknown backend 'wordcount': choose one of structural, bm25" in refused.stderr
+    assert "unknown backend 'wordcount' (set by --backend): choose one of structural, bm25" in (
+        refused.stderr
+    )
     assert "wordcount" not in schemanav(None, tmp_path, "search", "--help").stdout
 
 

@@ -29,7 +29,12 @@ from schemanav.cli_support import (
     user_errors,
 )
 from schemanav.console import Reporter, print_json, stderr, stdout, write_json
-from schemanav.defaults import SERVER_SETTING_HELP, SETTINGS_EPILOG
+from schemanav.defaults import (
+    COMMAND_EXAMPLES,
+    COMMAND_HELP,
+    SERVER_SETTING_HELP,
+    SETTINGS_EPILOG,
+)
 from schemanav.text import strip_control
 
 app = typer.Typer(
@@ -72,10 +77,14 @@ def _command(summary: str, options: str, name: str | None = None) -> Callable[[_
     """A subcommand with the `options` named (in help order; see `with_options`): `-o` pairs,
     one-line usage errors, a short `summary` in the command list and, under its help, where
     settings come from."""
-    register = app.command(name, cls=Command, short_help=summary, epilog=SETTINGS_EPILOG)
 
     def decorate(function: _F) -> _F:
-        register(with_options(options)(function))
+        command = name or function.__name__
+        examples = "\n".join(f"  $ {line}" for line in COMMAND_EXAMPLES[command])
+        # `\b` keeps Click from rewrapping the examples into one paragraph.
+        epilog = f"{SETTINGS_EPILOG}\n\n\b\nExamples:\n{examples}"
+        register = app.command(name, cls=Command, short_help=summary, epilog=epilog)
+        register(with_options(options, COMMAND_HELP.get(command))(function))
         return function
 
     return decorate
@@ -283,8 +292,9 @@ def agent(
     receipt_json: str | None = None,
 ) -> None:
     """Let a model (Ollama, or any server of the OpenAI chat-completions API with --chat-api
-    openai) answer TASK with searchSchema / introspectType / executeGraphql
-    (or with the whole schema inline), and print the context receipt of the run."""
+    openai) answer TASK with searchSchema / introspectType / listFields / buildQuery /
+    executeGraphql (or with the whole schema inline, executeGraphql only), and print the
+    context receipt of the run."""
     with user_errors():
         from schemanav.agent import run_agent
         from schemanav.errors import SchemanavError
@@ -563,7 +573,6 @@ def diff(
         )  # fmt: skip
 
 
-
 # validate and execute (issue 25): the logic and rendering are in schemanav.operation_report.
 
 OperationArgument = Annotated[
@@ -631,6 +640,7 @@ def _check_or_run(
             code = render_report(stdout(), stderr(), report, executing=executing)
         if code:
             raise typer.Exit(code)
+
 
 def main() -> None:
     """The `schemanav` executable: run the command, then leave at once.

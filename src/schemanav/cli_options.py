@@ -379,7 +379,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
 """Every option by parameter name: its annotation (type and `typer.Option`) and default."""
 
 
-def with_options(order: str) -> Callable[[_F], _F]:
+def with_options(order: str, helps: dict[str, str] | None = None) -> Callable[[_F], _F]:
     """Give a command the options `order` names (space-separated parameter names, in the order
     help lists them): each from the command's own signature when it declares it with a
     `typer.Option`, else from `SHARED_OPTIONS`. The command receives the values of the
@@ -390,7 +390,7 @@ def with_options(order: str) -> Callable[[_F], _F]:
         own = signature.parameters
         named = order.split()
         parameters = [parameter for name, parameter in own.items() if name not in named]
-        parameters += [_parameter(name, own.get(name)) for name in named]
+        parameters += [_parameter(name, own.get(name), (helps or {}).get(name)) for name in named]
         wanted = set(own)
 
         @functools.wraps(command)
@@ -403,10 +403,21 @@ def with_options(order: str) -> Callable[[_F], _F]:
     return decorate
 
 
-def _parameter(name: str, declared: inspect.Parameter | None) -> inspect.Parameter:
+def _parameter(
+    name: str, declared: inspect.Parameter | None, help: str | None = None
+) -> inspect.Parameter:
     if declared is not None and _declares_option(declared.annotation):
         return declared
     annotation, default = SHARED_OPTIONS[name]
+    if help is not None:  # this command means the shared option its own way
+        import copy
+
+        kind, *extras = get_args(annotation)
+        extras = [copy.copy(extra) for extra in extras]
+        for extra in extras:
+            if isinstance(extra, ParameterInfo):
+                extra.help = help
+        annotation = Annotated[(kind, *extras)]
     return inspect.Parameter(
         name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=annotation
     )

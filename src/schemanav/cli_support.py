@@ -252,7 +252,38 @@ def settings_from(ctx: typer.Context) -> Settings:
     }
     if "options" in given:
         given["options"] = _option_pairs(given["options"])
-    return load_typed_settings(given, {name: _typed_flag(ctx, name) for name in given})
+    settings = load_typed_settings(given, {name: _typed_flag(ctx, name) for name in given})
+    _check_names(settings)
+    return settings
+
+
+def _check_names(settings: Settings) -> None:
+    """An unknown backend or format is refused before any work, naming where it was set
+    (the flag, the variable, or schemanav.toml and its line)."""
+    from schemanav.corpus import Format
+    from schemanav.defaults import BUILTIN_BACKENDS
+    from schemanav.errors import InputError
+
+    for fmt in settings.format:
+        try:
+            Format.parse(fmt)
+        except ValueError:
+            choices = ", ".join(member.value for member in Format)
+            raise InputError(
+                f"unknown format {fmt!r} (set by {settings.source('format')}): "
+                f"choose one of {choices}"
+            ) from None
+    unknown = [name for name in settings.backend if name not in BUILTIN_BACKENDS]
+    if unknown:
+        from schemanav.retrieval.registry import backend_names
+
+        known = backend_names()
+        for name in unknown:
+            if name not in known:
+                raise InputError(
+                    f"unknown backend {name!r} (set by {settings.source('backend')}): "
+                    f"choose one of {', '.join(known)}"
+                )
 
 
 def _typed_flag(ctx: typer.Context, name: str) -> str:
@@ -345,14 +376,14 @@ def finish_comparison(
 
 def check_outputs(markdown: str | None, plot: str | None) -> None:
     """Refuse an output path that cannot be written (or a missing matplotlib for --plot)."""
-    from schemanav.errors import SchemanavError, install_extra
+    from schemanav.errors import MissingExtra
     from schemanav.outputs import check_output_target
 
     if plot is not None:
         try:
             import matplotlib.figure  # noqa: F401
         except ImportError:
-            raise SchemanavError(f"--plot needs matplotlib: {install_extra('plot')}") from None
+            raise MissingExtra("--plot needs matplotlib", "plot") from None
         check_output_target("--plot", plot, folder=True)
     if markdown is not None:
         check_output_target("--markdown", markdown)

@@ -141,6 +141,98 @@ SETTINGS_EPILOG = (
 )
 """Where settings come from, printed under every command's help."""
 
+COMMAND_EXAMPLES: dict[str, tuple[str, ...]] = {
+    "corpus": (
+        "schemanav corpus",
+        "schemanav corpus -s schema.graphqls --show 3",
+        "schemanav corpus -s schema.graphqls --baseline base-corpus.json --max-growth 5",
+    ),
+    "search": (
+        "schemanav search 'movies with a high rating'",
+        "schemanav search 'open pull requests of a repository' -s schema.graphqls -b 500",
+        "schemanav search 'open pull requests of a repository' -s schema.graphqls --slice",
+    ),
+    "bench": (
+        "schemanav bench",
+        "schemanav bench -s schema.graphqls --bench-file questions.tsv --output list,slice",
+        "schemanav bench --backend structural,bm25 --markdown bench.md",
+    ),
+    "agent": (
+        "schemanav agent 'Which movies did Ada Moreno direct?'",
+        "schemanav agent 'Who directed The Quiet Harbour?' --inline --model qwen3:8b",
+        "schemanav agent TASK --chat-api openai --chat-url http://127.0.0.1:8080/v1",
+    ),
+    "define": (
+        "schemanav define Movie.title",
+        "schemanav define Query.movies 'Query.movies(filter:)' Genre.DRAMA",
+        "schemanav define Movie --json",
+    ),
+    "build": (
+        "schemanav build Query.movies Movie.title",
+        "schemanav build 'Query.movie > Movie.directors > Person.name'",
+        "schemanav build Query.movies Movie.reviews Review.score --json",
+    ),
+    "agent-bench": (
+        "schemanav agent-bench src/schemanav/data/moviedb-sample.tsv --mode navigate --limit 5",
+        "schemanav agent-bench questions.tsv -s schema.graphqls --results runs/a.jsonl",
+        "schemanav agent-bench questions.tsv --mode inline,navigate --json",
+    ),
+    "mcp": (
+        "schemanav mcp -s schema.graphqls --endpoint https://api.example.com/graphql",
+        "schemanav mcp --http 127.0.0.1:8765 --forward-header Authorization",
+        "schemanav mcp -s schema.graphqls --operations ops/",
+    ),
+    "serve": (
+        "schemanav serve",
+        "schemanav serve -s schema.graphqls --upstream https://api.example.com/graphql",
+        "schemanav serve --port 0 --forward-header Authorization",
+    ),
+    "diff": (
+        "schemanav diff old.graphqls new.graphqls",
+        "schemanav diff old.graphqls new.graphqls --bench-file questions.tsv --max-drop 0.02",
+        "schemanav diff old.graphqls new.graphqls --allow-breaking --markdown diff.md",
+    ),
+    "validate": (
+        "schemanav validate query.graphql",
+        "echo '{ movies { title } }' | schemanav validate -",
+        "schemanav validate query.graphql --variables '{\"n\": 5}' --max-nodes 100",
+    ),
+    "execute": (
+        "schemanav execute query.graphql --endpoint https://api.example.com/graphql",
+        "schemanav execute - --endpoint URL --header 'Authorization: Bearer …' < query.graphql",
+        "schemanav execute query.graphql --endpoint URL --variables '{\"n\": 2}' --json",
+    ),
+}
+"""Two or three real examples at the end of every command's help."""
+
+HEADER_WITHOUT_ENDPOINT = (
+    "'Name: value' sent with live introspection (an http(s) --schema); repeatable; never printed"
+)
+COMMAND_HELP: dict[str, dict[str, str]] = {
+    # Options a command means its own way (the shared text speaks of what it lacks).
+    "corpus": {"header": HEADER_WITHOUT_ENDPOINT},
+    "search": {
+        "header": HEADER_WITHOUT_ENDPOINT,
+        "budget": "Keep hits until the next would exceed this many tokens [default: no "
+        "budget; with --slice 2000]",
+    },
+    "bench": {"header": HEADER_WITHOUT_ENDPOINT},
+    "define": {"header": HEADER_WITHOUT_ENDPOINT},
+    "build": {"header": HEADER_WITHOUT_ENDPOINT},
+    "validate": {"header": HEADER_WITHOUT_ENDPOINT},
+    "serve": {
+        "header": "'Name: value' sent with live introspection (an http(s) --schema) and with "
+        "every operation forwarded to --upstream; repeatable; never printed",
+    },
+    "diff": {
+        "header": "'Name: value' sent when OLD or NEW is an http(s) URL; repeatable; never printed",
+        "bench_file": "Labelled TSV: question<TAB>coordinate[,coordinate…]; with it, the "
+        "questions the change touched and whose completeness changed [default: none, no "
+        "questions compared]",
+    },
+}
+"""Help texts one command overrides (`COMMAND_HELP[command][setting]`)."""
+
 
 SLICE_RANK_DEPTH_PER_TOKEN = 2
 """A slice of `budget` tokens reads the first `2 · budget` ranked hits (at most every entry):

@@ -30,7 +30,45 @@ class InputError(SchemanavError):
         super().__init__(message, exit_code=2)
 
 
+class MissingExtra(InputError):
+    """An optional extra that is not installed: exit 2, like any other input the user can
+    fix, with the install command that fits how schemanav was installed."""
+
+    def __init__(self, needs: str, extra: str) -> None:
+        super().__init__(f"{needs}: {install_extra(extra)}")
+        self.extra = extra
+
+
 def install_extra(extra: str) -> str:
-    """How to install an optional extra, as a command that works where a newcomer stands:
-    in the schemanav checkout (`schemanav[...]` resolves only where an index has schemanav)."""
-    return f"pip install '.[{extra}]' in the schemanav checkout (the {extra} extra)"
+    """How to install an optional extra, as a command that works where schemanav came from:
+    its checkout (an editable or local-folder install), or the package index it came from."""
+    where = _installed_from()
+    if where is None:
+        return f"pip install 'schemanav[{extra}]' (the {extra} extra)"
+    editable, folder = where
+    flag = "-e " if editable else ""
+    return f"pip install {flag}'{folder}[{extra}]' (the {extra} extra, from the checkout)"
+
+
+def _installed_from() -> tuple[bool, str] | None:
+    """(editable, folder) when schemanav was installed from a folder on this machine (its
+    checkout); None when it came from an index (a wheel) or cannot be told."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+    from urllib.parse import unquote, urlparse
+
+    try:
+        text = distribution("schemanav").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    if not text:
+        return None
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return None
+    url = urlparse(str(record.get("url", "")))
+    if url.scheme != "file":
+        return None
+    editable = bool(record.get("dir_info", {}).get("editable"))
+    return editable, unquote(url.path)

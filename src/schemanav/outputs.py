@@ -40,8 +40,23 @@ def check_output_target(flag: str, value: str, *, folder: bool = False) -> None:
         raise InputError(f"{flag} {value}: {into} is a file, not a folder")
     if not os.access(into, os.W_OK | os.X_OK):
         raise InputError(f"{flag} {value}: cannot write into {into} (permission denied)")
+    _probe(flag, value, into)
     if not folder:
         check_output_path(value)  # a new path or a regular file, never a device or a link
+
+
+def _probe(flag: str, value: str, into: Path) -> None:
+    """Create and remove a file in `into`, as the atomic write will: some folders pass every
+    check above and still take no new file (`/proc`, a read-only mount, a full disk)."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=into, prefix=".schemanav-probe-"):
+            pass
+    except OSError as err:
+        raise InputError(
+            f"{flag} {value}: cannot write into {into} ({err.strerror or err})"
+        ) from None
 
 
 def write_output_file(path: str | Path, data: str | bytes) -> Path:

@@ -147,54 +147,58 @@ def _via(paths_to_root: Sequence[Sequence[str]]) -> str:
 
 def render_receipt(out: Console, receipt: Receipt) -> None:
     """The answer, the context receipt, the tool calls and how the run ended."""
-    from rich.table import Table
 
     if receipt.answer is not None:
         out.print("answer:", markup=False)
         out.print(strip_control(receipt.answer), markup=False)
         out.print()
-    table = Table(
-        title=strip_control(
-            f"Context receipt · {receipt.mode} · {receipt.model} ({receipt.chat_api}) · "
-            f"num_ctx {_window(receipt.num_ctx)}"
+    from schemanav.bench.report import TextTable, print_table
+
+    rows = [
+        ("model calls", f"{receipt.model_calls:,}"),
+        ("prompt tokens (provider, summed over calls)", f"{receipt.prompt_tokens:,}"),
+        ("completion tokens (provider)", f"{receipt.completion_tokens:,}"),
+        ("tool payload tokens (o200k_base)", f"{receipt.tool_payload_tokens:,}"),
+        (
+            "whole DOT_PLUS_GLOSS corpus, per call if handed over",
+            f"{receipt.whole_corpus_tokens:,}",
         ),
-        title_justify="left",
-    )
-    table.add_column("what")
-    table.add_column("tokens", justify="right")
-    table.add_row("model calls", f"{receipt.model_calls:,}")
-    table.add_row("prompt tokens (provider, summed over calls)", f"{receipt.prompt_tokens:,}")
-    table.add_row("completion tokens (provider)", f"{receipt.completion_tokens:,}")
-    table.add_row("tool payload tokens (o200k_base)", f"{receipt.tool_payload_tokens:,}")
-    table.add_row(
-        "whole DOT_PLUS_GLOSS corpus, per call if handed over", f"{receipt.whole_corpus_tokens:,}"
-    )
+    ]
     if receipt.mode != "navigate":
-        table.add_row(
-            "schema SDL in the prompt, every call", f"{receipt.schema_in_prompt_tokens:,}"
+        rows.append(
+            ("schema SDL in the prompt, every call", f"{receipt.schema_in_prompt_tokens:,}")
         )
-    out.print(table)
+    title = strip_control(
+        f"Context receipt · {receipt.mode} · {receipt.model} ({receipt.chat_api}) · "
+        f"num_ctx {_window(receipt.num_ctx)}"
+    )
+    print_table(out, TextTable(title, ("what", "tokens"), (False, True), tuple(rows)))
     if receipt.tool_calls:
-        calls = Table(title="Tool calls", title_justify="left")
-        calls.add_column("#", justify="right")
-        calls.add_column("tool")
-        calls.add_column("arguments", overflow="fold")
-        calls.add_column("tokens", justify="right")
-        calls.add_column("ok")
+        calls = []
         for number, call in enumerate(receipt.tool_calls, start=1):
             arguments = (
                 call.arguments
                 if isinstance(call.arguments, str)
                 else json.dumps(call.arguments, ensure_ascii=False)
             )
-            calls.add_row(
-                str(number),
-                strip_control(call.name),
-                strip_control(arguments),
-                f"{call.payload_tokens:,}",
-                "yes" if call.ok else "no",
+            calls.append(
+                (
+                    str(number),
+                    strip_control(call.name),
+                    strip_control(arguments),
+                    f"{call.payload_tokens:,}",
+                    "yes" if call.ok else "no",
+                )
             )
-        out.print(calls)
+        print_table(
+            out,
+            TextTable(
+                "Tool calls",
+                ("#", "tool", "arguments", "tokens", "ok"),
+                (True, False, False, True, False),
+                tuple(calls),
+            ),
+        )
     endings = {
         "answered": "the model answered",
         "max_calls": f"stopped at the call limit ({receipt.model_calls} calls) without an answer",
@@ -282,19 +286,13 @@ def render_build(out: Console, err: Console, result: BuildResult) -> None:
 
 
 def render_agent_bench(out: Console, report: AgentBenchReport) -> None:
-    """`schemanav agent-bench`'s tables, a blank line apart, never squeezed: an elided figure
-    is worse than a wide line (as in `bench`)."""
-    from rich.measure import Measurement
-
+    """`schemanav agent-bench`'s tables, a blank line apart: boxed when they fit the
+    terminal, stacked records when they do not, plain columns on a pipe; never a figure or
+    a name cut."""
     from schemanav.agentbench.report import tables
-    from schemanav.bench.report import to_rich
+    from schemanav.bench.report import print_table
 
     for number, table in enumerate(tables(report)):
-        rich_table = to_rich(table)
-        rich_table.caption = None
-        wide = out.options.update(width=10_000, max_width=10_000)
-        out.width = max(out.width, Measurement.get(out, wide, rich_table).maximum)
-        rich_table.caption = table.caption or None
         if number:
             out.print()
-        out.print(rich_table)
+        print_table(out, table)

@@ -224,10 +224,25 @@ with warnings.catch_warnings():
 
         # Settings whose value came from schemanav.toml (not a flag or the environment).
         _from_file: frozenset[str] = PrivateAttr(default=frozenset())
+        # The flags the user gave, as typed (`-k`), by setting.
+        _flags: dict[str, str] = PrivateAttr(default_factory=dict)
 
         @property
         def from_file(self) -> frozenset[str]:
             return self._from_file
+
+        def source(self, name: str) -> str:
+            """Where setting `name` came from, for an error about its value: the flag as
+            typed, the environment variable, schemanav.toml and its line, or the default."""
+            flag = "--" + name.replace("_", "-")
+            if name in self._flags:
+                return self._flags[name]
+            variable = f"SCHEMANAV_{name.upper()}"
+            if variable in {key.upper() for key in os.environ}:
+                return variable
+            if name in self._from_file:
+                return file_place(name)
+            return f"the default of {flag}"
 
         @classmethod
         def settings_customise_sources(
@@ -255,6 +270,29 @@ class _FileSource(_TomlFile):
                     f"SCHEMANAV_{key.upper()}=1 in the environment"
                 )
         return values
+
+
+def file_place(name: str) -> str:
+    """`schemanav.toml, line N (key)` for a setting the file holds (its line when found)."""
+    return f"{name} in {CONFIG_FILE}{_line_note(name)}"
+
+
+def _line_note(name: str) -> str:
+    line = _file_line(name)
+    return f" line {line}" if line else ""
+
+
+def _file_line(name: str) -> int | None:
+    try:
+        lines = Path(CONFIG_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    spellings = {name, name.replace("_", "-")}
+    for number, line in enumerate(lines, start=1):
+        key = line.split("=", 1)[0].strip().strip("\"'")
+        if "=" in line and key in spellings:
+            return number
+    return None
 
 
 def single(settings: Settings, name: Literal["backend", "format"]) -> str:
@@ -291,7 +329,17 @@ def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) ->
     except ValidationError as err:
         raise InputError(_describe(err, given, spelled)) from None
     except (OSError, ValueError) as err:
-        # A malformed schemanav.toml surfaces as a TOML decode error (a ValueError).
+        # A variable pydantic-settings cannot decode (SCHEMANAV_OPTIONS='not json') is a
+        # SettingsError naming its source; a malformed schemanav.toml a TOML decode error.
+        from_env = re.search(r'field "(\w+)" from source "EnvSettingsSource"', str(err))
+        if from_env:
+            name = from_env.group(1)
+            shape = "a JSON object" if name == "options" else "a JSON value"
+            raise InputError(
+                f"invalid SCHEMANAV_{name.upper()} (the environment variable of "
+                f"{_flag_of(name)}): not {shape}, e.g. "
+                + ('\'{"tokenizer": "camel_stem"}\'' if name == "options" else "'[1, 5]'")
+            ) from None
         raise InputError(f"cannot read {CONFIG_FILE}: {str(err)[:300]}") from None
     except RecursionError:  # the environment's JSON was checked above: the file's TOML
         raise InputError(
@@ -304,6 +352,7 @@ def load_typed_settings(flags: Mapping[str, Any], spelled: Mapping[str, str]) ->
         for key in settings.model_fields_set
         if key not in given and f"SCHEMANAV_{key.upper()}" not in environment
     )
+    settings._flags = {name: spelled.get(name, _flag_of(name)) for name in given}
     return settings
 
 
@@ -325,6 +374,10 @@ def _refuse_deep_json_variables() -> None:
             continue  # not JSON: the setting's own check says what is wrong
 
 
+def _flag_of(name: str) -> str:
+    return "-o" if name == "options" else "--" + name.replace("_", "-")
+
+
 def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str, str]) -> str:
     """One line naming the setting where the user wrote it: the flag (`--k`), the environment
     variable (`SCHEMANAV_K`) or the key of schemanav.toml."""
@@ -332,7 +385,7 @@ def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str,
     name = str(first["loc"][0]) if first["loc"] else "settings"
     if first["type"] == "extra_forbidden":
         return (
-            f"unknown setting {name!r} (in {CONFIG_FILE} or the environment): "
+            f"unknown setting {name!r} in {CONFIG_FILE}{_line_note(name)}: "
             "check the spelling against `schemanav COMMAND --help`"
         )
     flag = f"--{name.replace('_', '-')}"
@@ -341,7 +394,7 @@ def _describe(err: ValidationError, flags: dict[str, Any], spelled: Mapping[str,
     elif f"SCHEMANAV_{name.upper()}" in {key.upper() for key in os.environ}:
         where = f"SCHEMANAV_{name.upper()} (the environment variable of {flag})"
     else:
-        where = f"{name} in {CONFIG_FILE} (the key of {flag})"
+        where = f"{file_place(name)} (the key of {flag})"
     item = ""
     if len(first["loc"]) > 1 and isinstance(first["loc"][1], int):
         item = f" (item {first['loc'][1] + 1}: {first['input']!r})"

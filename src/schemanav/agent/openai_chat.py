@@ -25,7 +25,7 @@ import httpx
 from schemanav.agent.chat import ChatReply, PromptRefused, ReplyCheck, Sampling, ToolCallRequest
 from schemanav.agent.chat import short_text as _short
 from schemanav.defaults import DEFAULT_OPENAI_BASE_URL
-from schemanav.errors import InputError, SchemanavError, install_extra
+from schemanav.errors import MissingExtra, SchemanavError
 from schemanav.limits import (
     MAX_JSON_DEPTH,
     MAX_RESPONSE_BYTES,
@@ -76,9 +76,7 @@ class OpenAIChat:
         try:
             import openai
         except ImportError:
-            raise InputError(
-                f"--chat-api openai needs the openai client: {install_extra('openai')}"
-            ) from None
+            raise MissingExtra("--chat-api openai needs the openai client", "openai") from None
         self.base_url = openai_base_url(url)
         self.host = public_url(self.base_url)
         self.server = f"the model server at {self.host}"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemanav.bench.report import make_folder
-from schemanav.errors import SchemanavError, install_extra
+from schemanav.errors import MissingExtra
 from schemanav.outputs import write_output_file
 from schemanav.wording import counted
 
@@ -32,7 +32,7 @@ def _figure_class() -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise SchemanavError(f"--plot needs matplotlib: {install_extra('plot')}") from None
+        raise MissingExtra("--plot needs matplotlib", "plot") from None
     return Figure
 
 

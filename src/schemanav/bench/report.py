@@ -219,12 +219,53 @@ def plain_lines(table: TextTable) -> list[str]:
     return lines + ([table.caption] if table.caption else [])
 
 
+def print_table(console: Console, table: TextTable) -> None:
+    """One table as it fits where it goes: a pipe or a file gets plain aligned columns; a
+    terminal a boxed table when it fits its width, else stacked records (one block per row,
+    `header: cell` a line), so no cell is ever cut or folded inside an identifier. A table
+    with no rows prints its caption alone (which says there was nothing)."""
+    if not table.rows:
+        if table.caption:
+            console.print(table.caption, markup=False, highlight=False, soft_wrap=True)
+        return
+    if not console.is_terminal:
+        for line in plain_lines(table):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+        return
+    widths = _widths(table)
+    if sum(widths) + 3 * len(widths) + 1 <= console.width:
+        rich_table = to_rich(table)
+        for column in rich_table.columns:
+            column.no_wrap = True
+        console.print(rich_table)
+        return
+    print_records(console, table)
+
+
+def print_records(console: Console, table: TextTable) -> None:
+    """The table as stacked records: its title, then per row `header: cell` lines (a label
+    column first), a blank line apart; long cells run on whole rather than being cut."""
+    from rich.text import Text
+
+    console.print(Text(table.title), soft_wrap=False)
+    name_width = max(len(header) for header in table.headers)
+    for number, row in enumerate(table.rows):
+        if number:
+            console.print()
+        for header, cell in zip(table.headers, row, strict=True):
+            console.print(f"  {header.ljust(name_width)}  {cell}", markup=False, highlight=False)
+    if table.caption:
+        console.print(Text(table.caption))
+
+
 def print_tables(console: Console, report: BenchReport) -> None:
     """Every table under one heading. On a terminal, boxed tables that fit its width: a table
     wider than the terminal is split into several, each repeating the label columns (a
     figure is never elided or dropped); a pipe or a file gets plain aligned columns."""
     console.print(heading(report), markup=False, highlight=False, soft_wrap=not console.is_terminal)
     for table in tables(report):
+        if not any(cell != "–" for row in table.rows for cell in row[_label_count(table) :]):
+            continue  # every figure "–" (e.g. recall@k of slices alone): nothing to show
         console.print()
         if not console.is_terminal:
             for line in plain_lines(table):
@@ -239,6 +280,56 @@ def print_tables(console: Console, report: BenchReport) -> None:
             if number < len(groups):
                 rich_table.caption = None  # once, under the last part
             console.print(rich_table)
+    console.print()
+    for sentence in summary_sentences(report):
+        console.print(sentence, markup=False, highlight=False, soft_wrap=not console.is_terminal)
+
+
+SENTENCE_ROWS = 3
+"""The summary sentence names at most this many rows (the tables and --json have them all)."""
+
+
+def summary_sentences(report: BenchReport) -> list[str]:
+    """What the run found, in words: per row, how many questions complete (every expected
+    coordinate shown) within which budget, and the list's MRR; then where the tables are
+    explained."""
+    count = report.question_count
+    parts = []
+    for row in report.rows[:SENTENCE_ROWS]:
+        shares = [(budget, row.summary.at("budget_complete", budget)) for budget in report.budgets]
+        known = [(budget, share) for budget, share in shares if isinstance(share, int | float)]
+        if not known:
+            continue
+        best = known[-1][1]
+        first = next(budget for budget, share in known if share >= best)
+        complete = round(float(best) * count)
+        label = f"{row.backend} · {row.format}" + (
+            f" · {row.output}" if report.outputs != ("list",) else ""
+        )
+        text = f"{label}: {complete} of {count} complete within {first:,} tokens"
+        if first != known[-1][0] and complete < count:
+            text += f" (no more within {known[-1][0]:,})"
+        mrr = row.summary.at("mrr")
+        if isinstance(mrr, int | float):
+            text += f", MRR {mrr:.3f}"
+        parts.append(text)
+    more = len(report.rows) - SENTENCE_ROWS
+    rest = f"; {counted(more, 'more row')} in the tables" if more > 0 else ""
+    found = (
+        f"{counted(count, 'question')}, complete meaning every expected coordinate shown: "
+        + "; ".join(parts)
+        + rest
+        + "."
+    )
+    return [
+        found,
+        "Each table's caption says what its columns are; docs/quality.md what the figures "
+        "mean on real schemas, docs/dispositions.md what disp@k counts.",
+    ]
+
+
+def _label_count(table: TextTable) -> int:
+    return sum(1 for numeric in table.numeric if not numeric)
 
 
 def _markdown_cell(text: str) -> str:

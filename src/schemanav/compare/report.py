@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from schemanav.bench.metrics import AGGREGATE
-from schemanav.bench.report import TextTable, plain_lines, to_markdown, to_rich
+from schemanav.bench.report import TextTable, print_table, to_markdown
 from schemanav.compare.findings import Finding, Severity, worst
 from schemanav.wording import counted
 
@@ -47,16 +47,13 @@ def measure_table(row: RowComparison) -> TextTable:
     for measure in changed:
         cell = AGGREGATE[measure.measure].cell
         change = measure.change
-        shown = (
-            "–" if change is None else f"{change:+.3f}" if abs(change) < 1 else f"{change:+,.0f}"
-        )
         cells.append(
             (
                 measure.label,
                 cell(measure.before),
                 cell(measure.after),
-                shown,
-                "worse" if measure.worse else "better",
+                _change(measure.measure, change),
+                _change_words(measure.measure, change, worse=measure.worse),
             )
         )
     same = len(row.measures) - len(changed)
@@ -67,6 +64,41 @@ def measure_table(row: RowComparison) -> TextTable:
         cells,
         f"{counted(same, 'measure')} unchanged." if changed else "Every measure unchanged.",
     )
+
+
+def _counts(key: str) -> str | None:
+    """What a measure counts, when it is a count or a cost rather than a share."""
+    if "tokens" in key:
+        return "tokens"
+    if key in ("never_complete", "questions_without_hit"):
+        return "questions"
+    if key.startswith("rank"):
+        return "rank"
+    return None
+
+
+def _change(key: str, change: float | None) -> str:
+    """The change at the precision of its measure (tokens to one decimal below 10, so a
+    change under one token is not shown as a share)."""
+    if change is None:
+        return "–"
+    if _counts(key) is None:
+        return f"{change:+.3f}"
+    return f"{change:+,.1f}" if abs(change) < 10 else f"{change:+,.0f}"
+
+
+def _change_words(key: str, change: float | None, *, worse: bool) -> str:
+    """The change in words that fit its measure: a share rose or fell, tokens and questions
+    are more or fewer, a rank is later or earlier; then whether that is worse or better."""
+    verdict = "worse" if worse else "better"
+    if change is None:
+        return verdict
+    what = _counts(key)
+    if what == "rank":
+        return f"{'later' if change > 0 else 'earlier'} first hit, {verdict}"
+    if what is not None:
+        return f"{'more' if change > 0 else 'fewer'} {what}, {verdict}"
+    return f"{'rose' if change > 0 else 'fell'}, {verdict}"
 
 
 def question_table(comparison: BenchComparison) -> TextTable:
@@ -177,15 +209,11 @@ def touched_table(diff: SchemaDiff) -> TextTable:
 
 
 def print_text_tables(console: Console, tables: Iterable[TextTable]) -> None:
-    """Boxed tables on a terminal, plain aligned lines on a pipe; a blank line between."""
+    """Each table as it fits (`bench.report.print_table`); a blank line between."""
     for number, table in enumerate(tables):
         if number:
             console.print()
-        if console.is_terminal:
-            console.print(to_rich(table))
-        else:
-            for line in plain_lines(table):
-                console.print(line, markup=False, highlight=False, soft_wrap=True)
+        print_table(console, table)
 
 
 def bench_tables(comparison: BenchComparison) -> list[TextTable]:

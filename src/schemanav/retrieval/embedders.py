@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from schemanav.defaults import DEFAULT_LOCAL_MODEL, DEFAULT_OLLAMA_HOST
-from schemanav.errors import SchemanavError, install_extra
+from schemanav.errors import MissingExtra, SchemanavError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -377,7 +377,7 @@ def _from_the_hub(name: str) -> tuple[str, bool]:
         import huggingface_hub
         from huggingface_hub.constants import HF_HUB_OFFLINE
     except ImportError:
-        raise SchemanavError(_MISSING_LOCAL_EXTRA) from None
+        raise MissingExtra(*_MISSING_LOCAL_EXTRA) from None
     for repo_id in (name, f"sentence-transformers/{name}") if "/" not in name else (name,):
         try:
             huggingface_hub.snapshot_download(repo_id, local_files_only=True)
@@ -402,9 +402,7 @@ def _from_the_hub(name: str) -> tuple[str, bool]:
 _HUB_CHECK_TIMEOUT = 10.0
 """Seconds for the one request that asks the hub whether a model can be downloaded."""
 
-_MISSING_LOCAL_EXTRA = (
-    f"the embedding-local backend needs sentence-transformers: {install_extra('local')}"
-)
+_MISSING_LOCAL_EXTRA = ("the embedding-local backend needs sentence-transformers", "local")
 
 
 @lru_cache(maxsize=2)
@@ -413,7 +411,7 @@ def _load_sentence_transformer(location: str, local_only: bool) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError:
-        raise SchemanavError(_MISSING_LOCAL_EXTRA) from None
+        raise MissingExtra(*_MISSING_LOCAL_EXTRA) from None
     _quiet_transformers()
     try:
         return SentenceTransformer(location, local_files_only=local_only)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -108,6 +109,17 @@ def _is_token(name: str) -> bool:
     return all(c.isascii() and (c.isalnum() or c in allowed) for c in name)
 
 
+def check_scheme(source: str) -> None:
+    """A URL of another scheme (`ftp://…`) is refused as such, not read as a file path."""
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", source)
+    if scheme and scheme.group(1).lower() not in ("http", "https") and len(scheme.group(1)) > 1:
+        # (one letter is a Windows drive, `C://`)
+        raise InputError(
+            f"--schema {scheme.group(1)}://…: only http:// and https:// URLs are introspected; "
+            "give an http(s) URL or a schema file (SDL or introspection JSON)"
+        )
+
+
 def load_schema(
     source: str,
     *,
@@ -122,6 +134,7 @@ def load_schema(
     """
     if source.startswith(("http://", "https://")):
         return _load_from_endpoint(source, headers or {}, timeout, max_bytes)
+    check_scheme(source)
     path = Path(source)
     text = decode_text(read_schema_bytes(path, max_bytes), path, "schema file")
     if path.suffix.lower() in JSON_SUFFIXES or (
@@ -201,6 +214,13 @@ def schema_from_introspection(
         raise InputError(
             f"{source} is not an introspection result: expected a JSON object with "
             '"__schema" or "data": {"__schema": …}'
+        )
+    missing = [key for key in ("types",) if key not in result["__schema"]]
+    if missing:
+        raise InputError(
+            f"{source} is not a whole introspection result: its __schema has no "
+            f"{' or '.join(repr(key) for key in missing)}; save the whole answer to the "
+            "introspection query (graphql-js's getIntrospectionQuery) and pass that file"
         )
     problem = _type_ref_problem(result["__schema"])
     if problem:

@@ -6,7 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 from schemanav.limits import schema_byte_cap
-from schemanav.schema.loading import LoadedSchema, load_schema, parse_header
+from schemanav.schema.loading import LoadedSchema, check_scheme, load_schema, parse_header
 from schemanav.settings import Settings
 
 BUNDLED_SCHEMA_LABEL = "moviedb (bundled)"
@@ -22,7 +22,10 @@ def is_url(source: str) -> bool:
 
 
 def schema_source(settings: Settings) -> str:
-    return settings.schema or str(bundled_path("moviedb.graphqls"))
+    if settings.schema:
+        check_scheme(settings.schema)
+        return settings.schema
+    return str(bundled_path("moviedb.graphqls"))
 
 
 def schema_label(settings: Settings) -> str:

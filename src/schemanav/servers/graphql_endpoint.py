@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError, install_extra
+from schemanav.errors import InputError, MissingExtra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
@@ -84,7 +84,7 @@ DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
 TOKENS_REFUSED = "tokens; send a smaller document"
-MISSING_EXTRA = f"the GraphQL server needs Starlette and uvicorn: {install_extra('serve')}"
+MISSING_EXTRA = ("the GraphQL server needs Starlette and uvicorn", "serve")
 
 SEMANTIC_SDL = f"""
 extend type {{query}} {{
@@ -297,7 +297,7 @@ class SemanticEndpoint:
             from starlette.applications import Starlette
             from starlette.routing import Route
         except ImportError:
-            raise InputError(MISSING_EXTRA) from None
+            raise MissingExtra(*MISSING_EXTRA) from None
         serving = current or (lambda: self)
 
         async def handle(request: Request) -> Response:

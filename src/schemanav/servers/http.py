@@ -15,7 +15,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from schemanav.errors import InputError, install_extra
+from schemanav.errors import InputError, MissingExtra
 
 
 def bind_listener(host: str, port: int, *, host_flag: str, port_flag: str) -> socket.socket:
@@ -72,7 +72,7 @@ def serve_asgi(
         import uvicorn
     except ImportError:
         listener.close()
-        raise InputError(f"serving over HTTP needs uvicorn: {install_extra('serve')}") from None
+        raise MissingExtra("serving over HTTP needs uvicorn", "serve") from None
 
     config = uvicorn.Config(
         app,

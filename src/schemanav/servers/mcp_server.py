@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError, install_extra
+from schemanav.errors import InputError, MissingExtra
 from schemanav.servers.forwarding import forwarded_names, pick_forwarded
 from schemanav.servers.operation_tools import OperationTool, load_operation_tools
 from schemanav.servers.tools import ToolBox
@@ -33,7 +33,7 @@ INSTRUCTIONS = (
     "Find what a task needs in a GraphQL schema without reading all of it: search_schema first, "
     "define for exact signatures, then validate (and execute, when offered) an operation."
 )
-MISSING_EXTRA = f"the MCP server needs the `mcp` package: {install_extra('mcp')}"
+MISSING_EXTRA = ("the MCP server needs the `mcp` package", "mcp")
 
 
 def build_mcp_server(
@@ -49,7 +49,7 @@ def build_mcp_server(
         import mcp_types as types
         from mcp.server import Server
     except ImportError:
-        raise InputError(MISSING_EXTRA) from None
+        raise MissingExtra(*MISSING_EXTRA) from None
     from importlib.metadata import version
 
     tools = [
@@ -111,7 +111,7 @@ def run_mcp(
     from schemanav.servers.active import ActiveSchema
 
     if find_spec("mcp") is None:
-        raise InputError(MISSING_EXTRA)  # before the schema is loaded, not after
+        raise MissingExtra(*MISSING_EXTRA)  # before the schema is loaded, not after
     forward = forwarded_names(forward_headers)
     if forward and http is None:
         raise InputError("--forward-header needs --http: over stdio no caller sends headers")

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from schemanav.errors import InputError, install_extra
+from schemanav.errors import InputError, MissingExtra
 from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, MISSING_EXTRA, SemanticEndpoint
 from schemanav.servers.metrics import MULTIPROCESS_VARIABLE, RequestOutcome, ServeMetrics
 
@@ -111,7 +111,7 @@ class Replica:
             from starlette.responses import PlainTextResponse
             from starlette.routing import Route
         except ImportError:
-            raise InputError(MISSING_EXTRA) from None
+            raise MissingExtra(*MISSING_EXTRA) from None
         active = self.active
 
         async def graphql(request: Request) -> Response:
@@ -204,9 +204,9 @@ def run_serve(
     from schemanav.servers.http import bind_listener, serve_asgi
 
     if find_spec("starlette") is None or find_spec("uvicorn") is None:
-        raise InputError(MISSING_EXTRA)  # before minutes of indexing, not after
+        raise MissingExtra(*MISSING_EXTRA)  # before minutes of indexing, not after
     if find_spec("prometheus_client") is None:
-        raise InputError(f"serve's /metrics needs prometheus-client: {install_extra('serve')}")
+        raise MissingExtra("serve's /metrics needs prometheus-client", "serve")
     if workers < 1:
         raise InputError(f"--workers takes at least 1 process; got {workers}")
     forward = forwarded_names(forward_headers)

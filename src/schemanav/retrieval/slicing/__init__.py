@@ -10,9 +10,10 @@ returning one object whose arguments are all optional and of the first two hits,
 order, each with a way in from the root (the one adding the fewest fields not yet in the
 slice), until the next one would exceed 80% of the token budget; the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
-only its line, at most two between two types), then to hits further down (twelve times as many
-as fitted, none of type `ID`) that cost only their own line, or that lie on a member of a union
-in the slice (of at most 16 members) and bring it in for at most 2% of the budget. A type
+only its line, at most two between two types), then to hits further down (the whole ranking
+the slice was given, hits on the types the question asks a set of first, none of type `ID`;
+`SliceParams.fill` turns this off) that cost only their own line, or that lie on a member of
+a union in the slice (of at most 16 members) and bring it in for at most 2% of the budget. A type
 entering the slice brings its best leaves by the question's scores (an interface, whose fields
 every implementation in the slice repeats, brings none of those), the leaves that identify its
 objects (named like a lookup field's required argument) and its labels (the `String!` leaves

@@ -1,0 +1,127 @@
+"""scripts/check_docs.py: a marked block whose command prints something else fails; timings
+never count; `--update` rewrites the block alone, never the hand-written text around it."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "check_docs.py"
+
+
+def _script(name: str) -> ModuleType:
+    """A script of scripts/ as a module (they are not a package)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _check(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+
+
+def _page(tmp_path: Path, block: str, command: str = "printf 'a 1\\nb 2\\n'") -> Path:
+    page = tmp_path / "page.md"
+    page.write_text(
+        f"Hand-written before.\n\n<!-- check fast: {command} -->\n```\n{block}```\n\n"
+        "Hand-written after.\n",
+        encoding="utf-8",
+    )
+    return page
+
+
+@pytest.mark.slow
+def test_a_block_that_matches_its_command_passes(tmp_path: Path) -> None:
+    done = _check(_page(tmp_path, "a 1\nb 2\n"))
+    assert done.returncode == 0, done.stdout
+    assert "1 blocks checked, 0 differ" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_figure_that_drifted_fails_and_names_the_line(tmp_path: Path) -> None:
+    done = _check(_page(tmp_path, "a 1\nb 3\n"))
+    assert done.returncode == 1
+    assert "DIFFERS" in done.stdout and "page.md:3" in done.stdout
+    assert "-b 3" in done.stdout and "+b 2" in done.stdout
+
+
+@pytest.mark.slow
+def test_timings_are_not_compared_and_an_ellipsis_stands_for_lines(tmp_path: Path) -> None:
+    page = _page(tmp_path, "took 0.25 s\n…\nend\n", "printf 'took 1.5 s\\nx\\ny\\nend\\n'")
+    assert _check(page).returncode == 0
+
+
+@pytest.mark.slow
+def test_update_rewrites_the_block_only(tmp_path: Path) -> None:
+    page = _page(tmp_path, "stale\n")
+    done = _check("--update", page)
+    assert done.returncode == 0
+    assert page.read_text(encoding="utf-8") == (
+        "Hand-written before.\n\n<!-- check fast: printf 'a 1\\nb 2\\n' -->\n```\na 1\nb 2\n```"
+        "\n\nHand-written after.\n"
+    )
+
+
+@pytest.mark.slow
+def test_fast_skips_the_slow_blocks_and_expect_checks_prose(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- check: exit 1 -->\n| a |\n|---|\n| 1 |\n\n"
+        "<!-- check fast: echo '\"tokens\": 1929,'\nexpect: \"tokens\": 1929 -->\nprose 1,929\n",
+        encoding="utf-8",
+    )
+    fast = _check("--fast", page)
+    assert fast.returncode == 0
+    assert "1 blocks checked" in fast.stdout
+    everything = _check(page)
+    assert everything.returncode == 1
+    assert "page.md:1" in everything.stdout
+
+
+def test_regenerating_structural_experiments_keeps_the_hand_written_sections(
+    tmp_path: Path,
+) -> None:
+    experiments = _script("structural_experiments")
+    START, END, replace_generated = (
+        experiments.START, experiments.END, experiments.replace_generated
+    )
+
+    page = tmp_path / "experiments.md"
+    page.write_text(f"# Title\n\n{START}\nold rows\n{END}\n\n## By hand\nkept\n", encoding="utf-8")
+    replace_generated(page, "new rows")
+    assert page.read_text(encoding="utf-8") == (
+        f"# Title\n\n{START}\nnew rows\n{END}\n\n## By hand\nkept\n"
+    )
+    bare = tmp_path / "bare.md"
+    bare.write_text("# Only hand-written text\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"no .* markers"):
+        replace_generated(bare, "rows")
+    assert bare.read_text(encoding="utf-8") == "# Only hand-written text\n"
+
+
+def test_every_page_in_the_repository_has_well_formed_markers() -> None:
+    check_docs = _script("check_docs")
+    documents, parse = check_docs.documents, check_docs.parse
+    blocks = [
+        block
+        for path in documents()
+        for block in parse(path, path.read_text(encoding="utf-8").split("\n"))
+    ]
+    assert any(block.fast for block in blocks)
+    assert {block.kind for block in blocks} >= {"fenced", "table", "expect", "region"}
