@@ -190,6 +190,40 @@ def test_damaged_index_is_rebuilt(moviedb_corpus: Corpus, tmp_path: Path, damage
     assert segment_files(index_dir(tmp_path)) == after
 
 
+class _Warnings:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def warning(self, message: str) -> None:
+        self.lines.append(message)
+
+    def note(self, message: str) -> None:
+        pass
+
+    def progress(self, description: str, done: int, total: int) -> None:
+        pass
+
+
+@pytest.mark.parametrize("damage", [wrong_marker, garble("store")], ids=lambda d: d.__name__)
+def test_a_damaged_index_is_rebuilt_with_one_warning_naming_it(  # type: ignore[no-untyped-def]
+    moviedb_corpus: Corpus, tmp_path: Path, damage
+) -> None:
+    indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
+    directory = index_dir(tmp_path)
+    damage(directory)
+    heard = _Warnings()
+    BM25Backend(Format.GLOSS, tokenizer="en_stem", cache_dir=tmp_path, events=heard).index(
+        moviedb_corpus
+    )
+    assert len(heard.lines) == 1
+    assert str(directory) in heard.lines[0] and "rebuilding it" in heard.lines[0]
+    again = _Warnings()  # the rebuilt index opens as it is
+    BM25Backend(Format.GLOSS, tokenizer="en_stem", cache_dir=tmp_path, events=again).index(
+        moviedb_corpus
+    )
+    assert again.lines == []
+
+
 def test_unwritable_cache_falls_back_to_memory(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the cache directory should be")

@@ -64,6 +64,35 @@ def test_serve_passes_the_callers_header_to_the_upstream_only(
 
 
 @pytest.mark.parametrize(
+    "query",
+    [
+        f'{{ movies {{ title }} "{CALLER_TOKEN}"',  # a syntax error quoting the request
+        f'{{ __search(query: "movies", first: "{CALLER_TOKEN}") {{ coordinate }} }}',
+    ],
+)
+def test_local_errors_never_echo_the_callers_forwarded_token(url: str, query: str) -> None:
+    import httpx
+
+    bearer = {"Authorization": f"Bearer {CALLER_TOKEN}"}
+    answer = httpx.post(url, json={"query": query}, headers=bearer, timeout=10)
+    assert answer.json().get("errors"), answer.text
+    assert CALLER_TOKEN not in answer.text
+
+
+def test_the_callers_header_replaces_a_static_one_of_the_same_name_in_any_case(
+    upstream: MovieDbServer, tmp_path: Path
+) -> None:
+    navigator = Navigator.open(
+        cache_dir=str(tmp_path), header=["authorization: Bearer the-servers-own-9999"]
+    )
+    endpoint = SemanticEndpoint(navigator, upstream=upstream.url, forward=("Authorization",))
+    with serve_asgi_app(endpoint.app()) as base:
+        bearer = {"Authorization": f"Bearer {CALLER_TOKEN}"}
+        assert run(base + GRAPHQL_PATH, MOVIE, bearer) == {"movie": {"title": "Paper Moons"}}
+    assert upstream.last_request.headers["authorization"] == f"Bearer {CALLER_TOKEN}"
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (["mcp", "--forward-header", "Authorization"], "--forward-header needs --http"),

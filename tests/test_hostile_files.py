@@ -252,6 +252,26 @@ def test_execute_treats_a_redirect_as_an_endpoint_error(tmp_path: Path) -> None:
     assert "redirect, which is not followed" in run.stdout
 
 
+def _escapes(handler: Handler, _body: bytes) -> None:
+    payload = "Service down\x1b]0;owned\x07\x1b[2J\x9b31m: try later".encode()
+    handler.send_response(503)
+    handler.send_header("Content-Type", "text/plain; charset=utf-8")
+    handler.send_header("Content-Length", str(len(payload)))
+    handler.end_headers()
+    handler.wfile.write(payload)
+
+
+def test_execute_prints_a_non_json_answer_without_terminal_escapes(tmp_path: Path) -> None:
+    operation = tmp_path / "op.graphql"
+    operation.write_text("{ movies { title } }")
+    with serving({"/down": _escapes}) as server:
+        run = inline(tmp_path, "execute", str(operation), "--endpoint", f"{server.url}/down")
+    assert run.returncode == 1
+    assert "Service down" in run.stdout and "try later" in run.stdout
+    for text in (run.stdout, run.stderr):
+        assert "\x1b" not in text and "\x9b" not in text and "\x07" not in text
+
+
 def test_security_notices_print_under_quiet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,6 +30,7 @@ from schemanav.limits import (
     run_with_deadline,
 )
 from schemanav.redaction import MIN_SECRET_LENGTH, Redactor
+from schemanav.text import strip_control
 from schemanav.tokens import ENCODING_NAME, encoding
 
 if TYPE_CHECKING:
@@ -45,7 +46,17 @@ __all__ = [
     "compact_errors",
     "cut_to_tokens",
     "validate_operation",
+    "with_forwarded",
 ]
+
+
+def with_forwarded(static: Mapping[str, str], forwarded: Mapping[str, str]) -> dict[str, str]:
+    """The headers of a request that carries a caller's own (`forwarded`): a static header of
+    the same name, in any case, gives way to the caller's, so the API never gets both."""
+    if not forwarded:
+        return dict(static)
+    named = {name.lower() for name in forwarded}
+    return {**{k: v for k, v in static.items() if k.lower() not in named}, **forwarded}
 
 
 @dataclass(frozen=True)
@@ -277,7 +288,7 @@ class OperationRunner:
             body["variables"] = dict(variables)
         try:
             status, content, charset = post_bounded(
-                endpoint, body, {**self._headers, **forwarded}, self.timeout
+                endpoint, body, with_forwarded(self._headers, forwarded), self.timeout
             )
         except (httpx.TimeoutException, DeadlineExceeded):
             return OperationOutcome(
@@ -305,7 +316,8 @@ class OperationRunner:
         except TooDeep:
             text, ok = "the endpoint answered with JSON nested too deeply to read", False
         except (ValueError, RecursionError):
-            pass
+            # Not JSON: its text as read, without the escapes that would drive a terminal.
+            text = strip_control(text)
         else:
             if isinstance(payload, dict) and payload.get("errors"):
                 ok = False

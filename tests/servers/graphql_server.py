@@ -469,7 +469,10 @@ def serve_moviedb(
                 self._send(405, {"errors": [{"message": "send GraphQL requests with POST"}]})
 
         def _record(self, body: Any) -> None:
-            headers = {name.lower(): value for name, value in self.headers.items()}
+            headers: dict[str, str] = {}
+            for name, value in self.headers.items():  # a repeated header: its values joined
+                key = name.lower()
+                headers[key] = f"{headers[key]}, {value}" if key in headers else value
             with lock:
                 recorded.append(RecordedRequest(self.command, self.path, headers, body))
 

@@ -21,6 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from schemanav.cache import BM25_INDEX_CACHE, CorruptCacheError, read_regular
 from schemanav.defaults import DEFAULT_BM25_TOKENIZER
 from schemanav.errors import InputError
+from schemanav.events import Events, SilentEvents
 from schemanav.retrieval.analyzer import build_analyzer, split_camel
 from schemanav.retrieval.base import BackendContext, SearchHit
 from schemanav.retrieval.registry import register_backend
@@ -80,6 +81,7 @@ class BM25Backend:
         *,
         tokenizer: str = DEFAULT_BM25_TOKENIZER,
         cache_dir: Path | None = None,
+        events: Events | None = None,
     ) -> None:
         try:
             _check_tokenizer(tokenizer)
@@ -88,6 +90,7 @@ class BM25Backend:
         self.fmt = fmt
         self.tokenizer = tokenizer
         self.cache_dir = cache_dir
+        self.events = events or SilentEvents()
         self._analyzer_name = f"schemanav_{tokenizer}"
 
     @property
@@ -98,7 +101,13 @@ class BM25Backend:
         if self.cache_dir is None:
             return self._searcher(corpus, self._build(corpus, None))
         final = BM25_INDEX_CACHE.path(self.cache_dir, corpus.content_hash(self.fmt), self.tokenizer)
-        index = self._open_cached(final, len(corpus)) or self._build_cached(corpus, final)
+        index, damage = self._open_cached(final, len(corpus))
+        if index is None:
+            if damage:
+                self.events.warning(
+                    f"ignoring the damaged BM25 index cache {final} ({damage}); rebuilding it"
+                )
+            index = self._build_cached(corpus, final)
         return self._searcher(corpus, index)
 
     def query_terms(self, query: str) -> list[str]:
@@ -150,25 +159,29 @@ class BM25Backend:
             shutil.rmtree(staging, ignore_errors=True)
             # A cache we cannot write is not an error: search from memory instead.
             return self._build(corpus, None)
-        opened = self._open_cached(final, len(corpus))
+        opened, _ = self._open_cached(final, len(corpus))
         return opened if opened is not None else self._build(corpus, None)
 
-    def _open_cached(self, path: Path, documents: int) -> Any:
+    def _open_cached(self, path: Path, documents: int) -> tuple[Any, str]:
+        """The cached index, or None and why it cannot be used ("" when there is none)."""
         import tantivy
 
+        if not path.exists():
+            return None, ""
         try:
             marker = json.loads(read_regular(path / "COMPLETE", _MAX_MARKER_BYTES))
             if not isinstance(marker, dict) or marker.get("documents") != documents:
-                return None
+                return None, "its completion marker does not match this corpus"
             if marker.get("files") != _file_digests(path):
-                return None  # a damaged segment: tantivy would fail (or panic) mid-search
+                # A damaged segment: tantivy would fail (or panic) mid-search.
+                return None, "its files changed after it was written"
             index = tantivy.Index.open(str(path))
             index.register_tokenizer(self._analyzer_name, _analyzer(self.tokenizer))
             if index.searcher().num_docs != documents:
-                return None
-            return index
-        except (OSError, ValueError, RecursionError, CorruptCacheError):
-            return None
+                return None, "it holds another number of documents"
+            return index, ""
+        except (OSError, ValueError, RecursionError, CorruptCacheError) as err:
+            return None, f"cannot read it: {str(err)[:200]}"
 
 
 def _query_terms(analyzer: Any, tokenizer: str, query: str) -> list[str]:
@@ -232,4 +245,6 @@ _MAX_MARKER_BYTES = 1 << 20
 
 @register_backend("bm25", options=BM25Options)
 def _bm25_factory(options: BM25Options, context: BackendContext) -> BM25Backend:
-    return BM25Backend(context.fmt, tokenizer=options.tokenizer, cache_dir=context.cache_dir)
+    return BM25Backend(
+        context.fmt, tokenizer=options.tokenizer, cache_dir=context.cache_dir, events=context.events
+    )

@@ -375,7 +375,9 @@ class SemanticEndpoint:
                     "__definitions or __search results); send this one again in a moment"
                 )
         if local is not None:
-            return local
+            # The caller's forwarded headers are secrets here too: a local error may quote
+            # the request that carried them (a syntax error, an unknown coordinate).
+            return Redactor(forwarded).json(local) if forwarded else local
         return await self._forward(query, variables, operation_name, forwarded or {}, outcome)
 
     def _answer_here(
@@ -433,7 +435,7 @@ class SemanticEndpoint:
             )
         checked = self.navigator.validate(query, variables)
         if not checked.ok:
-            return _error(Redactor(forwarded)(checked.text) if forwarded else checked.text)
+            return _error(checked.text)
         return None
 
     def _execute_here(
@@ -504,11 +506,11 @@ class SemanticEndpoint:
         import httpx
 
         from schemanav.limits import DeadlineExceeded, TooDeep, TooLarge, describe_bytes
-        from schemanav.operations import post_bounded
+        from schemanav.operations import post_bounded, with_forwarded
 
         try:
             status, content, _charset = post_bounded(
-                upstream, body, {**self._headers, **forwarded}, self.timeout
+                upstream, body, with_forwarded(self._headers, forwarded), self.timeout
             )
         except (httpx.TimeoutException, DeadlineExceeded):
             _upstream_failed(outcome, "timeout")
