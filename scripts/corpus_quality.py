@@ -204,21 +204,25 @@ def standings(
     return table
 
 
-def best_candidate(table: dict[str, dict[str, Standing]], over: list[str]) -> str:
+def best_candidate(
+    table: dict[str, dict[str, Standing]], over: list[str], default: str = "defaults"
+) -> str:
     """The candidate with the best mean objective over these sets among those that lose at
     most one question on each of them within any budget (the issue's rule for keeping a
     change); the defaults win ties and stand when no candidate qualifies."""
     admissible = [c for c in table if all(table[c][n].lost <= 1 for n in over)]
     return max(
         admissible,
-        key=lambda c: (mean(table[c][n].objective for n in over), c == "defaults"),
+        key=lambda c: (mean(table[c][n].objective for n in over), c == default),
     )
 
 
-def leave_one_out(table: dict[str, dict[str, Standing]], names: list[str]) -> dict[str, str]:
+def leave_one_out(
+    table: dict[str, dict[str, Standing]], names: list[str], default: str = "defaults"
+) -> dict[str, str]:
     """For each set, the candidate chosen on the other sets alone."""
     return {
-        held_out: best_candidate(table, [n for n in names if n != held_out] or names)
+        held_out: best_candidate(table, [n for n in names if n != held_out] or names, default)
         for held_out in names
     }
 

@@ -263,3 +263,13 @@ def test_a_listed_entry_shows_what_its_rendering_prints(tmp_path: Path) -> None:
     # the claim matches the text: SDL prints each argument's name, GLOSS prints none
     assert all(f"{name}:" in movie.render(Format.SDL) for name in ("id", "locale"))
     assert "locale" not in movie.render(Format.GLOSS)
+
+
+def test_a_file_with_no_tab_at_all_is_one_problem_naming_what_it_should_be(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path, "type Query {\n  movies: [Movie!]!\n}\n" * 50)
+    problems = _problems(path)
+    assert len(problems) == 1
+    assert "is not a labelled TSV: no line holds a tab" in problems[0]
+    assert "a schema goes to --schema" in problems[0]

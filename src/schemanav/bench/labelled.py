@@ -144,6 +144,14 @@ def load_labelled(path: str | Path) -> list[LabelledQuery]:
             queries.append(dataclasses.replace(query, line=number))
     if not saw_question_line:
         problems.append(f"{source}: no questions found")
+    if len(problems) > SHOWN_PROBLEMS and not queries and "\t" not in text:
+        # Not a labelled TSV at all (a schema, a JSON file): one line, not one per line.
+        raise LabelledFileError(
+            [
+                f"{source} is not a labelled TSV: no line holds a tab; each line is "
+                "'question<TAB>coordinate[,coordinate...]' (a schema goes to --schema)"
+            ]
+        )
     if problems:
         raise LabelledFileError(problems)
     return queries
