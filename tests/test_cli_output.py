@@ -26,7 +26,7 @@ def test_messages_are_printed_verbatim_not_as_rich_emoji_or_markup(tmp_path: Pat
 
 def test_a_file_full_of_problems_is_summarised_on_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "notes.tsv"
-    bad.write_text("".join(f"line {n} without a tab\n" for n in range(1, 26)))
+    bad.write_text("".join(f"line {n}\tMovie.title\tMovie.year\n" for n in range(1, 26)))
     result = CliRunner().invoke(app, ["bench", "--bench-file", str(bad)])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
@@ -155,6 +155,25 @@ def test_search_table_fits_80_columns_and_drops_nothing() -> None:
     lines = piped.export_text().splitlines()
     assert lines[2].split() == ["2", path[-1], "12.250", "16", path[0], "→", path[1]]
     assert lines[3] == "1 hit, 16 tokens (o200k_base)"
+
+
+def test_search_on_a_narrow_terminal_stacks_hits_rather_than_cut_an_identifier() -> None:
+    from rich.console import Console
+
+    from schemanav.navigator import SearchResult
+    from schemanav.render import render_search
+    from schemanav.retrieval import SearchHit
+
+    long = "ContributionsCollection.popularPullRequestContribution"  # 53 characters
+    path = ("Query.user", "User.contributionsCollection", long)
+    hits = (SearchHit(long, "", 3.725, 6, 18, (path,)),)
+    terminal = Console(width=80, force_terminal=True, record=True, highlight=False)
+    render_search(terminal, SearchResult("q", "structural", "RAW", "o200k_base", hits))
+    lines = terminal.export_text().splitlines()
+    assert any(long in line for line in lines)  # whole, on one line
+    assert max(len(line) for line in lines) <= 80
+    assert "score 3.725, 18 tokens" in "\n".join(lines)
+    assert "via Query.user → User.contributionsCollection" in "\n".join(lines)
 
 
 def test_piped_stderr_gets_no_progress_residue(

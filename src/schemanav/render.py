@@ -91,8 +91,13 @@ def render_search(out: Console, result: SearchResult) -> None:
         for hit in result.hits
     ]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
+    # The coordinate column of the stacked table: what the terminal leaves the other columns.
+    room = out.width - (widths[0] + widths[2] + widths[3] + 3 * 4 + 1) - 2
+    longest = max(len(name) for row in rows for name in (row[1], *row[4].split(" → ")))
     if not out.is_terminal:
         _plain_columns(out, title, [header, *rows], right_aligned={0, 2, 3})
+    elif sum(widths) + 3 * len(widths) + 1 > out.width and longest > room:
+        _search_records(out, title, rows)  # a table would cut an identifier: one hit a block
     else:
         # A boxed table needs 3 characters per column and 1 more for its right edge.
         side_by_side = sum(widths) + 3 * len(widths) + 1 <= out.width
@@ -122,6 +127,21 @@ def render_search(out: Console, result: SearchResult) -> None:
     )
     if result.disposition is not None:
         out.print(f"disposition: {result.disposition}", markup=False)
+
+
+def _search_records(out: Console, title: str, rows: Sequence[Sequence[str]]) -> None:
+    """Hits as stacked records for a terminal too narrow for their identifiers: the rank and
+    the coordinate on a line, its score and cost under it, then its path, wrapped between
+    hops only, so no identifier is ever split."""
+    from rich.text import Text
+
+    out.print(title, markup=False)
+    indent = " " * (len(rows[-1][0]) + 2)
+    for rank, coordinate, score, tokens, via in rows:
+        out.print(Text(f"{rank.rjust(len(indent) - 2)}  {coordinate}"), soft_wrap=True)
+        out.print(f"{indent}score {score}, {tokens} tokens", markup=False)
+        if via:
+            out.print(Text(f"{indent}via {via}", overflow="ignore"), markup=False)
 
 
 def _plain_columns(
