@@ -45,18 +45,25 @@ def request_weight(
     document: DocumentNode, operation: OperationDefinitionNode, variables: Mapping[str, Any] | None
 ) -> int:
     """What the operation's root fields ask for (through fragments): see the module."""
+    given = dict(variables or {})
+    return sum(_field_weight(field, given) for field in root_field_nodes(document, operation))
+
+
+def root_field_nodes(document: DocumentNode, operation: OperationDefinitionNode) -> list[Any]:
+    """The root fields the operation selects (`FieldNode`s), through inline fragments and
+    fragment spreads, each fragment followed once."""
     from graphql import FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode
 
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
-    weight = 0
+    found: list[Any] = []
     pending = [operation.selection_set]
     seen: set[str] = set()
     while pending:
         for selection in pending.pop().selections:
             if isinstance(selection, FieldNode):
-                weight += _field_weight(selection, dict(variables or {}))
+                found.append(selection)
             elif isinstance(selection, InlineFragmentNode):
                 pending.append(selection.selection_set)
             elif isinstance(selection, FragmentSpreadNode):
@@ -64,7 +71,7 @@ def request_weight(
                 if fragment is not None and fragment.name.value not in seen:
                     seen.add(fragment.name.value)
                     pending.append(fragment.selection_set)
-    return weight
+    return found
 
 
 def _field_weight(field: Any, variables: dict[str, Any]) -> int:

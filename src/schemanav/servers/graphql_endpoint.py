@@ -51,7 +51,13 @@ from schemanav.errors import InputError, MissingExtra
 from schemanav.limits import MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, loads_json
 from schemanav.redaction import Redactor
 from schemanav.schema import headers_from, schema_source
-from schemanav.servers.fair_share import COSTLY_WEIGHT, Busy, CostlyTurns, request_weight
+from schemanav.servers.fair_share import (
+    COSTLY_WEIGHT,
+    Busy,
+    CostlyTurns,
+    request_weight,
+    root_field_nodes,
+)
 from schemanav.servers.forwarding import pick_forwarded
 from schemanav.servers.metrics import RequestOutcome
 from schemanav.servers.request_limits import (
@@ -615,26 +621,7 @@ def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionN
 
 def _root_fields(document: DocumentNode, operation: OperationDefinitionNode) -> set[str]:
     """The root field names the operation selects, through fragments."""
-    from graphql import FieldNode, FragmentDefinitionNode, FragmentSpreadNode, InlineFragmentNode
-
-    fragments = {
-        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-    }
-    names: set[str] = set()
-    pending = [operation.selection_set]
-    seen: set[str] = set()
-    while pending:
-        for selection in pending.pop().selections:
-            if isinstance(selection, FieldNode):
-                names.add(selection.name.value)
-            elif isinstance(selection, InlineFragmentNode):
-                pending.append(selection.selection_set)
-            elif isinstance(selection, FragmentSpreadNode):
-                fragment = fragments.get(selection.name.value)
-                if fragment is not None and fragment.name.value not in seen:
-                    seen.add(fragment.name.value)
-                    pending.append(fragment.selection_set)
-    return names
+    return {field.name.value for field in root_field_nodes(document, operation)}
 
 
 _COSTLY: dict[str, Any] = {"errors": [{"message": "costly: answered in its turn"}]}
