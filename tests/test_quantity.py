@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from schemanav.question.grammar import (
+    in_first_person,
+    in_time,
+    quoted_value_nouns,
+    requested_write,
+)
 from schemanav.retrieval.quantity import (
     ORDER_WORDS,
     SET_WORDS,
     ShortForms,
     TypeNames,
-    in_first_person,
-    in_time,
     is_time_scalar,
     plural_forms,
-    quoted_value_nouns,
-    requested_write,
     type_words,
     without_path_literals,
 )

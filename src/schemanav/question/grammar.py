@@ -1,4 +1,8 @@
-"""The rules of English that tell a request to change something from a question to read.
+"""The rules of English a question is read by: whether it asks for a change (a write),
+speaks of its asker (first person), is in time, names values in quotes, and which write its
+imperative names. Each is read from the question's words alone, never from a schema's.
+
+A request to change something:
 
 A user asks for a write in the imperative ("Block this spam account.", "Delete the draft I
 wrote yesterday", "Put product 12 into the new-arrivals category"), and rarely with the
@@ -69,3 +73,75 @@ def asks_for_write(question: str) -> bool:
         or following in _DETERMINERS
         or bool(re.search("[\"“”]", text))
     )
+
+
+# Words that put a question in time: it asks when things happened, or only for those of a
+# period ("merged last month", "stale", "since 2025-05-01"). English, not any API's words.
+TIME_WORDS = frozenset(
+    {
+        "today", "yesterday", "tomorrow", "hour", "hours", "day", "days", "daily", "week",
+        "weeks", "weekly", "month", "months", "monthly", "quarter", "quarterly", "year",
+        "years", "yearly", "annual", "recent", "recently", "since", "until", "ago", "stale",
+        "when", "date", "dates", "timestamp", "timestamps", "older", "newer", "oldest",
+        "newest",
+    }
+)  # fmt: skip
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
+
+
+# Words by which a question speaks of its asker: "my merge requests", "assigned to me". An
+# API's caller is its current, authenticated user. "Show me …" asks, and is not about, them.
+FIRST_PERSON = frozenset({"i", "my", "mine", "myself", "me"})
+_ASKING_ME = frozenset({"show", "give", "tell", "let", "get", "send", "find", "list"})
+
+
+def in_first_person(question: str) -> bool:
+    """Whether a question is about its asker ("my snippets", "assigned to me"), not only
+    addressed by them ("show me the releases")."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    return any(
+        word in FIRST_PERSON and not (word == "me" and number and words[number - 1] in _ASKING_ME)
+        for number, word in enumerate(words)
+    )
+
+
+def in_time(question: str) -> bool:
+    """Whether a question asks when, or about a period: a time word or a date literal."""
+    return bool(_DATE.search(question)) or not TIME_WORDS.isdisjoint(
+        _WORD.findall(question.lower())
+    )
+
+
+def requested_write(
+    question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]
+) -> list[int]:
+    """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
+    close, issue) all stand in the question and whose name holds its first word, the verb
+    ("Close issue 42", "Add a comment to issue 5"). `writes` maps each word of a mutation
+    root field's name (of two words or more) to the fields holding it, as (position, words).
+    A question that opens with a noun or a read verb ("merged pull requests", "list …",
+    "which …") asks for none: a read naming a write's words is not a write."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    while words and words[0] in POLITE:
+        words = words[1:]
+    if not words:
+        return []
+    present = set(words) | {word[:-1] for word in words if word.endswith("s")}
+    return [position for position, name in writes.get(words[0], ()) if name <= present]
+
+
+# A quoted value but a path (`"group/project"` names an object for a lookup to find).
+_QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
+_FUNCTION_WORDS = frozenset(
+    {"and", "or", "in", "on", "of", "for", "to", "with", "by", "from", "at", "as", "is", "are"}
+)
+
+
+def quoted_value_nouns(question: str) -> list[str]:
+    """The word after each quoted value, what the value is ("the 'main' branch", "the
+    "example" field"): a quoted value fills an argument, and this word says which."""
+    return [
+        word
+        for word in _QUOTED_THEN_WORD.findall(question.lower())
+        if word not in _FUNCTION_WORDS
+    ]

@@ -5,19 +5,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemanav.question.grammar import asks_for_write
+from schemanav.question.grammar import (
+    asks_for_write,
+    in_first_person,
+    in_time,
+    quoted_value_nouns,
+)
 
 
 @dataclass(frozen=True)
 class Reading:
-    """What a question says of itself. `writes`: it asks to change something (`grammar`)."""
+    """What a question says of itself (`grammar`): `writes`, it asks to change something;
+    `first_person`, it is about its asker ("my snippets"); `in_time`, it asks when or about a
+    period; `quoted_nouns`, the word after each quoted value (what the value is)."""
 
     question: str
     writes: bool
+    first_person: bool
+    in_time: bool
+    quoted_nouns: tuple[str, ...]
 
 
 @lru_cache(maxsize=64)
 def read(question: str) -> Reading:
     """The question's reading (remembered for the last few: `bench` slices each question at
     several budgets, and the ranking and the slicer both read it)."""
-    return Reading(question, asks_for_write(question))
+    return Reading(
+        question,
+        writes=asks_for_write(question),
+        first_person=in_first_person(question),
+        in_time=in_time(question),
+        quoted_nouns=tuple(quoted_value_nouns(question)),
+    )

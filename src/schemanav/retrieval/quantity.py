@@ -1,6 +1,7 @@
-"""What a question asks for, read from its grammar and the schema's own names: one object or
-many, short forms, values that are not words, time ("merged last month") and the asker ("my
-snippets").
+"""What a question asks for, read against the schema's own names: one object or many, short
+forms, values that are not words, and whether a scalar holds a point in time. The rules read
+from the question's words alone (time, the asker, writes, quoted values) live in
+`schemanav.question`.
 
 A GraphQL schema usually reaches an object type two ways: a lookup that returns one object
 and takes an identifying argument (`mergeRequest(id: ID!)`), and a list or connection that
@@ -42,21 +43,9 @@ ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earlies
 SET_WORD_REACH = 2
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
-# Words that put a question in time: it asks when things happened, or only for those of a
-# period ("merged last month", "stale", "since 2025-05-01"). English, not any API's words.
-TIME_WORDS = frozenset(
-    {
-        "today", "yesterday", "tomorrow", "hour", "hours", "day", "days", "daily", "week",
-        "weeks", "weekly", "month", "months", "monthly", "quarter", "quarterly", "year",
-        "years", "yearly", "annual", "recent", "recently", "since", "until", "ago", "stale",
-        "when", "date", "dates", "timestamp", "timestamps", "older", "newer", "oldest",
-        "newest",
-    }
-)  # fmt: skip
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
 # question is in time: no word of a question has this form.
 TIME_MARK = "@time"
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
 # A scalar's own words that make it a point in time: `DateTime`, `ISO8601Date`, `Time`,
 # `GitTimestamp`, or a description saying it is a date or an ISO 8601 value.
 _TIME_SCALAR_WORDS = frozenset({"date", "time", "datetime", "timestamp"})
@@ -84,73 +73,13 @@ def without_path_literals(question: str) -> str:
     return PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
 
 
-# Words by which a question speaks of its asker: "my merge requests", "assigned to me". An
-# API's caller is its current, authenticated user. "Show me …" asks, and is not about, them.
-FIRST_PERSON = frozenset({"i", "my", "mine", "myself", "me"})
-_ASKING = frozenset({"show", "give", "tell", "let", "get", "send", "find", "list"})
 CALLER_DESCRIPTION = re.compile(
     r"\b(?:current(?:ly)?|authenticated)\s+(?:\w+\s+)?user\b", re.IGNORECASE
 )
 
 
-def in_first_person(question: str) -> bool:
-    """Whether a question is about its asker ("my snippets", "assigned to me"), not only
-    addressed by them ("show me the releases")."""
-    words = _WORD.findall(question.lower().replace("'", " "))
-    return any(
-        word in FIRST_PERSON and not (word == "me" and number and words[number - 1] in _ASKING)
-        for number, word in enumerate(words)
-    )
-
-
-def in_time(question: str) -> bool:
-    """Whether a question asks when, or about a period: a time word or a date literal."""
-    return bool(_DATE.search(question)) or not TIME_WORDS.isdisjoint(
-        _WORD.findall(question.lower())
-    )
-
-
-# Words that may open a request before its verb ("please close issue 42").
-_POLITE = frozenset({"please", "kindly", "now"})
-
-
-def requested_write(
-    question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]
-) -> list[int]:
-    """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
-    close, issue) all stand in the question and whose name holds its first word, the verb
-    ("Close issue 42", "Add a comment to issue 5"). `writes` maps each word of a mutation
-    root field's name (of two words or more) to the fields holding it, as (position, words).
-    A question that opens with a noun or a read verb ("merged pull requests", "list …",
-    "which …") asks for none: a read naming a write's words is not a write."""
-    words = _WORD.findall(question.lower().replace("'", " "))
-    while words and words[0] in _POLITE:
-        words = words[1:]
-    if not words:
-        return []
-    present = set(words) | {word[:-1] for word in words if word.endswith("s")}
-    return [position for position, name in writes.get(words[0], ()) if name <= present]
-
-
 VALUE_MARK = "@value:"
 """Marks a word the question names a quoted value by ("the 'main' branch": `@value:branch`)."""
-# A quoted value but a path (`"group/project"` names an object for a lookup to find).
-_QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
-_FUNCTION_WORDS = frozenset(
-    {"and", "or", "in", "on", "of", "for", "to", "with", "by", "from", "at", "as", "is", "are"}
-)
-
-
-def quoted_value_nouns(question: str) -> list[str]:
-    """The word after each quoted value, what the value is ("the 'main' branch", "the
-    "example" field"): a quoted value fills an argument, and this word says which."""
-    return [
-        word
-        for word in _QUOTED_THEN_WORD.findall(question.lower())
-        if word not in _FUNCTION_WORDS
-    ]
-
-
 def is_time_scalar(name: str, description: str | None) -> bool:
     """Whether a custom scalar holds a point in time, by its own name or description."""
     if not _TIME_SCALAR_WORDS.isdisjoint(type_words(name).split(" ")):

@@ -44,7 +44,7 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
 10. Writes: a question in the imperative whose verb and every other word of a mutation's
    name stand in it ("Close issue 42" → `closeIssue`) ranks that write first, however far
-   the mutation root lies (see `schemanav.retrieval.quantity.requested_write`).
+   the mutation root lies (see `schemanav.question.grammar.requested_write`).
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the mutation root's
    fields `write_weight` more: users rarely say the mutation's verb (`addReaction`).
@@ -67,15 +67,13 @@ from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question import read
+from schemanav.question.grammar import requested_write
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import (
     CALLER_DESCRIPTION,
     PATH_LITERAL,
-    in_first_person,
-    in_time,
     is_time_scalar,
-    requested_write,
     type_words,
     without_path_literals,
 )
@@ -377,8 +375,9 @@ class StructuralSearcher:
             query = self._expanded(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
+        reading = read(query)  # as the ranking reads it: short forms expanded
         about_the_caller = (
-            bool(self.params.caller_weight) and self._caller is not None and in_first_person(query)
+            bool(self.params.caller_weight) and self._caller is not None and reading.first_person
         )
         if (
             self.params.literal_lookups
@@ -410,7 +409,7 @@ class StructuralSearcher:
         np.maximum.at(owner_best, owner_of, scores)
         share = self.params.sibling_evidence * owner_best[owner_of] * self.state.name_commonness
         result: FloatArray = scores + share
-        if self.params.time_evidence and in_time(query):
+        if self.params.time_evidence and reading.in_time:
             result = result + (
                 self.params.time_evidence
                 * owner_best[owner_of]

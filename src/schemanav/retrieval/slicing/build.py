@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from schemanav.question import read
-from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK, in_time, quoted_value_nouns
+from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
@@ -143,13 +143,12 @@ class _Growth:
         self.budget = budget
         self.routes = slicer.graph.static
         self.words = frozenset(slicer.words(question)) if question else frozenset()
-        if question and in_time(question):
+        reading = read(question) if question else None
+        if reading is not None and reading.in_time:
             self.words |= {TIME_MARK}
-        if question:
+        if reading is not None:
             self.words |= {
-                VALUE_MARK + word
-                for noun in quoted_value_nouns(question)
-                for word in slicer.words(noun)
+                VALUE_MARK + word for noun in reading.quoted_nouns for word in slicer.words(noun)
             }
         # The types the question asks a set of; every type it names, but those it names as
         # one object (once, beside a literal identifier); and those.
@@ -158,7 +157,7 @@ class _Growth:
             slicer.named_types(question) if question else (empty, empty, empty)
         )
         # A request to change something opens the way to its write, wherever it ranks.
-        self.writes = bool(question) and read(question or "").writes
+        self.writes = reading is not None and reading.writes
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.
