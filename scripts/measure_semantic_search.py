@@ -53,7 +53,7 @@ def fields_only_endpoint() -> type:
     return Before
 
 
-def kinds_sentence(navigator: Any, asked: list[str]) -> str:
+def kinds_of(navigator: Any, asked: list[str]) -> tuple[Counter[str], int]:
     """The hits of each kind among the first 10 of every question, and how many questions'
     fields among the first 150 are not exactly the field ranking (docs/serving.md's figures)."""
     from schemanav.retrieval.members import FIELD
@@ -69,6 +69,12 @@ def kinds_sentence(navigator: Any, asked: list[str]) -> str:
         mismatched += [(h.coordinate, h.score, h.paths_to_root) for h in fields] != [
             (h.coordinate, h.score, h.paths_to_root) for h in ranked
         ]
+    return kinds, mismatched
+
+
+def kinds_sentence(navigator: Any, asked: list[str]) -> str:
+    """`kinds_of` as the sentence docs/serving.md quotes."""
+    kinds, mismatched = kinds_of(navigator, asked)
     return (
         f"{len(asked)} questions, first 10 hits: {kinds['field']:,} fields, {kinds['type']:,} "
         f"types, {kinds['argument']:,} arguments, {kinds['enum_value']:,} enum values, "
@@ -85,7 +91,6 @@ def main() -> None:
     )
     args = parser.parse_args()
     from schemanav.navigator import Navigator
-    from schemanav.retrieval.members import FIELD
     from schemanav.servers.graphql_endpoint import SemanticEndpoint
 
     navigator = Navigator.open(str(GITHUB))
@@ -124,17 +129,7 @@ def main() -> None:
             call(question)
             samples[name].append(time.perf_counter() - started)
     figures: dict[str, Any] = {name: summary(times) for name, times in samples.items()}
-    kinds: Counter[str] = Counter()
-    mismatched = 0
-    for question in asked:
-        page = navigator.members.page(question, count=150)
-        kinds.update(hit.kind for hit in page.hits[:10])
-        fields = [hit for hit in page.hits if hit.kind == FIELD]
-        ranked = searcher.search(question, len(fields))
-        same = [(h.coordinate, h.score, h.paths_to_root) for h in fields] == [
-            (h.coordinate, h.score, h.paths_to_root) for h in ranked
-        ]
-        mismatched += not same
+    kinds, mismatched = kinds_of(navigator, asked)
     figures["kinds in the first 10, 200 questions"] = dict(kinds)
     figures["questions whose fields differ from the field ranking"] = mismatched
     text = json.dumps(figures, indent=2)
