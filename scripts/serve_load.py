@@ -163,17 +163,24 @@ async def load_costly(
     await asyncio.wait_for(asyncio.gather(*loops), 180)
     return {
         "costly_clients": costly_clients,
+        **small_figures(clients, latencies, failures),
+        "costly_answered": len(answers),
+        "costly_refused": sum(1 for answer in answers if answer["error"]),
+        "costly_p50_s": round(percentile([a["seconds"] for a in answers], 0.50), 3),
+        "costly_slowest_s": max(answer["seconds"] for answer in answers),
+        "costly_errors": sorted({str(a["error"])[:120] for a in answers if a["error"]}),
+    }
+
+
+def small_figures(clients: int, latencies: list[float], failures: list[str]) -> dict[str, Any]:
+    """What the small clients saw: how many answered, failed, and their latencies."""
+    return {
         "clients": clients,
         "requests": len(latencies),
         "failed": len(failures),
         "p50_s": round(percentile(latencies, 0.50), 3),
         "p95_s": round(percentile(latencies, 0.95), 3),
         "max_s": round(max(latencies), 3),
-        "costly_answered": len(answers),
-        "costly_refused": sum(1 for answer in answers if answer["error"]),
-        "costly_p50_s": round(percentile([a["seconds"] for a in answers], 0.50), 3),
-        "costly_slowest_s": max(answer["seconds"] for answer in answers),
-        "costly_errors": sorted({str(a["error"])[:120] for a in answers if a["error"]}),
     }
 
 
@@ -194,12 +201,7 @@ async def load(url: str, clients: int, requests: int, deadline: float) -> dict[s
     stop.set()
     await asyncio.wait_for(costly, 180)
     return {
-        "clients": clients,
-        "requests": len(latencies),
-        "failed": len(failures),
-        "p50_s": round(percentile(latencies, 0.50), 3),
-        "p95_s": round(percentile(latencies, 0.95), 3),
-        "max_s": round(max(latencies), 3),
+        **small_figures(clients, latencies, failures),
         "costly_document_bytes": len(costly_document()),
         "costly_sent": len(answers),
         "costly_slowest_s": max(answer["seconds"] for answer in answers),
