@@ -54,6 +54,13 @@ def bind_listener(host: str, port: int, *, host_flag: str, port_flag: str) -> so
 DRAIN_TIMEOUT_S = 30
 """On SIGTERM or Ctrl-C, how long the requests in flight may take to finish before the
 process exits anyway (uvicorn's `timeout_graceful_shutdown`)."""
+_UVICORN_SETTINGS: dict[str, Any] = {
+    "log_level": "warning",  # the server's own lines are the reporter's
+    "access_log": False,
+    "lifespan": "on",
+    "timeout_graceful_shutdown": DRAIN_TIMEOUT_S,
+}
+"""What every server schemanav starts shares, one process or several."""
 
 
 def serve_asgi(
@@ -74,13 +81,7 @@ def serve_asgi(
         listener.close()
         raise MissingExtra("serving over HTTP needs uvicorn", "serve") from None
 
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=DRAIN_TIMEOUT_S,
-    )
+    config = uvicorn.Config(app, **_UVICORN_SETTINGS)
     server = uvicorn.Server(config)
     host, bound = listener.getsockname()[:2]
 
@@ -127,15 +128,7 @@ def serve_workers(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config(
-        factory,
-        factory=True,
-        workers=workers,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=DRAIN_TIMEOUT_S,
-    )
+    config = uvicorn.Config(factory, factory=True, workers=workers, **_UVICORN_SETTINGS)
     server = uvicorn.Server(config)
     host, bound = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
