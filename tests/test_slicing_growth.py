@@ -622,6 +622,28 @@ def test_a_write_shows_the_id_of_each_type_it_takes_objects_of_by_it(
         assert write in piece.fields and f"{taken}.id" in piece.fields
 
 
+GROUPED_WRITES_SDL = """
+type Query { form(id: ID!): Form  forms(limit: Int, search: String): [Form!]! }
+type Form { id: ID!  name: String! }
+type Mutation { forms: FormMutation  submit(formId: ID!, answers: String, token: String): Done }
+type FormMutation { rename(id: ID!, name: String, notify: Boolean): Done }
+type Done { done: Boolean }
+"""
+
+
+@pytest.mark.parametrize("write", ["Mutation.submit", "FormMutation.rename"])
+def test_a_write_shows_every_argument_it_offers(write: str) -> None:
+    # A write's optional arguments are the inputs the user gives, not filters a question
+    # names. A type only the mutation root's fields without arguments return groups
+    # writes (`Mutation.forms`).
+    slicer = slicer_for(GROUPED_WRITES_SDL)
+    ranked = ["Query.form", "Form.name", write]  # past the first hits, that show them all
+    piece = slicer.from_ranked(ranked, 1000, "Change the form.")
+    valid(piece.sdl)
+    offered = {a.name for a in slicer.corpus.entries[slicer.index[write]].arguments}
+    assert {f"{write}({a}:)" for a in offered} <= set(piece.arguments)
+
+
 PAYLOAD_SDL = """
 type Query { item(id: ID!): Item }
 type Item { id: ID!  name: String! }

@@ -5,27 +5,28 @@ the types those need. A slice hands over a schema of its own instead: the root f
 object types on the way, the fields the question needs with the arguments that select (required
 ones, a connection's page size, the ones the question's words name, every argument of a field
 returning one object whose arguments are all optional and of the first two hits, when at most
-16), and the input, enum and scalar types those arguments and fields need (an enum of more than
-8 values that an argument takes shows the values the question names). Hits are added in rank
-order, each with a way in from the root (the one adding the fewest fields not yet in the
-slice), until the next one would exceed 80% of the token budget; the rest goes first to
-connectives (fields not yet shown from a type in the slice to a type with a hit, each costing
-only its line, at most two between two types), then to hits further down (the whole ranking
-the slice was given, hits on the types the question asks a set of first, none of type `ID`;
-`SliceParams.fill` turns this off) that cost only their own line, or that lie on a member of
-a union in the slice (of at most 16 members) and bring it in for at most 2% of the budget. A type
-entering the slice brings its best leaves by the question's scores (an interface, whose fields
-every implementation in the slice repeats, brings none of those), the leaves that identify its
-objects (named like a lookup field's required argument) and its labels (the `String!` leaves
-most types share); a type of at most 16 leaves that gets its third hit shows them all, when
-they cost at most 2% of the budget; a write enters when it ranks among the first three hits or
-the question asks for one (an imperative sentence, `schemanav.question`), and brings the `id`
-of each type it takes objects of by their `id` (`writes`); a connection shows its way to its
-nodes (`nodes`, another list of them, or `edges { node }`: `connections`). Ways in are closed
-over the schema's shape: fields into a union or interface through which a hit's type is
-reached, a query field without arguments returning a type in the slice (a viewer), a list way
-into a type with several hits, and the single-object fields between types with several hits
-each. Fields are indented by one space (tokens are the budget).
+16, and every argument of a write: its optional ones are the user's inputs), and the input, enum
+and scalar types those arguments and fields need (an enum of more than 8 values that an argument
+takes shows the values the question names). Hits are added in rank order, each with a way in
+from the root (the one adding the fewest fields not yet in the slice), until the next one would
+exceed 80% of the token budget; the rest goes first to connectives (fields not yet shown from a
+type in the slice to a type with a hit, each costing only its line, at most two between two
+types), then to hits further down (the whole ranking the slice was given, hits on the types the
+question asks a set of first, none of type `ID`; `SliceParams.fill` turns this off) that cost
+only their own line, or that lie on a member of a union in the slice (of at most 16 members) and
+bring it in for at most 2% of the budget. A type entering the slice brings its best leaves by
+the question's scores (an interface, whose fields every implementation in the slice repeats,
+brings none of those), the leaves that identify its objects (named like a lookup field's
+required argument) and its labels (the `String!` leaves most types share); a type of at most 16
+leaves that gets its third hit shows them all, when they cost at most 2% of the budget; a write
+enters when it ranks among the first three hits or the question asks for one (an imperative
+sentence, `schemanav.question`), and brings the `id` of each type it takes objects of by their
+`id` (`writes`); a connection shows its way to its nodes (`nodes`, another list of them, or
+`edges { node }`: `connections`). Ways in are closed over the schema's shape: fields into a
+union or interface through which a hit's type is reached, a query field without arguments
+returning a type in the slice (a viewer), a list way into a type with several hits, and the
+single-object fields between types with several hits each. Fields are indented by one space
+(tokens are the budget).
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`

@@ -37,8 +37,10 @@ class ClosedState(SliceState):
 
     def shown_arguments(self, owner: str, name: str, facts: FieldFacts) -> list[str]:
         """Required arguments always; a list's page size; the ones the question names; all
-        of a field returning one object whose arguments are all optional (they choose it).
-        A deprecated optional argument is never offered: an agent should not write it."""
+        of a field returning one object whose arguments are all optional (they choose it);
+        all of a write (`WriteTables.owners`): its optional arguments are inputs the user
+        gives ("with my answers", "as a draft"), not filters a question names. A deprecated
+        optional argument is never offered: an agent should not write it."""
         if not facts.arguments:  # most fields take none
             return []
         mode = self.s.params.arguments
@@ -47,6 +49,8 @@ class ClosedState(SliceState):
         shown = list(facts.required)
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
+        if owner in self.s.writes.owners:
+            return [a for a in facts.arguments if a in shown or a in facts.offered]
         if (
             not facts.many
             and not facts.required

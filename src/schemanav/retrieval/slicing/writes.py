@@ -100,12 +100,31 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     return dict.fromkeys(owners, name)
 
 
+def write_owners(corpus: Corpus) -> frozenset[str]:
+    """The types whose fields are writes: the mutation root, and the object types that only
+    its fields without arguments return (a schema grouping its writes by feature,
+    `Mutation.formBuilder: FbMutation`, whose fields are the writes)."""
+    root = corpus.mutation_root
+    if root is None:
+        return frozenset()
+    returned: dict[str, set[str]] = defaultdict(set)
+    for entry in corpus.entries:
+        returned[entry.named_return_type].add(entry.owner)
+    groups = {
+        entry.named_return_type
+        for entry in corpus.entries
+        if entry.owner == root and not entry.arguments and not entry.returns_list
+    }
+    return frozenset({root} | {name for name in groups if returned[name] == {root}})
+
+
 class WriteTables:
-    """One schema's writes, as slices read them: the types whose `id` each write takes
-    (`write_references`), by type the writes taking it, and each payload's list reporting
-    failure (`payload_errors`)."""
+    """One schema's writes, as slices read them: the types whose fields are writes
+    (`write_owners`), the types whose `id` each write takes (`write_references`), by type
+    the writes taking it, and each payload's list reporting failure (`payload_errors`)."""
 
     def __init__(self, corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]) -> None:
+        self.owners = write_owners(corpus)
         self.references = write_references(corpus, facts, kinds)
         takers: dict[str, set[str]] = defaultdict(set)
         for write, taken in self.references.items():
