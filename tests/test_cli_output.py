@@ -241,3 +241,63 @@ def test_a_search_builds_no_pydantic_adapter_for_its_flags(tmp_path: Path) -> No
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
     )
     assert done.stdout.strip().splitlines()[-1] == "False", done.stderr
+
+
+def test_a_warm_piped_search_imports_no_settings_or_terminal_library(tmp_path: Path) -> None:
+    """A warm search whose output goes to a pipe reads its settings without pydantic, prints
+    without Rich and never looks for backend plugins: those imports were most of its time."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from schemanav.cli import app\n"
+        "try:\n"
+        "    app(['search', 'movies with a high rating', '-k', '3', '--timeout', '5'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('pydantic', 'pydantic_settings', 'rich', 'importlib.metadata')\n"
+        "print(sorted(name for name in heavy if name in sys.modules))\n"
+    )
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+    }
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
+        for _ in range(2)  # the first fills the caches
+    ]
+    lines = runs[1].stdout.strip().splitlines()
+    assert lines[-1] == "[]", runs[1].stderr
+    assert lines[:2] == runs[0].stdout.strip().splitlines()[:2]
+    assert "Query.movies" in runs[1].stdout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("plain line", "", "  two  spaces  ", "tab\there", "bell\x07"),
+        *("é → ü 漢字", "a\nb\n", "[bold]x[/]"),
+    ],
+)
+def test_a_plain_console_writes_what_rich_writes_to_a_pipe(
+    text: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Printed to a pipe, a line reads the same whether the plain console writes it itself or
+    hands it to Rich (a tab, a control code and markup-like text included)."""
+    from schemanav import console
+
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    plain = console.stdout()
+    assert isinstance(plain, console.PlainConsole)
+    every: list[dict[str, Any]] = [{}, {"markup": False}, {"markup": False, "soft_wrap": True}]
+    for options in every:
+        plain.print(text, **options)
+        ours = capsys.readouterr().out
+        console._rich(stderr=False).print(text, **options)
+        assert ours == capsys.readouterr().out, (text, options)

@@ -162,3 +162,13 @@ def test_github_interface_fields_are_in_the_corpus(github_corpus: Corpus) -> Non
     position = corpus.coordinates.index("Node.id")
     assert corpus.entries[position].owner_is_interface
     assert "Actor.login" in corpus.coordinates
+
+
+def test_graphql_core_version_is_the_installed_one() -> None:
+    """The version that keys the caches of what graphql-core prints, read from its own
+    `version.py` (no metadata scan), is the installed package's version."""
+    from importlib.metadata import version
+
+    from schemanav.schema.loading import graphql_core_version
+
+    assert graphql_core_version() == version("graphql-core")

@@ -437,3 +437,129 @@ def test_a_backend_returning_a_coordinate_the_schema_lacks_is_one_error_line(
     finally:
         del BACKENDS["ghost"]
     user_error(result, "the backend ghost returned 'Nope.nothing', which is not a coordinate")
+
+
+# --- settings without pydantic -------------------------------------------------------------
+
+PLAIN_CASES: list[tuple[dict[str, str], dict[str, Any]]] = [
+    ({}, {}),
+    (
+        {
+            "SCHEMANAV_K": "7",
+            "SCHEMANAV_TIMEOUT": "12.5",
+            "SCHEMANAV_CHAT_TIMEOUT": "30",
+            "SCHEMANAV_QUIET": "1",
+            "SCHEMANAV_STRICT": "false",
+            "SCHEMANAV_CACHE_DIR": "/x/y",
+            "SCHEMANAV_BACKEND": "bm25, structural,bm25",
+            "SCHEMANAV_OUTPUT": '["list", "slice"]',
+            "SCHEMANAV_KS": "1,5",
+            "SCHEMANAV_BUDGETS": "[100, 200]",
+            "SCHEMANAV_HEADER": "A: b",
+            "SCHEMANAV_SCHEMA": "",
+            "SCHEMANAV_CHAT_API": "openai",
+            "SCHEMANAV_CHAT_KEY_ENV": "MY_KEY",
+            "SCHEMANAV_TEMPERATURE": "2",
+            "SCHEMANAV_MAX_ALIASES": "0",
+            "schemanav_max_paths": "3",
+            "SCHEMANAV_NOT_A_SETTING": "{",
+        },
+        {},
+    ),
+    ({"SCHEMANAV_HEADER": '["A: b", "C: d"]', "SCHEMANAV_K": "0"}, {"k": 4}),
+    (
+        {},
+        {
+            "k": 5,
+            "timeout": 5,
+            "budget": 1,
+            "max_paths": 0,
+            "backend": "bm25,structural",
+            "format": ["RAW", "SDL"],
+            "options": {"tokenizer": "camel_stem"},
+            "header": ["A: b"],
+            "cache_dir": "/tmp/x",
+            "quiet": True,
+            "ks": "1, 5 ,10",
+            "budgets": "[1,2]",
+            "chat_api": "openai",
+            "jobs": 2,
+            "num_ctx": 256,
+            "temperature": 0.0,
+        },
+    ),
+    ({}, {"cache_dir": Path("/tmp/y"), "timeout": 0.5, "schema": "s.graphql"}),
+]
+
+PYDANTIC_CASES: list[tuple[dict[str, str], dict[str, Any]]] = [
+    ({}, {"k": 0}),
+    ({}, {"timeout": 0}),
+    ({}, {"k": True}),
+    ({}, {"k": 2.0}),
+    ({}, {"timeout": float("nan")}),
+    ({}, {"chat_key_env": "sk-not a name"}),
+    ({}, {"chat_api": "vllm"}),
+    ({}, {"ks": [1.0]}),
+    ({}, {"cache_dir": ""}),
+    ({}, {"colour": "red"}),
+    ({"SCHEMANAV_K": "007"}, {}),
+    ({"SCHEMANAV_K": " 5"}, {}),
+    ({"SCHEMANAV_QUIET": "yes"}, {}),
+    ({"SCHEMANAV_TIMEOUT": "1e3"}, {}),
+    ({"SCHEMANAV_OPTIONS": '{"tokenizer": "default"}'}, {}),
+    ({"SCHEMANAV_CACHE_DIR": ""}, {}),
+    ({"SCHEMANAV_KS": "1,x"}, {}),
+]
+
+
+@pytest.mark.parametrize(("env", "given"), PLAIN_CASES)
+def test_plain_values_are_read_as_pydantic_reads_them(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], given: dict[str, Any]
+) -> None:
+    """Values in their plain form are taken without pydantic, each equal to (and of the same
+    type as) what pydantic-settings makes of it, with the same settings marked as given."""
+    from schemanav import settings as module
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    plain = module._plain_settings(dict(given))
+    validated = module._validated(dict(given), {})
+    assert plain is not None
+    assert plain == validated
+    assert plain.model_fields_set == validated.model_fields_set
+    for name in Settings.model_fields:
+        assert type(getattr(plain, name)) is type(getattr(validated, name)), name
+
+
+@pytest.mark.parametrize(("env", "given"), PYDANTIC_CASES)
+def test_other_values_go_to_pydantic(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], given: dict[str, Any]
+) -> None:
+    """A value out of bounds, of another type or in a form pydantic reads its own way is
+    left to pydantic-settings, which takes it or words the error."""
+    from schemanav import settings as module
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert module._plain_settings(dict(given)) is None
+
+
+def test_a_file_goes_to_pydantic(workdir: Path) -> None:
+    from schemanav import settings as module
+
+    write_config(workdir, "k = 3\n")
+    assert module._plain_settings({}) is None
+    assert load_settings().k == 3
+    assert load_settings().from_file == {"k"}
+
+
+def test_settings_copy_dump_and_compare() -> None:
+    settings = load_settings(k=3)
+    assert settings.model_copy(update={"max_paths": 0}).max_paths == 0
+    assert settings.model_copy(update={"max_paths": 0}).k == 3
+    assert settings.max_paths != 0
+    dumped = settings.model_dump(mode="json")
+    assert dumped["cache_dir"] == str(settings.cache_dir)
+    assert Settings(**dumped).model_dump() == settings.model_dump()
+    assert load_settings(k=3) == settings
+    assert load_settings(k=4) != settings

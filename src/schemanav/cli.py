@@ -642,6 +642,22 @@ def _check_or_run(
             raise typer.Exit(code)
 
 
+def _only_the_command_named(first: list[str]) -> None:
+    """Typer builds the Click command of every registered command (their parameters, help,
+    defaults) before it parses a command line; one whose first word names a command runs
+    only that one, so only it is built (about 6 ms of the 12)."""
+    from typer.main import get_command_name
+
+    chosen = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and first == [info.name or get_command_name(info.callback.__name__)]
+    ]
+    if chosen:
+        app.registered_commands = chosen
+
+
 def main() -> None:
     """The `schemanav` executable: run the command, then leave at once.
 
@@ -663,6 +679,7 @@ def main() -> None:
     # share out (a few questions against some thousands of vectors). Kept if the user set it.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     exits_after_command()
+    _only_the_command_named(sys.argv[1:2])
     code: int | str | None = 0
     try:
         app()

@@ -3,32 +3,108 @@
 
 Rich consoles with markup, highlighting and emoji off: user and server text (a path with `[/x]`,
 `[redacted]`) is never markup, in prints, table titles and cells alike.
+
+To a pipe or a file, where Rich would write a line of plain text as it is, a console writes it
+itself and imports Rich only for anything else (a table, a wrapped line): importing Rich costs
+a command about 0.02 s, and a warm search piped to another program prints only lines.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from schemanav.text import strip_control
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+# Variables that make Rich treat a pipe as a terminal (or decide it its own way).
+_RICH_TERMINAL_VARIABLES = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+# Characters Rich changes in a line (tabs expanded, control codes dropped).
+_NOT_AS_IS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+_PLAIN_OPTIONS = frozenset({"markup", "highlight", "emoji", "soft_wrap"})
+
 
 def stderr() -> Console:
-    from rich.console import Console
-
-    return _wrapping_on_a_terminal(Console(stderr=True, highlight=False, emoji=False, markup=False))
+    return _console(lambda: _rich(stderr=True), stderr=True)
 
 
 def stdout() -> Console:
+    return _console(lambda: _rich(stderr=False), stderr=False)
+
+
+def _rich(*, stderr: bool) -> Console:
     from rich.console import Console
 
-    return _wrapping_on_a_terminal(Console(highlight=False, emoji=False, markup=False))
+    return _wrapping_on_a_terminal(
+        Console(stderr=stderr, highlight=False, emoji=False, markup=False)
+    )
+
+
+def _console(make: Callable[[], Console], *, stderr: bool) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    if not writes_plain(stream):
+        return make()
+    return cast("Console", PlainConsole(make, stderr=stderr))
+
+
+def writes_plain(stream: TextIO) -> bool:
+    """Whether Rich would see `stream` as no terminal (a pipe or a file: no colour, no width,
+    every line whole), as `rich.console.Console.is_terminal` decides it."""
+    if any(name in os.environ for name in _RICH_TERMINAL_VARIABLES):
+        return False
+    import builtins
+
+    if hasattr(builtins, "get_ipython"):  # Jupyter: Rich's own rules
+        return False
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream: Rich's False too
+        return True
+
+
+class PlainConsole:
+    """A console for a pipe or a file: a line of text (one string, printed with the options
+    `stdout()` and `stderr()` set anyway) is written as Rich would write it there, as it is
+    with a newline; anything else goes to the Rich console, made on first use."""
+
+    is_terminal = False
+    is_interactive = False
+    soft_wrap = True
+
+    def __init__(self, make: Callable[[], Console], *, stderr: bool) -> None:
+        self._make = make
+        self._stderr = stderr
+        self._made: Console | None = None
+
+    @property
+    def _rich(self) -> Console:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if (
+            len(objects) == 1
+            and type(objects[0]) is str
+            and options.keys() <= _PLAIN_OPTIONS
+            and options.get("soft_wrap", True) is True
+            and not _NOT_AS_IS.search(objects[0])
+        ):
+            stream = sys.stderr if self._stderr else sys.stdout
+            stream.write(objects[0] + "\n")
+            stream.flush()
+            return
+        self._rich.print(*objects, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rich, name)
 
 
 def _wrapping_on_a_terminal(console: Console) -> Console:
@@ -63,7 +139,7 @@ class Reporter:
         self._quiet = quiet
         self._console = stderr()
         # A terminal that cannot move its cursor (TERM=dumb) would keep every frame.
-        self._live = not quiet and self._console.is_interactive
+        self._live = not quiet and bool(self._console.is_interactive)
         self._progress: Any = None
         self._tasks: dict[str, Any] = {}
         self._printed: set[str] = set()

@@ -155,7 +155,7 @@ class Navigator:
             with phase(self.events, "rendering the corpus and counting its tokens"):
                 return build_corpus(loaded.schema)
         with phase(self.events, f"reading {self.label}: parsing, rendering, counting tokens"):
-            load = open_corpus(self.settings, self.events, lambda: self.loaded)
+            load = open_corpus(self.settings, self.events, lambda: self.loaded, self._sha256)
         if "loaded" not in self.__dict__:
             self._warn_violations(load.violations)
         return load.corpus
@@ -180,7 +180,9 @@ class Navigator:
         """What the schema costs in each form an agent could be handed (cached for files)."""
         corpus = self.corpus
         with phase(self.events, "counting the tokens of the SDL and the introspection JSON"):
-            return open_price(self.settings, self.label, corpus, lambda: self.loaded)
+            return open_price(
+                self.settings, self.label, corpus, lambda: self.loaded, self._sha256
+            )
 
     def searcher(
         self, backend: str | None = None, fmt: str | None = None, *, paths: bool = True
@@ -273,7 +275,9 @@ class Navigator:
         the schema's spec violations as `define` does."""
         from schemanav.corpus.facts import open_slice_facts
 
-        facts = open_slice_facts(self.settings, lambda: self._readable, self.events)
+        facts = open_slice_facts(
+            self.settings, lambda: self._readable, self.events, self._sha256
+        )
         self._warn_violations(facts.violations)
         return facts
 
@@ -398,19 +402,22 @@ class Navigator:
     @cached_property
     def _definition_cache(self) -> DefinitionCache | None:
         """The definition cache of a file source (None for a URL: its schema may change)."""
-        import hashlib
+        from schemanav.schema.define import DefinitionCache
+
+        digest = self._sha256
+        return None if digest is None else DefinitionCache(self.settings.cache_dir, digest)
+
+    @cached_property
+    def _sha256(self) -> str | None:
+        """The schema file's SHA-256, which keys its corpus, index, slice facts, prices and
+        definitions: read and hashed once per navigator (None for a URL)."""
         from pathlib import Path
 
         from schemanav.limits import schema_byte_cap
-        from schemanav.schema.define import DefinitionCache
-        from schemanav.schema.loading import read_schema_bytes
+        from schemanav.schema.loading import schema_file_sha256
 
         source = schema_source(self.settings)
-        if is_url(source):
-            return None
-        data = read_schema_bytes(Path(source), schema_byte_cap())
-        digest = hashlib.sha256(data).hexdigest()
-        return DefinitionCache(self.settings.cache_dir, digest)
+        return None if is_url(source) else schema_file_sha256(Path(source), schema_byte_cap())
 
     @cached_property
     def operations(self) -> OperationRunner:

@@ -74,8 +74,6 @@ def render_search(out: Console, result: SearchResult) -> None:
     table fits the width, else it goes under its coordinate; a pipe or a file gets plain
     aligned columns, one line per hit, however long.
     """
-    from rich.table import Table
-
     if not result.hits:
         return
     title = strip_control(f"{result.backend} · {result.format} · tokens in {result.encoding}")
@@ -91,12 +89,16 @@ def render_search(out: Console, result: SearchResult) -> None:
         for hit in result.hits
     ]
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(5)]
+    if not out.is_terminal:
+        _plain_columns(out, title, [header, *rows], right_aligned={0, 2, 3})
+        _search_footer(out, result)
+        return
+    from rich.table import Table
+
     # The coordinate column of the stacked table: what the terminal leaves the other columns.
     room = out.width - (widths[0] + widths[2] + widths[3] + 3 * 4 + 1) - 2
     longest = max(len(name) for row in rows for name in (row[1], *row[4].split(" → ")))
-    if not out.is_terminal:
-        _plain_columns(out, title, [header, *rows], right_aligned={0, 2, 3})
-    elif sum(widths) + 3 * len(widths) + 1 > out.width and longest > room:
+    if sum(widths) + 3 * len(widths) + 1 > out.width and longest > room:
         _search_records(out, title, rows)  # a table would cut an identifier: one hit a block
     else:
         # A boxed table needs 3 characters per column and 1 more for its right edge.
@@ -119,6 +121,11 @@ def render_search(out: Console, result: SearchResult) -> None:
                     rank, f"{coordinate}\n  via {via}" if via else coordinate, score, tokens
                 )
         out.print(table)
+    _search_footer(out, result)
+
+
+def _search_footer(out: Console, result: SearchResult) -> None:
+    """How many hits, what they cost, and what the answer amounts to."""
     budget = f" (budget {result.budget:,})" if result.budget else ""
     out.print(
         f"{counted(len(result.hits), 'hit')}, {counted(result.total_tokens, 'token')} "

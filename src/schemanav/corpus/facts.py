@@ -14,7 +14,6 @@ be trusted is reported and rebuilt.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from schemanav.cache import SLICE_FACTS_CACHE, read_matching, write_checked
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
 from schemanav.records import filled
-from schemanav.schema.loading import read_schema_bytes
+from schemanav.schema.loading import graphql_core_version, schema_file_sha256
 from schemanav.schema.source import is_url, schema_source
 from schemanav.settings import Settings
 
@@ -169,22 +168,21 @@ def open_slice_facts(
     settings: Settings,
     readable: Callable[[], tuple[GraphQLSchema, tuple[str, ...]]],
     events: Events | None = None,
+    digest: str | None = None,
 ) -> SliceFacts:
     """The slice facts of the configured schema; for a file source from a checked cache
     keyed by its bytes, so a warm process builds no schema. `readable` gives the schema and
     its violations when the facts must be computed (a URL source's always are: it may change).
 
-    A cache file that is there but cannot be trusted is reported to `events` and rebuilt.
+    A cache file that is there but cannot be trusted is reported to `events` and rebuilt;
+    `digest` is the schema file's SHA-256 when the caller has it.
     """
     events = events or SilentEvents()
     source = schema_source(settings)
     if is_url(source):
         return SliceFacts.of(*readable())
-    from importlib.metadata import version
-
-    data = read_schema_bytes(Path(source), schema_byte_cap())
-    digest = hashlib.sha256(data).hexdigest()
-    header = SLICE_FACTS_CACHE.header(schema_sha256=digest, graphql_core=version("graphql-core"))
+    digest = digest or schema_file_sha256(Path(source), schema_byte_cap())
+    header = SLICE_FACTS_CACHE.header(schema_sha256=digest, graphql_core=graphql_core_version())
     path = SLICE_FACTS_CACHE.path(settings.cache_dir, digest)
     cached = _read_cache(path, header)
     if isinstance(cached, SliceFacts):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import itertools
 import json
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
 from schemanav.limits import TooDeep, loads_json, schema_byte_cap
 from schemanav.process import no_cyclic_gc
-from schemanav.schema.loading import LoadedSchema, read_schema_bytes
+from schemanav.schema.loading import LoadedSchema, graphql_core_version, schema_file_sha256
 from schemanav.schema.source import is_url, open_schema, schema_source
 from schemanav.settings import Settings
 from schemanav.tokens import ENCODING_NAME, cache_ranks_in
@@ -52,12 +51,14 @@ def open_corpus(
     settings: Settings,
     events: Events | None = None,
     loaded: Callable[[], LoadedSchema] | None = None,
+    digest: str | None = None,
 ) -> CorpusLoad:
     """The corpus of the configured schema; file sources go through the corpus cache.
 
     A cache file that is there but cannot be trusted is reported to `events` and rebuilt.
     `loaded`, when given, provides the parsed schema on a cache miss (a caller that holds it
-    anyway spares a second parse).
+    anyway spares a second parse); `digest`, the schema file's SHA-256 when the caller has
+    it (a navigator reads and hashes its file once for every cache).
     """
     events = events or SilentEvents()
     cache_ranks_in(settings.cache_dir, events.warning)  # whatever counts tokens next
@@ -67,8 +68,7 @@ def open_corpus(
         schema = load()
         return CorpusLoad(build_corpus(schema.schema), schema.violations, from_cache=False)
     # Bounded like every schema read (a FIFO or /dev/zero must not be read without end).
-    data = read_schema_bytes(Path(source), schema_byte_cap())
-    digest = hashlib.sha256(data).hexdigest()
+    digest = digest or schema_file_sha256(Path(source), schema_byte_cap())
     cache_file = CORPUS_CACHE.path(settings.cache_dir, digest)
     identity = corpus_identity(digest)
     with no_cyclic_gc():  # tens of thousands of long-lived objects, no garbage cycles
@@ -202,24 +202,28 @@ def _columns_size(table: Any, columns: dict[str, frozenset[type]]) -> int | None
 
 
 def open_price(
-    settings: Settings, label: str, corpus: Corpus, loaded: Callable[[], LoadedSchema]
+    settings: Settings,
+    label: str,
+    corpus: Corpus,
+    loaded: Callable[[], LoadedSchema],
+    digest: str | None = None,
 ) -> SchemaPrice:
     """What the schema costs; for a file source, the SDL and introspection JSON token counts
     come from a checked cache keyed by the file's bytes and graphql-core's version (pricing
     the JSON runs the introspection query over the whole schema: seconds on GitHub's).
 
-    `loaded` is called only when the counts must be computed.
+    `loaded` is called only when the counts must be computed; `digest` is the file's SHA-256
+    when the caller has it.
     """
     source = schema_source(settings)
-    digest = None
-    if not is_url(source):
-        digest = hashlib.sha256(read_schema_bytes(Path(source), schema_byte_cap())).hexdigest()
+    if is_url(source):
+        digest = None
+    elif digest is None:
+        digest = schema_file_sha256(Path(source), schema_byte_cap())
     if digest is None:
         return price_schema(label, loaded(), corpus)
-    from importlib.metadata import version
-
     header = PRICE_CACHE.header(
-        schema_sha256=digest, encoding=ENCODING_NAME, graphql_core=version("graphql-core")
+        schema_sha256=digest, encoding=ENCODING_NAME, graphql_core=graphql_core_version()
     )
     cache_file = PRICE_CACHE.path(settings.cache_dir, digest)
     try:

@@ -77,7 +77,7 @@ from schemanav.retrieval.quantity import (
     type_words,
     without_path_literals,
 )
-from schemanav.retrieval.registry import NoOptions, register_backend
+from schemanav.retrieval.registry import register_backend
 from schemanav.retrieval.structural_index import (
     SET_ROUTE_BY_IDENTIFIER,
     SET_ROUTE_HOME,
@@ -674,7 +674,7 @@ def _best_first(scores: FloatArray, k: int, *, lists: bool = True) -> Iterator[t
 
 
 @register_backend("structural")
-def _structural_factory(options: NoOptions, context: BackendContext) -> StructuralBackend:
+def _structural_factory(options: None, context: BackendContext) -> StructuralBackend:
     return StructuralBackend(
         context.fmt, max_paths=context.max_paths, cache_dir=context.cache_dir, events=context.events
     )

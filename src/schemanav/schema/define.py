@@ -321,11 +321,11 @@ class DefinitionCache:
     """
 
     def __init__(self, cache_dir: Path, schema_sha256: str) -> None:
-        from importlib.metadata import version
+        from schemanav.schema.loading import graphql_core_version
 
         self.folder = DEFINITION_CACHE.path(cache_dir, schema_sha256)
         self.header = DEFINITION_CACHE.header(
-            schema_sha256=schema_sha256, graphql_core=version("graphql-core")
+            schema_sha256=schema_sha256, graphql_core=graphql_core_version()
         )
         self._kept: StoredIntrospection | str | None = _UNREAD
 

@@ -18,6 +18,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -445,3 +446,30 @@ def _short(text: str, limit: int = 300) -> str:
     """One line of at most `limit` characters: server texts can be megabytes long."""
     line = one_line(text)
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+@cache
+def graphql_core_version() -> str:
+    """graphql-core's version, which keys every cache of what it prints (definitions, slice
+    facts, prices): read from its own `version.py`, so a warm command imports neither
+    graphql-core nor `importlib.metadata` (0.01-0.02 s), else from its package metadata."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("graphql")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        try:
+            text = (Path(folder) / "version.py").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found = re.search(r'^version = "([0-9A-Za-z.+-]+)"$', text, re.MULTILINE)
+        if found:
+            return found.group(1)
+    from importlib.metadata import version
+
+    return version("graphql-core")
+
+
+def schema_file_sha256(path: Path, max_bytes: int) -> str:
+    """The SHA-256 of a schema file's bytes (read as `read_schema_bytes` reads them), which
+    keys its caches."""
+    return hashlib.sha256(read_schema_bytes(path, max_bytes)).hexdigest()
