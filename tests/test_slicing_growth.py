@@ -644,6 +644,45 @@ def test_a_write_shows_every_argument_it_offers(write: str) -> None:
     assert {f"{write}({a}:)" for a in offered} <= set(piece.arguments)
 
 
+OUTCOMES_SDL = """
+type Query {{ run(id: ID!): RunOrError  job(name: String!): JobOrError
+  asset(key: String!): AssetOrError  sensor(name: String!): SensorOrError }}
+type Run {{ id: ID!  status: String }}
+type Job {{ name: String!  runs: [Run!]! }}
+type Asset {{ key: String!  stale: Boolean }}
+type Sensor {{ name: String!  running: Boolean }}
+type NotFound {{ message: String! }}
+type PythonError {{ message: String!  stack: [String!]!  className: String
+  chain: [ChainLink!]! }}
+type ChainLink {{ explicit: Boolean!  error: PythonError!  note: String }}
+union RunOrError = Run | PythonError | NotFound
+union JobOrError = Job | PythonError
+union AssetOrError = Asset | PythonError
+union SensorOrError = Sensor | {sensor_error}
+"""
+
+
+@pytest.mark.parametrize("sensor_error", ["PythonError", "NotFound"])
+def test_a_union_shows_the_outcome_most_of_the_schemas_unions_share_whole(
+    sensor_error: str,
+) -> None:
+    # `PythonError` is a member of four of the four unions (or of three of four: not
+    # enough): how the schema reports failure wherever it may occur, read whole by every
+    # operation on such a union; `NotFound`, in one union, is that union's own.
+    slicer = slicer_for(OUTCOMES_SDL.format(sensor_error=sensor_error))
+    piece = slicer.from_ranked(["Query.run", "Run.status"], 2000, "What is run 7's status?")
+    valid(piece.sdl)
+    whole = {
+        "PythonError.message", "PythonError.stack", "PythonError.className",
+        "PythonError.chain", "ChainLink.explicit", "ChainLink.error", "ChainLink.note",
+    }  # fmt: skip
+    shown = set(piece.fields)
+    if sensor_error == "PythonError":
+        assert whole <= shown and "NotFound.message" not in shown
+    else:
+        assert not whole & shown
+
+
 PAYLOAD_SDL = """
 type Query { item(id: ID!): Item }
 type Item { id: ID!  name: String! }

@@ -22,7 +22,9 @@ leaves that gets its third hit shows them all, when they cost at most 2% of the 
 enters when it ranks among the first three hits or the question asks for one (an imperative
 sentence, `schemanav.question`), and brings the `id` of each type it takes objects of by their
 `id` (`writes`); a connection shows its way to its nodes (`nodes`, another list of them, or
-`edges { node }`: `connections`). Ways in are closed over the schema's shape: fields into a
+`edges { node }`: `connections`); a union that may return the outcome most of the schema's
+unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
+its fields bring. Ways in are closed over the schema's shape: fields into a
 union or interface through which a hit's type is reached, a query field without arguments
 returning a type in the slice (a viewer), a list way into a type with several hits, and the
 single-object fields between types with several hits each. Fields are indented by one space

@@ -123,6 +123,7 @@ class Slicer(SchemaTables):
             state = growth.add_set_ways(state)
             state = growth.add_filtering_lists(state)
             state = growth.add_paging(state)
+            state = growth.add_shared_outcomes(state)
             state = growth.add_filtered_members(state)
         if fitted and self.params.fill and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
@@ -277,6 +278,43 @@ class _Growth:
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
             state = self._tried(state, ("page", owner, name))
+        return state
+
+    def add_shared_outcomes(self, state: GrowingState) -> GrowingState:
+        """A union in the slice that may return one of the schema's shared outcomes
+        (`SchemaTables.shared_outcomes`: the error every `…OrError` union returns) shows it
+        whole, each field while it fits, with the leaves of the types those lead to: every
+        operation reading such a union selects it the same way (one fragment, its message and
+        its chain of causes), though the question says nothing of failure."""
+        shared = self.s.shared_outcomes
+        if not shared:
+            return state  # most schemas: no member is shared by half their unions
+        for union, members in list(state.unions.items()):
+            for member in self.s.possible[union]:
+                if member not in shared:
+                    continue
+                if member not in members and member not in state.fields:
+                    best = self._best_field(member)
+                    if best is None:
+                        continue
+                    state = self._tried(state, ("member", best, union))
+                if member in state.fields:
+                    state = self._whole(state, member, further=True)
+        return state
+
+    def _whole(self, state: GrowingState, type_name: str, further: bool) -> GrowingState:
+        """Every field of `type_name` that takes no required argument, each while it fits;
+        with `further`, the types they bring in are shown whole too (one level: an error's
+        chain of causes, not what those lead to)."""
+        facts = self.s.facts[type_name]
+        for name in self.s.fields_of.get(type_name, ()):
+            field = facts[name]
+            if field.required or name in state.fields.get(type_name, {}):
+                continue
+            entered = field.named in state.fields
+            state = self._tried(state, ("link", type_name, name))
+            if further and not field.leaf and not entered and field.named in state.fields:
+                state = self._whole(state, field.named, further=False)
         return state
 
     def add_filtered_members(self, state: GrowingState) -> GrowingState:
