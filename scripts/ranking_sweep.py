@@ -8,7 +8,7 @@ each budget. The quick loop behind benchmarks/slice-experiments.md's issue-23 se
         [--schemas github,gitlab,moviedb] [--budgets 500,1000,2000,4000,8000,16000]
 
 `--structural '{"literal_lookups": 0}'` moves `StructuralParams` knobs, `--slice
-'{"reserve": 0.3}'` `SliceParams` options; `--extra NAME=SCHEMA,TSV` adds a schema and its
+'{"fill": false}'` `SliceParams` options; `--extra NAME=SCHEMA,TSV` adds a schema and its
 full labels (as `scripts/connection_variants.py` writes them) to those scored. Needs the files of
 `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME --labels full`.
 """

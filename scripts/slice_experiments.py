@@ -141,9 +141,6 @@ VARIANTS: list[Variant] = [
     ("…required arguments only", {"arguments": "required"}),
     ("…first sentence of field descriptions", {"descriptions": "first-sentence"}),
     ("…two-space indentation (as graphql-core prints)", {"indent": 2}),
-    ("…no reserve (connectives in what the hits leave)", {"reserve": 0.0}),
-    ("…reserve 10%", {"reserve": 0.1}),
-    ("…reserve 30%", {"reserve": 0.3}),
     ("…no fill with cheap hits past the first that does not fit", {"fill": False}),
 ]
 QUICK = {"**slice (chosen defaults)**", "…every argument shown (exact signatures)"}

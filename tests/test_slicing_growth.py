@@ -10,7 +10,7 @@ import pytest
 from graphql import GraphQLSchema, build_schema, parse, validate
 
 from schemanav.corpus import build_corpus
-from schemanav.retrieval.slicing import SliceParams, Slicer
+from schemanav.retrieval.slicing import SliceParams, Slicer, build
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import CONNECTIVES_PER_PAIR, TOP_ARGUMENTS_CAP
 from slicing_support import GROWTH, TINY_SDL, scored, slicer_for, valid, words
@@ -153,7 +153,7 @@ def test_a_type_asked_as_a_set_shows_its_state() -> None:
 def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
-    params = SliceParams(reserve=0, complete=False)
+    params = SliceParams(complete=False)
     filled = Slicer.of(schema, corpus, params=params)
     leaves = ["Order.total", "Order.id", "Order.status", "Order.number"]
     budget = filled.from_ranked(["Query.order", *leaves], 1000).tokens
@@ -176,7 +176,7 @@ def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
         type Shop {{ {shop} orders: [Order!]! report: Report }}
         type Order {{ {order} }}
         type Report {{ a: String b: String c: String d: String e: String }}""",
-        params=SliceParams(reserve=0, complete=False),
+        params=SliceParams(complete=False),
     )
     head = ["Query.shop", "Shop.s1", "Shop.s2", "Shop.s3", "Shop.orders", "Order.o1", "Order.o2"]
     head.append("Order.o3")
@@ -545,14 +545,15 @@ type Person { name: String! }
 """  # noqa: E501
 
 
-def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
+def test_fields_between_types_with_hits_use_the_reserved_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     schema = build_schema(CONNECTIVE_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.shop", "Query.order", "Order.total", "Shop.rating", "Shop.city", "Shop.zip",
               "Shop.phone", "Shop.owner", "Shop.flagship", "Shop.orders"]  # fmt: skip
     params = SliceParams(fill=False)
     reserved = Slicer.of(schema, corpus, params=params)
-    plain = Slicer.of(schema, corpus, params=dataclasses.replace(params, reserve=0))
     connectives = {"Shop.flagship", "Shop.orders"}
     # A fifth of the budget goes to fields from a type in the slice to one with a hit (Order),
     # each a line: Shop.flagship and Shop.orders (the list too, its type being in), ranked
@@ -565,6 +566,8 @@ def test_fields_between_types_with_hits_use_the_reserved_budget() -> None:
     assert piece.tokens <= budget
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
     # Without the reserve, the hits take the budget first.
+    monkeypatch.setattr(build, "RESERVE", 0.0)
+    plain = Slicer.of(schema, corpus, params=params)
     assert "Shop.phone" in plain.from_ranked(ranked, budget).fields
 
 

@@ -21,8 +21,9 @@ from graphql import build_schema
 from schemanav.cache import read_checked, write_checked
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.events import SilentEvents
-from schemanav.retrieval import SearchHit
+from schemanav.retrieval import SearchHit, structural
 from schemanav.retrieval.structural import (
+    ROOT_CLOSENESS,
     StructuralBackend,
     StructuralParams,
     StructuralSearcher,
@@ -36,6 +37,13 @@ from schemanav.retrieval.structural_index import (
 from schemanav.schema import bundled_path
 
 K1 = 1.2
+
+
+@pytest.fixture
+def no_sibling_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scores without sibling evidence (`SIBLING_EVIDENCE` 0), so another mechanism's factor
+    reads plainly."""
+    monkeypatch.setattr(structural, "SIBLING_EVIDENCE", 0.0)
 
 
 def _corpus(sdl: str) -> Corpus:
@@ -238,8 +246,7 @@ def chain() -> Corpus:
 
 
 def _closeness(corpus: Corpus, params: StructuralParams | None = None) -> dict[str, float]:
-    """search score / lexical score per entry: closeness (no sibling evidence)."""
-    params = params or StructuralParams(sibling_evidence=0.0)
+    """search score / lexical score per entry: closeness (with `no_sibling_evidence`)."""
     backend = _structural(corpus, params)
     lexical = _by_coordinate(corpus, backend.lexical_scores("thing"))
     final = _by_coordinate(corpus, backend.search_scores("thing"))
@@ -247,11 +254,13 @@ def _closeness(corpus: Corpus, params: StructuralParams | None = None) -> dict[s
     return {coordinate: final[coordinate] / lexical[coordinate] for coordinate in lexical}
 
 
-def _expected(cost: float, root_closeness: float = 0.3) -> float:
-    return 1 / (1 + root_closeness * cost)
+def _expected(cost: float) -> float:
+    return 1 / (1 + ROOT_CLOSENESS * cost)
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_each_hop_from_the_query_root_divides_by_one_plus_0_3_per_hop(chain: Corpus) -> None:
+    assert ROOT_CLOSENESS == 0.3
     closeness = _closeness(chain)
     assert closeness["Root.shop"] == pytest.approx(_expected(0))
     assert closeness["Shop.shelf"] == pytest.approx(_expected(1))
@@ -259,10 +268,9 @@ def test_each_hop_from_the_query_root_divides_by_one_plus_0_3_per_hop(chain: Cor
     assert closeness["Book.price"] == pytest.approx(_expected(3))
     # A type no root reaches counts as 20 hops away.
     assert closeness["Orphan.lost"] == pytest.approx(_expected(20))
-    steeper = _closeness(chain, StructuralParams(sibling_evidence=0.0, root_closeness=1.0))
-    assert steeper["Book.price"] == pytest.approx(_expected(3, root_closeness=1.0))
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_passing_through_an_interface_or_union_costs_log2_of_one_plus_its_types(
     chain: Corpus,
 ) -> None:
@@ -277,16 +285,17 @@ def test_passing_through_an_interface_or_union_costs_log2_of_one_plus_its_types(
     # Book is 3 away either way: down Shop and Shelf, or through node(id:) at 1 + log2(4).
     # Without the penalty node(id:) brings every type behind it to 1 hop.
     assert closeness["Book.price"] == pytest.approx(_expected(3))
-    free = _closeness(chain, StructuralParams(sibling_evidence=0.0, abstract_penalty=0.0))
+    free = _closeness(chain, StructuralParams(abstract_penalty=0.0))
     assert free["Book.price"] == pytest.approx(_expected(1))
     assert free["Author.id"] == pytest.approx(_expected(1))
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_the_mutation_root_starts_three_hops_behind(chain: Corpus) -> None:
     closeness = _closeness(chain)
     assert closeness["Change.addBook"] == pytest.approx(_expected(3))
     assert closeness["AddBookPayload.receipt"] == pytest.approx(_expected(4))
-    nearer = _closeness(chain, StructuralParams(sibling_evidence=0.0, other_root_cost=0.0))
+    nearer = _closeness(chain, StructuralParams(other_root_cost=0.0))
     assert nearer["AddBookPayload.receipt"] == pytest.approx(_expected(1))
 
 
@@ -300,14 +309,15 @@ def test_a_write_asked_for_in_the_imperative_ranks_first(chain: Corpus) -> None:
     assert read["Change.addBook"] < written["Change.addBook"]
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_request_to_change_something_weighs_the_mutation_roots_fields(chain: Corpus) -> None:
     # Every field says "thing"; as a request, the write's own words need not be named.
-    searcher = _structural(chain, StructuralParams(sibling_evidence=0.0))
+    searcher = _structural(chain, StructuralParams())
     asked = _by_coordinate(chain, searcher.search_scores("Shelve this thing."))
     read = _by_coordinate(chain, searcher.search_scores("which thing is shelved"))
     assert asked["Change.addBook"] == pytest.approx(2 * read["Change.addBook"])
     assert asked["Book.price"] == pytest.approx(read["Book.price"])
-    off = _structural(chain, StructuralParams(sibling_evidence=0.0, write_weight=0.0))
+    off = _structural(chain, StructuralParams(write_weight=0.0))
     unweighted = _by_coordinate(chain, off.search_scores("Shelve this thing."))
     assert unweighted["Change.addBook"] == pytest.approx(read["Change.addBook"])
 
@@ -361,7 +371,9 @@ type User {
 """
 
 
-def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonness() -> None:
+def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonness(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     corpus = _corpus(SIBLING_SDL)
     backend = _structural(corpus)
     lexical = _by_coordinate(corpus, backend.lexical_scores("stars"))
@@ -376,7 +388,8 @@ def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonnes
     # The field that matched still leads, and its sibling becomes a hit only through the share.
     ranked = [hit.coordinate for hit in backend.search("stars", 10)]
     assert ranked.index("Repo.stars") < ranked.index("Repo.name")
-    alone = _structural(corpus, StructuralParams(sibling_evidence=0.0)).search("stars", 10)
+    monkeypatch.setattr(structural, "SIBLING_EVIDENCE", 0.0)
+    alone = _structural(corpus).search("stars", 10)
     assert "Repo.name" not in [hit.coordinate for hit in alone]
 
 
@@ -406,8 +419,9 @@ def _coordinates(hits: list[SearchHit]) -> list[str]:
     return [hit.coordinate for hit in hits]
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_path_fields_precede_the_hit_with_its_score_and_count_towards_k(people: Corpus) -> None:
-    backend = _structural(people, StructuralParams(sibling_evidence=0.0))
+    backend = _structural(people, StructuralParams())
     email = _by_coordinate(people, backend.search_scores("email"))["Person.email"]
     hits = backend.search("email", 10)
     assert _coordinates(hits) == ["Query.viewer", "Person.email"]
@@ -417,11 +431,12 @@ def test_path_fields_precede_the_hit_with_its_score_and_count_towards_k(people: 
     assert _coordinates(backend.search("email", 1)) == ["Query.viewer"]
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_the_route_goes_through_fields_the_question_is_about(people: Corpus) -> None:
     # "account" matches Query.owner's description weakly; Person.email's name strongly. The
     # hop through owner then costs 1 − 0.5 · (its score / the best score) < 1, so owner leads to
     # the hit, listed with the hit's score rather than its own lower one.
-    backend = _structural(people, StructuralParams(sibling_evidence=0.0))
+    backend = _structural(people, StructuralParams())
     scores = _by_coordinate(people, backend.search_scores("email account"))
     assert 0 < scores["Query.owner"] < scores["Person.email"]
     hits = backend.search("email account", 10)
@@ -429,13 +444,8 @@ def test_the_route_goes_through_fields_the_question_is_about(people: Corpus) -> 
     assert hits[0].score == pytest.approx(scores["Person.email"])
     assert hits[1].paths_to_root[0] == ("Query.owner", "Person.email")
     # Without relevance every hop costs 1 and the static route stays.
-    static = _structural(people, StructuralParams(sibling_evidence=0.0, path_relevance=0.0))
+    static = _structural(people, StructuralParams(path_relevance=0.0))
     assert _coordinates(static.search("email account", 2)) == ["Query.viewer", "Person.email"]
-
-
-def test_without_path_expansion_only_matching_fields_are_hits(people: Corpus) -> None:
-    params = StructuralParams(sibling_evidence=0.0, expand_paths=False)
-    assert _coordinates(_structural(people, params).search("email", 10)) == ["Person.email"]
 
 
 @pytest.mark.parametrize("k", [1, 3, 16, 40, 500])
@@ -617,25 +627,27 @@ type Repository {
 """
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_literal_beside_a_type_named_once_doubles_its_lookup() -> None:
     corpus = _corpus(LOOKUP_SDL)
-    alone = StructuralParams(sibling_evidence=0.0)  # no share of the lifted lookup's score
+    alone = StructuralParams()
     plain = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository"))
     named = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository a/b"))
     assert named["Query.repository"] == pytest.approx(2.0 * plain["Query.repository"])
     assert named["Query.repositories"] == pytest.approx(plain["Query.repositories"])
-    off = StructuralParams(literal_lookups=0.0, sibling_evidence=0.0)
+    off = StructuralParams(literal_lookups=0.0)
     unlifted = _structural(corpus, off).search_scores("the repository a/b")
     assert _by_coordinate(corpus, unlifted)["Query.repository"] == plain["Query.repository"]
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_type_named_only_in_the_plural_lowers_its_lookups() -> None:
     corpus = _corpus(LOOKUP_SDL)
-    alone = StructuralParams(sibling_evidence=0.0)
+    alone = StructuralParams()
     searcher = _structural(corpus, alone)
     one = _by_coordinate(corpus, searcher.search_scores("the repository"))
     many = _by_coordinate(corpus, searcher.search_scores("the repositories"))
-    off = StructuralParams(sibling_evidence=0.0, plural_lookups=0.0)
+    off = StructuralParams(plural_lookups=0.0)
     kept = _by_coordinate(corpus, _structural(corpus, off).search_scores("the repositories"))
     assert many["Query.repository"] == pytest.approx(0.7 * kept["Query.repository"])
     assert many["Query.repositories"] == kept["Query.repositories"]
@@ -656,10 +668,11 @@ def test_the_words_inside_a_path_literal_score_nothing() -> None:
 
 def test_a_clipped_word_the_schema_lacks_scores_as_the_type_name_it_clips() -> None:
     corpus = _corpus(LOOKUP_SDL)
-    clipped = _structural(corpus).search_scores("repo")
-    literal = StructuralParams(short_forms=False)
-    assert list(clipped) == list(_structural(corpus, literal).search_scores("repo repository"))
-    assert not _structural(corpus, literal).search_scores("repo").any()
+    searcher = _structural(corpus)
+    assert not searcher.lexical_scores("repo").any()  # no field says "repo"
+    clipped = searcher.search_scores("repo")
+    assert clipped.any()
+    assert list(clipped) == list(searcher.search_scores("repository"))
 
 
 SCOPED_SDL = """
@@ -679,10 +692,11 @@ type Issue {
 """
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_plural_beside_a_named_object_doubles_that_objects_lists_into_it() -> None:
     corpus = _corpus(SCOPED_SDL)
-    alone = StructuralParams(sibling_evidence=0.0, literal_lookups=0.0)
-    unscoped = StructuralParams(sibling_evidence=0.0, literal_lookups=0.0, scoped_lists=0.0)
+    alone = StructuralParams(literal_lookups=0.0)
+    unscoped = StructuralParams(literal_lookups=0.0, scoped_lists=0.0)
     question = "issues of project a/b"
     lifted = _by_coordinate(corpus, _structural(corpus, alone).search_scores(question))
     plain = _by_coordinate(corpus, _structural(corpus, unscoped).search_scores(question))
@@ -811,13 +825,16 @@ input CustomerListOptions {
 """
 
 
-def test_a_list_page_is_a_set_of_its_items_as_a_connection_is_of_its_nodes() -> None:
+@pytest.mark.usefixtures("no_sibling_evidence")
+def test_a_list_page_is_a_set_of_its_items_as_a_connection_is_of_its_nodes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     corpus = _corpus(PAGED_SDL)
-    alone = StructuralParams(sibling_evidence=0.0)
-    unlisted = StructuralParams(sibling_evidence=0.0, root_lists=0.0)
+    searcher = _structural(corpus)
     question = "list the customers and their emails"
-    many = _by_coordinate(corpus, _structural(corpus, alone).search_scores(question))
-    plain = _by_coordinate(corpus, _structural(corpus, unlisted).search_scores(question))
+    many = _by_coordinate(corpus, searcher.search_scores(question))
+    monkeypatch.setattr(structural, "ROOT_LISTS", 0.0)
+    plain = _by_coordinate(corpus, searcher.search_scores(question))
     # `customers` returns a page of customers: the query root's list of them, doubled for a
     # question about the set, as a connection of them would be.
     assert many["Query.customers"] == pytest.approx(2.0 * plain["Query.customers"])

@@ -8,7 +8,7 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    `author` on `PullRequest` that returns `Actor`, even though no single text says it all.
 2. Closeness to the root: fields of types an agent reaches in few hops from the query root
    are what operations are made of; a field's score is divided by (1 + λ · cost to reach its
-   owner type).
+   owner type), λ being `ROOT_CLOSENESS`.
 3. Sibling evidence: a question about pull requests wants a pull request's `number` and
    `title` too, though it names neither. Each field receives a share of the best score among
    its owner type's fields, in proportion to how generic its name is (how many types have a
@@ -111,6 +111,16 @@ _WALK_EVERYTHING_FROM = 200
 """From this many hits, a ranking's routes settle every type at once (in array rounds); a
 shorter one walks the queue only as far as its owner types."""
 
+# Closeness λ: a field's score is divided by 1 + λ · the hops to its owner type; 0.15 and 0.6
+# lost in the corpus grid (benchmarks/structural-experiments.md, "Knobs deleted").
+ROOT_CLOSENESS = 0.3
+# Each field gets this share of its owner type's best score, times how common its name is;
+# 0.1 and 0.4 lost in the corpus grid.
+SIBLING_EVIDENCE = 0.2
+# The query root's lists of a type named only in the plural score 1 + this times as much;
+# 0.5 and 2.0 lost in the corpus grid.
+ROOT_LISTS = 1.0
+
 
 class StructuralBackend:
     """BM25F + closeness to the root + paths as hits (see the module docstring).
@@ -160,7 +170,7 @@ class StructuralBackend:
             stem=stem,
             state=state,
             graph=graph,
-            closeness=1.0 / (1.0 + params.root_closeness * costs),
+            closeness=1.0 / (1.0 + ROOT_CLOSENESS * costs),
         )
 
     def cache_header(self, corpus: Corpus) -> dict[str, Any]:
@@ -298,7 +308,7 @@ class StructuralSearcher:
         `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
         of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
-        `products`) `root_lists` more, unless the set is not everyone's (`everyones` False:
+        `products`) `ROOT_LISTS` more, unless the set is not everyone's (`everyones` False:
         "my repos" are the caller's, "runners of group/project" that object's)."""
         import numpy as np
 
@@ -306,7 +316,7 @@ class StructuralSearcher:
         one = mentions.one
         sets = mentions.plural - mentions.singular
         numbers = self._reached_numbers
-        root_lists = self.params.root_lists if everyones else 0.0
+        root_lists = ROOT_LISTS if everyones else 0.0
         if sets and (self.params.plural_lookups or root_lists):
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
             into = self._among(self.state.target, wanted)
@@ -371,24 +381,17 @@ class StructuralSearcher:
         import numpy as np
 
         original = query
-        if self.params.short_forms:
-            query = self._expanded(query)
+        query = self._expanded(query)
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
         reading = read(query)  # as the ranking reads it: short forms expanded
         about_the_caller = (
             bool(self.params.caller_weight) and self._caller is not None and reading.first_person
         )
-        if (
-            self.params.literal_lookups
-            or self.params.scoped_lists
-            or self.params.plural_lookups
-            or self.params.root_lists
-        ):
-            # A set of the asker's ("my repos") or of an object the question names by its
-            # path ("vulnerabilities in group/project") is not the root's list of everyone's.
-            everyones = not about_the_caller and not PATH_LITERAL.search(query)
-            scores = self._literal_lookups(query, scores, everyones=everyones)
+        # A set of the asker's ("my repos") or of an object the question names by its path
+        # ("vulnerabilities in group/project") is not the root's list of everyone's.
+        everyones = not about_the_caller and not PATH_LITERAL.search(query)
+        scores = self._literal_lookups(query, scores, everyones=everyones)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         if self.params.write_weight and read(original).writes:
@@ -402,12 +405,12 @@ class StructuralSearcher:
             scores = scores.copy()
             scores[writes] += float(scores.max())
         best = float(scores.max()) if scores.size else 0.0
-        if best <= 0.0 or not self.params.sibling_evidence:
+        if best <= 0.0:
             return scores
         owner_of = self.state.owner_of
         owner_best = np.zeros(int(owner_of.max()) + 1)
         np.maximum.at(owner_best, owner_of, scores)
-        share = self.params.sibling_evidence * owner_best[owner_of] * self.state.name_commonness
+        share = SIBLING_EVIDENCE * owner_best[owner_of] * self.state.name_commonness
         result: FloatArray = scores + share
         if self.params.time_evidence and reading.in_time:
             result = result + (
@@ -517,8 +520,7 @@ class StructuralSearcher:
         kinds[SET_ROUTE_BY_IDENTIFIER] = wrong
         if not kinds.any():
             return None
-        if params.short_forms:
-            query = self._expanded(query)
+        query = self._expanded(query)
         mentions = self._mentions(query)
         numbers = self._reached_numbers
         sets = [numbers[n] for n in mentions.plural - mentions.singular if n in numbers]
@@ -532,67 +534,56 @@ class StructuralSearcher:
         return detours
 
     def _ordered(
-        self, scores: FloatArray, k: int, *, paths: bool, detours: FloatArray | None = None
+        self, scores: FloatArray, k: int, *, detours: FloatArray | None = None
     ) -> tuple[list[int], list[float], ShortestPaths | None]:
         """The first `k` entries and their scores, best first, each after its path from the
-        root; with the question's routes when they were needed (`paths`: for its hits'),
-        whose hops cost what `detours` adds (`set_detours`)."""
+        root; with the question's routes, whose hops cost what `detours` adds
+        (`set_detours`)."""
         if k < 1 or not scores.size:
             return [], [], None
         top = float(scores.max())
         if top <= 0.0:
             return [], [], None
-        routes = None
-        if self.params.expand_paths or paths:
-            relevance = self.params.path_relevance * scores / top
-            cost = 1.0 - relevance
-            if detours is not None:
-                import numpy as np
+        relevance = self.params.path_relevance * scores / top
+        cost = 1.0 - relevance
+        if detours is not None:
+            import numpy as np
 
-                cost = np.maximum(cost + detours, _LEAST_HOP)
-            routes = self.graph.shortest_paths(field_cost=cost)
-            if k >= _WALK_EVERYTHING_FROM:
-                routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
-        if self.params.expand_paths and routes is not None and k >= _WALK_EVERYTHING_FROM:
+            cost = np.maximum(cost + detours, _LEAST_HOP)
+        routes = self.graph.shortest_paths(field_cost=cost)
+        if k >= _WALK_EVERYTHING_FROM:
+            routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
             # Every type is settled: the whole list in array operations, as the loop below.
             chunks = _best_first(scores, k, lists=False)
             entries, kept = routes.listed_after_ways_in(chunks, self._owner_array, k)
             return entries, kept, routes
         # A path field enters the list with the score of the field it leads to, so scores
-        # never increase down the list.
+        # never increase down the list. One way in per owner type, however many of its
+        # fields rank: listed before the first of them (with its score); for the others it
+        # is listed already.
         ranked: dict[int, float] = {}
         add = ranked.setdefault
-        best = _best_first(scores, k)
-        if self.params.expand_paths and routes is not None:
-            # One way in per owner type, however many of its fields rank: listed before the
-            # first of them (with its score); for the others it is listed already.
-            owners, entered, chain = self._owner_numbers, set(), routes.shared_chain
-            for positions, values in best:
-                for position, score in zip(positions, values, strict=True):
-                    if len(ranked) >= k:
-                        break
-                    owner = owners[position]
-                    if owner in entered:
-                        add(position, score)
-                        continue
-                    entered.add(owner)
-                    for entry in chain(owner):
-                        add(entry, score)
-                    add(position, score)
+        owners, entered, chain = self._owner_numbers, set(), routes.shared_chain
+        for positions, values in _best_first(scores, k):
+            for position, score in zip(positions, values, strict=True):
                 if len(ranked) >= k:
                     break
-        else:
-            for positions, values in best:
-                for position, score in zip(positions[: k - len(ranked)], values, strict=False):
+                owner = owners[position]
+                if owner in entered:
                     add(position, score)
-                if len(ranked) >= k:
-                    break
+                    continue
+                entered.add(owner)
+                for entry in chain(owner):
+                    add(entry, score)
+                add(position, score)
+            if len(ranked) >= k:
+                break
         return list(ranked)[:k], list(ranked.values())[:k], routes
 
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
         entries, kept, _ = self._ordered(
-            self.search_scores(query), k, paths=False, detours=self.set_detours(query)
+            self.search_scores(query), k, detours=self.set_detours(query)
         )
         # A bench's ranking is thousands deep: one C call picks every coordinate.
         known = self.corpus.coordinates
@@ -607,9 +598,7 @@ class StructuralSearcher:
         self, scores: FloatArray, k: int, detours: FloatArray | None = None
     ) -> list[SearchHit]:
         """Hits from per-entry scores: best entries first, each after its path from the root."""
-        entries, kept, routes = self._ordered(
-            scores, k, paths=bool(self.max_paths), detours=detours
-        )
+        entries, kept, routes = self._ordered(scores, k, detours=detours)
         corpus, fmt = self.corpus, self.fmt
         tokens, coordinates = corpus.token_counts(fmt), corpus.coordinates
         # A few hits are rendered one by one; a deep list (a budgeted search) takes every

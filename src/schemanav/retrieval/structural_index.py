@@ -24,15 +24,22 @@ if TYPE_CHECKING:
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
 
+# The weight of a field's description among its parts in BM25F; 0.25 and 1.0 lost in the
+# corpus grid (benchmarks/structural-experiments.md, "Knobs deleted"). A change raises
+# STRUCTURAL_INDEX_CACHE's version: the cached term table holds it.
+DESCRIPTION_WEIGHT = 0.5
+
+
 @dataclass(frozen=True)
 class StructuralParams:
     """The knobs, with the values chosen in benchmarks/structural-experiments.md (and, for
-    those of issue 23, benchmarks/slice-experiments.md)."""
+    those of issue 23, benchmarks/slice-experiments.md). Those whose other values no
+    held-out set chose in the corpus grid are built in: `DESCRIPTION_WEIGHT` here, and
+    closeness, sibling evidence and the root's lists in `schemanav.retrieval.structural`."""
 
     name_weight: float = 2.0
     owner_weight: float = 1.5
     return_weight: float = 0.7
-    description_weight: float = 0.5
     arguments_weight: float = 0.3
     return_detail_weight: float = 0.3
     name_b: float = 0.5
@@ -42,18 +49,13 @@ class StructuralParams:
     arguments_b: float = 0.75
     return_detail_b: float = 0.75
     k1: float = 1.2
-    root_closeness: float = 0.3
     abstract_penalty: float = 1.0
     other_root_cost: float = 3.0
     path_relevance: float = 0.5
-    sibling_evidence: float = 0.2
-    expand_paths: bool = True
     literal_lookups: float = 1.0
-    short_forms: bool = True
     scoped_lists: float = 1.0
     path_literals: bool = True
     plural_lookups: float = 0.3
-    root_lists: float = 1.0
     time_evidence: float = 0.3
     argument_description_weight: float = 0.2
     argument_description_b: float = 0.75
@@ -113,7 +115,7 @@ def _term_table(
         "name": (params.name_weight, params.name_b),
         "owner": (params.owner_weight, params.owner_b),
         "return": (params.return_weight, params.return_b),
-        "description": (params.description_weight, params.description_b),
+        "description": (DESCRIPTION_WEIGHT, params.description_b),
         "arguments": (params.arguments_weight, params.arguments_b),
         "return_detail": (params.return_detail_weight, params.return_detail_b),
         "argument_descriptions": (

@@ -14,6 +14,7 @@ from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
     FILL_MEMBER_SHARE,
+    RESERVE,
     SNAPSHOT_FROM,
     SchemaSlice,
     SliceParams,
@@ -180,7 +181,7 @@ class _Growth:
 
     def add_main_hits(self, order: list[int]) -> tuple[GrowingState | None, int, int]:
         """Ranked hits, each with its way in, while the running estimate fits the main
-        budget (`reserve` keeps a share for connectives and the fill): the state (None when
+        budget (`RESERVE` keeps a share for connectives and the fill): the state (None when
         the hit that did not fit came before any copy was kept), how many hits of `order`
         fitted, and the corpus position of the first that did not (-1 if all fitted).
 
@@ -189,7 +190,7 @@ class _Growth:
         state: GrowingState | None = self.replayed()
         assert state is not None
         fitted, failed = 0, -1
-        main_budget = self.budget * (1.0 - self.s.params.reserve)
+        main_budget = self.budget * (1.0 - RESERVE)
         near = main_budget * SNAPSHOT_FROM
         for number, position in enumerate(order):
             # Near the budget, keep a copy to fall back on if this hit does not fit.

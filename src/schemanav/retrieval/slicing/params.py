@@ -21,6 +21,9 @@ MAX_WAYS_IN = 512
 # Past this share of the budget, a slice keeps a copy of itself before each hit, so a hit
 # that does not fit is undone without replaying the others.
 SNAPSHOT_FROM = 0.9
+# The share of the budget kept from ranked hits for connectives and the fill; 0.1 and 0.3
+# lost in the corpus grid (slice-experiments.md, "Knobs deleted").
+RESERVE = 0.2
 
 # The sizes below were each tried at other values on GitHub (slice-experiments.md); none won.
 # A new object type shows this many of its leaves by the question's scores.
@@ -65,10 +68,9 @@ class SliceParams:
 
     `arguments` (every argument: exact signatures; only the required ones), `descriptions`
     (the fields' descriptions, whole or their first sentence) and `indent` (graphql-core's
-    two spaces) choose how the SDL reads, at a cost in tokens. `reserve` (the share of the
-    budget kept from ranked hits for connectives and the fill) splits the budget: the number a
-    second development schema may move. `fill`: past the first ranked hit that does not fit,
-    cheaper hits further down still go in (`_Growth.fill`); off, the slice stops there.
+    two spaces) choose how the SDL reads, at a cost in tokens. `fill`: past the first ranked
+    hit that does not fit, cheaper hits further down still go in (`_Growth.fill`); off, the
+    slice stops there.
     `complete`: a slice with budget left once every ranked hit is in shows the other fields of
     the types it holds (`_Growth.complete`); off, it holds the hits, their ways in and what
     they bring only.
@@ -77,7 +79,6 @@ class SliceParams:
     arguments: Literal["all", "selected", "required"] = "selected"
     descriptions: Literal["none", "first-sentence", "full"] = "none"
     indent: int = 1
-    reserve: float = 0.2
     fill: bool = True
     complete: bool = True
 
