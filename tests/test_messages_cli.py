@@ -5,6 +5,7 @@ schemanav.toml and its line), and the smaller messages of issue 42."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from typer.testing import CliRunner, Result
 from schemanav import errors
 from schemanav.cli import app
 from schemanav.errors import MissingExtra, install_extra
+from schemanav.schema import bundled_path
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -138,3 +140,35 @@ def test_an_unwritable_markdown_folder_is_refused_before_the_run() -> None:
     assert result.exit_code == 2
     assert result.stdout == ""  # refused before the work, not after it
     assert "--markdown /proc/out.md: cannot write into /proc" in _one_error_line(result)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["agent-bench", "{schema}"], ["bench", "--bench-file", "{schema}"]],
+    ids=["agent-bench TASKS", "bench --bench-file"],
+)
+def test_a_schema_given_as_labelled_questions_is_one_line_saying_where_it_goes(
+    args: list[str],
+) -> None:
+    schema = str(bundled_path("moviedb.graphqls"))
+    result = _run(*(arg.format(schema=schema) for arg in args))
+    assert result.exit_code == 2
+    line = _one_error_line(result)
+    assert f"{schema} is not a labelled TSV: no line holds a tab" in line
+    assert line.endswith("(a schema goes to --schema)")
+    assert len(line) < 300  # one short line, not a problem per line of the schema
+
+
+# Output ----------------------------------------------------------------------------------
+
+
+def test_bench_of_slices_alone_prints_no_table_without_figures(cache_dir: Path) -> None:
+    result = _run("bench", "--output", "slice", "--budgets", "500,2000", "-q")
+    assert result.exit_code == 0, result.stderr
+    tables = result.stdout.split("\n\n")[1:-1]  # the heading, then tables, then sentences
+    assert tables  # the completeness tables of the slices are there
+    for table in tables:
+        rows = table.splitlines()[2:-1]  # title and header above, caption below
+        assert rows, table
+        assert any(re.search(r"\d", row.split("slice", 1)[1]) for row in rows), table
+    assert "Recall@k" not in result.stdout  # a ranked-list measure a slice has not
