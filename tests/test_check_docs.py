@@ -4,6 +4,7 @@ never count; `--update` rewrites the block alone, never the hand-written text ar
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,34 @@ def test_every_page_in_the_repository_has_well_formed_markers() -> None:
     ]
     assert any(block.fast for block in blocks)
     assert {block.kind for block in blocks} >= {"fenced", "table", "expect", "region"}
+
+
+def test_the_architecture_layout_names_every_module() -> None:
+    """docs/architecture.md's layout names each module and package of the library, and those
+    one level down (a module deleted or added without the page following fails here)."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = page.split("## Layout", 1)[1].split("```")[1]
+    package = ROOT / "src" / "schemanav"
+
+    def parts(folder: Path) -> list[Path]:
+        return sorted(
+            path
+            for path in folder.iterdir()
+            if (path.suffix == ".py" and path.stem not in ("__init__", "__main__"))
+            or (path / "__init__.py").is_file()
+        )
+
+    missing = []
+    for part in parts(package):
+        shown = part.name if part.suffix else f"{part.name}/"
+        if not re.search(rf"(?<![\w/.]){re.escape(shown)}", layout):
+            missing.append(shown)
+        if not part.suffix:
+            missing += [
+                f"{part.name}/{inner.stem}"
+                for inner in parts(part)
+                if not re.search(rf"\b{inner.stem}\b", layout)
+            ]
+    assert not missing, f"docs/architecture.md's layout does not name {missing}"
+    for named in re.findall(r"(?<![\w/.])(\w+\.py)\b", layout):
+        assert list(package.rglob(named)), f"the layout names {named}, which is gone"
