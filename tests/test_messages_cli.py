@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -78,6 +79,21 @@ def test_a_missing_openai_extra_exits_2_with_one_line(monkeypatch: pytest.Monkey
     result = _run("agent", "anything", "--chat-api", "openai", "--chat-url", "http://127.0.0.1:9")
     assert result.exit_code == 2
     assert "[openai]'" in _one_error_line(result)
+
+
+@pytest.mark.parametrize("hidden", ["uvicorn", "starlette"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_missing_serve_extra_exits_2_with_one_line(hidden: str, workers: str) -> None:
+    """In a process of its own, with a time limit: a server that started would never end."""
+    code = f"import sys; sys.modules[{hidden!r}] = None\nfrom schemanav.cli import main\nmain()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "serve", "--port", "0", "--workers", workers],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert "needs Starlette and uvicorn: pip install" in lines[0] and "[serve]'" in lines[0]
 
 
 # Where a setting came from ------------------------------------------------------------------
