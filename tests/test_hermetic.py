@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import python_path
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,7 +36,7 @@ def test_the_suite_passes_beside_a_third_party_plugin(tmp_path: Path) -> None:
         module='raise ImportError("not for schemanav\'s tests")\n',
     )
     # the environment the suite runs in: these plugins on the path before the session starts
-    env = {**os.environ, "PYTHONPATH": str(site)}
+    env = {**os.environ, "PYTHONPATH": python_path(str(site))}
     env.pop("HIDDEN_BACKEND_PLUGINS", None)
     seen = subprocess.run(
         [sys.executable, "-m", "schemanav", "search", "--help"],
