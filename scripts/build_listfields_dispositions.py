@@ -78,7 +78,7 @@ def list_fields_figures(name: str, navigator: Navigator) -> str:
         full.append(count_tokens(tools.introspect_type(type_name).text))
     ratios = [f / s for f, s in zip(full, short, strict=True)]
     return (
-        f"| {name} | {len(short)} | {statistics.median(short)} | {statistics.median(full)} | "
+        f"| {name} | {len(short):,} | {statistics.median(short)} | {statistics.median(full)} | "
         f"{statistics.median(ratios):.1f} | {sum(full) / sum(short):.1f} |"
     )
 

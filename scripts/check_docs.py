@@ -11,9 +11,10 @@ command, right before the output it printed, as cog does for simonw/llm's docs:
 
 - The block after the marker (a fenced block, a markdown table, or the lines between a
   `<!-- generated … -->` and a `<!-- end of the generated … -->` line) must be what the
-  command prints on stdout, line for line. A line `…` in the block stands for any lines (an
-  excerpt); a table is compared cell by cell, its header and separator included when the
-  command prints them (else its rows alone), a column headed `s`, `ms` or `time` skipped.
+  command prints on stdout, line for line. A line that starts with `…` (`…`, `…the cost
+  lines…`; a table row never) stands for any lines (an excerpt); a table is compared cell by
+  cell, its header and separator included when the command prints them (else its rows alone),
+  a column headed `s`, `ms` or `time` skipped.
 - A marker with `expect:` lines checks figures quoted in prose instead: each text must appear
   in the command's output.
 
@@ -188,13 +189,17 @@ def _cells(line: str) -> list[str]:
 
 
 def matches(expected: Sequence[str], printed: Sequence[str]) -> bool:
-    """Line for line, a `…` line standing for any lines (none included)."""
-    if not expected:
-        return not printed
-    if expected[0].lstrip().startswith(ELLIPSIS):
-        rest = expected[1:]
-        return any(matches(rest, printed[skip:]) for skip in range(len(printed) + 1))
-    return bool(printed) and expected[0] == printed[0] and matches(expected[1:], printed[1:])
+    """Line for line, a `…` line standing for any lines (none included). Linear in both: the
+    positions of the output each prefix of the block can reach, one line at a time."""
+    reach = {0}
+    for line in expected:
+        if line == ELLIPSIS:
+            reach = set(range(min(reach), len(printed) + 1))
+        else:
+            reach = {at + 1 for at in reach if at < len(printed) and printed[at] == line}
+        if not reach:
+            return False
+    return len(printed) in reach
 
 
 def compare(block: Block, lines: Sequence[str], output: str) -> list[str]:
@@ -212,18 +217,22 @@ def compare(block: Block, lines: Sequence[str], output: str) -> list[str]:
         expected = [_blank(_cells(row), timed) for row in shown]
         got = [_blank(_cells(row), timed) for row in printed]
     else:
-        expected, got = _normalised(shown), _normalised(printed)
+        expected, got = _normalised(shown, excerpt=True), _normalised(printed)
     if matches(expected, got):
         return []
     return _difference(expected, got)
 
 
-def _normalised(lines: Sequence[str]) -> list[str]:
-    """Timings blanked: in prose (`0.25 s`) and in the timing columns of any table."""
+def _normalised(lines: Sequence[str], *, excerpt: bool = False) -> list[str]:
+    """Timings blanked: in prose (`0.25 s`) and in the timing columns of any table. In the
+    block (`excerpt`), a line that starts with `…` and is not a table row (`| …paths | 0.1 |`
+    is compared) stands for any lines: it becomes `…` itself (`…the cost lines…` says which)."""
     found: list[str] = []
     timed: set[int] = set()
     for number, line in enumerate(lines):
-        if line.startswith("|"):
+        if excerpt and line.lstrip().startswith(ELLIPSIS):
+            found.append(ELLIPSIS)
+        elif line.startswith("|"):
             if number == 0 or not lines[number - 1].startswith("|"):
                 timed = {i for i, name in enumerate(_cells(line)) if TIME_HEADER.match(name)}
             found.append(_blank(_cells(line), timed))

@@ -2,8 +2,8 @@
 """Retrieval and slice quality on every development schema, side by side, as Markdown.
 
 Runs `schemanav bench --json --output list,slice` for each schema and label set and prints,
-first, the summary table that is the README's headline (and heads docs/quality.md), then one
-section per schema for docs/quality.md, each table under the command that printed its figures:
+first, the summary table of docs/quality.md's "Where the Working Group's schemas stand", then one
+section per schema, each table under the command that printed its figures:
 
 - GitHub and GitLab: the GraphQL AI Working Group's questions, written by
   `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME [--labels full]`;
@@ -11,9 +11,9 @@ section per schema for docs/quality.md, each table under the command that printe
   Working Group's "perfect": fields, arguments and types);
 - the bundled Movie DB and its questions (field labels only).
 
-Usage: `python scripts/quality_tables.py [--schemas github,gitlab,moviedb]`; paste the
-summary over the README's and docs/quality.md's and the sections over docs/quality.md's
-(tests/test_readme_figures.py holds the README's GitHub and GitLab rows to `bench`).
+Usage: `python scripts/quality_tables.py [--schemas github,gitlab,moviedb]`. docs/quality.md
+holds its whole output in a marked block: `python scripts/check_docs.py docs/quality.md`
+compares it, and with `--update` writes it anew (nothing outside the block is touched).
 """
 
 from __future__ import annotations

@@ -154,7 +154,8 @@ def replace_generated(path: Path, text: str) -> None:
         raise SystemExit(f"{path}: no {START} … {END} markers; nothing written")
     head, rest = document.split(START, 1)
     _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+    body = text.rstrip("\n")  # as check_docs.py compares it: no blank line before the end
+    path.write_text(f"{head}{START}\n{body}\n{END}{tail}", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -223,11 +223,50 @@ def rewrite_json_payload(path: Path, change: Callable[[dict[str, Any]], object])
     write_checked(path, header, json.dumps(payload).encode())
 
 
+HERMETIC = REPO_ROOT / "tests" / "hermetic"
+
+
+def installed_backend_plugins() -> list[str]:
+    """The metadata folders of the installed packages that offer a `schemanav.backends` entry
+    point (another package's backends, in the environment the suite runs in)."""
+    from importlib.metadata import distributions
+
+    found = []
+    for installed in distributions():
+        folder = getattr(installed, "_path", None)
+        try:
+            offers = bool(installed.entry_points.select(group="schemanav.backends"))
+        except Exception:  # an unreadable entry_points.txt: hidden too (it would warn)
+            offers = True
+        if offers and folder is not None:
+            found.append(os.path.realpath(str(folder)))
+    return found
+
+
+def python_path(*first: str) -> str:
+    """A PYTHONPATH for a subprocess: `first`, then the suite's own (which starts with the
+    folder that keeps the environment's backend plugins out of every process it starts)."""
+    rest = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    return os.pathsep.join(dict.fromkeys([*first, *filter(None, rest)]))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hermetic subprocesses: every process the suite starts imports tests/hermetic's
+    sitecustomize, which hides the backend plugins installed in this environment (found now,
+    before any test installs its own)."""
+    hidden = set(installed_backend_plugins())
+    hidden |= set(filter(None, os.environ.get("HIDDEN_BACKEND_PLUGINS", "").split(os.pathsep)))
+    os.environ["HIDDEN_BACKEND_PLUGINS"] = os.pathsep.join(sorted(hidden))
+    rest = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([str(HERMETIC), *rest]))
+
+
 @pytest.fixture(autouse=True)
 def _no_third_party_backends(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hermetic: the backends of whatever else is installed (a `schemanav.backends` entry
-    point of another package) are not seen by a test run in this process; tests/test_plugins.py
-    installs its own plugin and runs `schemanav` in a process of its own."""
+    point of another package) are not seen by a test run in this process (a process the test
+    starts is kept from them by `pytest_configure`); tests/test_plugins.py installs its own
+    plugin and runs `schemanav` in a process of its own."""
     from schemanav.retrieval import registry
 
     monkeypatch.setattr(registry, "plugin_entry_points", dict)

@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from typer.testing import CliRunner
 
+from conftest import python_path
 from schemanav.cli import app
 from schemanav.navigator import Navigator
 from schemanav.servers.active import ActiveSchema
@@ -130,7 +131,8 @@ def test_mcp_over_stdio_answers_from_the_edited_file(shelf: Path, tmp_path: Path
     """The real `schemanav mcp` process, driven by the MCP SDK's client: a field added to the
     schema file while it runs is found by the next searches."""
     src = Path(__file__).resolve().parents[1] / "src"
-    env = {"PYTHONPATH": str(src), "SCHEMANAV_CACHE_DIR": str(tmp_path / "cache")}
+    env = {"PYTHONPATH": python_path(str(src)), "SCHEMANAV_CACHE_DIR": str(tmp_path / "cache")}
+    env["HIDDEN_BACKEND_PLUGINS"] = os.environ["HIDDEN_BACKEND_PLUGINS"]  # the SDK passes env alone
     command = ["-m", "schemanav", "mcp", "--schema", str(shelf)]
     params = StdioServerParameters(command=sys.executable, args=command, env=env)
 

@@ -20,6 +20,7 @@ from gql import Client, GraphQLRequest, gql
 from gql.transport.exceptions import TransportQueryError
 from gql.transport.httpx import HTTPXTransport
 
+from conftest import python_path
 from schemanav.navigator import Navigator
 from schemanav.servers.graphql_endpoint import GRAPHQL_PATH, SemanticEndpoint
 from servers.graphql_server import MovieDbServer, serve_moviedb
@@ -200,7 +201,7 @@ def test_a_down_upstream_is_a_graphql_error_not_a_500(tmp_path: Path) -> None:
 
 def test_schemanav_serve_starts_and_answers(upstream: MovieDbServer) -> None:
     """The command line end to end: a free port, the `listening on` line, one answer."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+    env = {**os.environ, "PYTHONPATH": python_path(str(REPO_ROOT / "src"))}
     command = [sys.executable, "-m", "schemanav", "serve", "--port", "0"]
     command += ["--upstream", upstream.url, "--header", f"Authorization: Bearer {SECRET}"]
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conftest import python_path
 from schemanav.servers.request_limits import (
     MAX_SELECTION_DEPTH,
     MAX_SEMANTIC_SELECTIONS,
@@ -104,7 +105,7 @@ class Served:
 
     def __init__(self, workdir: Path, *args: str, max_fields: int = MAX_FIELDS) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCHEMANAV_")}
-        env["PYTHONPATH"] = str(REPO_ROOT / "src")
+        env["PYTHONPATH"] = python_path(str(REPO_ROOT / "src"))
         env["SCHEMANAV_CACHE_DIR"] = str(workdir / "cache")
         env[RESOLVED_FIELDS_VARIABLE] = str(max_fields)
         self.process = subprocess.Popen(
@@ -312,7 +313,7 @@ def test_mcp_answers_a_message_nested_too_deeply_with_a_json_rpc_error(tmp_path:
     import select
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCHEMANAV_")}
-    env |= {"PYTHONPATH": str(REPO_ROOT / "src"), "SCHEMANAV_CACHE_DIR": str(tmp_path)}
+    env |= {"PYTHONPATH": python_path(str(REPO_ROOT / "src")), "SCHEMANAV_CACHE_DIR": str(tmp_path)}
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, "mcp"],
         env=env,

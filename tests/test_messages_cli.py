@@ -5,6 +5,8 @@ schemanav.toml and its line), and the smaller messages of issue 42."""
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from typer.testing import CliRunner, Result
 from schemanav import errors
 from schemanav.cli import app
 from schemanav.errors import MissingExtra, install_extra
+from schemanav.schema import bundled_path
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> Result:
@@ -78,6 +81,21 @@ def test_a_missing_openai_extra_exits_2_with_one_line(monkeypatch: pytest.Monkey
     assert "[openai]'" in _one_error_line(result)
 
 
+@pytest.mark.parametrize("hidden", ["uvicorn", "starlette"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_missing_serve_extra_exits_2_with_one_line(hidden: str, workers: str) -> None:
+    """In a process of its own, with a time limit: a server that started would never end."""
+    code = f"import sys; sys.modules[{hidden!r}] = None\nfrom schemanav.cli import main\nmain()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "serve", "--port", "0", "--workers", workers],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert "needs Starlette and uvicorn: pip install" in lines[0] and "[serve]'" in lines[0]
+
+
 # Where a setting came from ------------------------------------------------------------------
 
 
@@ -138,3 +156,35 @@ def test_an_unwritable_markdown_folder_is_refused_before_the_run() -> None:
     assert result.exit_code == 2
     assert result.stdout == ""  # refused before the work, not after it
     assert "--markdown /proc/out.md: cannot write into /proc" in _one_error_line(result)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["agent-bench", "{schema}"], ["bench", "--bench-file", "{schema}"]],
+    ids=["agent-bench TASKS", "bench --bench-file"],
+)
+def test_a_schema_given_as_labelled_questions_is_one_line_saying_where_it_goes(
+    args: list[str],
+) -> None:
+    schema = str(bundled_path("moviedb.graphqls"))
+    result = _run(*(arg.format(schema=schema) for arg in args))
+    assert result.exit_code == 2
+    line = _one_error_line(result)
+    assert f"{schema} is not a labelled TSV: no line holds a tab" in line
+    assert line.endswith("(a schema goes to --schema)")
+    assert len(line) < 300  # one short line, not a problem per line of the schema
+
+
+# Output ----------------------------------------------------------------------------------
+
+
+def test_bench_of_slices_alone_prints_no_table_without_figures(cache_dir: Path) -> None:
+    result = _run("bench", "--output", "slice", "--budgets", "500,2000", "-q")
+    assert result.exit_code == 0, result.stderr
+    tables = result.stdout.split("\n\n")[1:-1]  # the heading, then tables, then sentences
+    assert tables  # the completeness tables of the slices are there
+    for table in tables:
+        rows = table.splitlines()[2:-1]  # title and header above, caption below
+        assert rows, table
+        assert any(re.search(r"\d", row.split("slice", 1)[1]) for row in rows), table
+    assert "Recall@k" not in result.stdout  # a ranked-list measure a slice has not

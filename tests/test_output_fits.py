@@ -9,7 +9,7 @@ import io
 
 from rich.console import Console
 
-from schemanav.bench.report import TextTable, print_table
+from schemanav.bench.report import TextTable, hanging_lines, print_table
 from schemanav.compare.report import _change, _change_words
 
 LONG = "ContributionsCollection.popularPullRequestContribution"
@@ -39,6 +39,19 @@ def test_a_table_too_wide_for_the_terminal_becomes_records_with_whole_names() ->
     assert "Two rows." in out
 
 
+def test_a_long_cell_of_a_record_wraps_under_itself_between_words() -> None:
+    lead = "  detail      "
+    lines = hanging_lines(lead, f"renamed to {LONG}?", 70)
+    assert lines == [f"{lead}renamed to", f"{' ' * len(lead)}{LONG}?"]
+    words = "the first words of a question that is much longer than its line " * 2
+    wrapped = hanging_lines(lead, words, 40)
+    assert len(wrapped) > 2 and all(len(line) <= 40 for line in wrapped)
+    assert all(line.startswith(" " * len(lead)) for line in wrapped[1:])
+    assert " ".join(" ".join(wrapped).split()) == f"detail {words.strip()}"  # words whole
+    # a name wider than the room under its column moves left only as far as it must
+    assert hanging_lines(lead, LONG, 55) == [lead.rstrip(), " " + LONG]
+
+
 def test_a_table_that_fits_is_boxed_and_cells_are_never_folded() -> None:
     narrow = TextTable("T", ("coordinate", "n"), (False, True), ((LONG, "1"),))
     out = _printed(narrow, terminal=True, width=80)
@@ -65,3 +78,5 @@ def test_a_change_is_said_in_the_words_of_its_measure() -> None:
     assert _change_words("mrr", -0.074, worse=True) == "fell, worse"
     assert _change_words("never_complete", 3, worse=True) == "more questions, worse"
     assert _change("recall", 0.1234) == "+0.123"
+    assert _change("never_complete", 4.0) == "+4"  # questions are whole
+    assert _change("rank_p50", -1.5) == "-1.5"  # a median rank may be a half

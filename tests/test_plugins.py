@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, python_path
 
 PLUGIN = Path(__file__).parent / "data" / "schemanav-wordcount-backend"
 
@@ -42,8 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def schemanav(site: Path | None, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCHEMANAV_")}
-    paths = [str(REPO_ROOT / "src"), *([str(site)] if site else [])]
-    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONPATH"] = python_path(str(REPO_ROOT / "src"), *([str(site)] if site else []))
     env["SCHEMANAV_CACHE_DIR"] = str(tmp_path / "cache")
     return subprocess.run(
         [sys.executable, "-m", "schemanav", *args],

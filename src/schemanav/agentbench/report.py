@@ -193,8 +193,8 @@ def tables(report: AgentBenchReport) -> list[TextTable]:
             rows=rows,
             caption=(
                 "Costs are mean / p95 (nearest rank) per task; prompt and completion tokens as "
-                "the provider counted them, tool payloads in o200k_base. The last columns count "
-                "failures by stage."
+                "the provider counted them, tool payloads in o200k_base. "
+                f"{STAGES[0]} … {STAGES[-1]}: failures by stage."
             ),
         )
     ]

@@ -243,8 +243,9 @@ def print_table(console: Console, table: TextTable) -> None:
 
 
 def print_records(console: Console, table: TextTable) -> None:
-    """The table as stacked records: its title, then per row `header: cell` lines (a label
-    column first), a blank line apart; long cells run on whole rather than being cut."""
+    """The table as stacked records: its title, then per row `header  cell` lines (a label
+    column first), a blank line apart. A cell too long for its line wraps between words under
+    itself (a hanging indent); a word too long even for that starts its own line, whole."""
     from rich.text import Text
 
     console.print(Text(table.title), soft_wrap=False)
@@ -253,9 +254,37 @@ def print_records(console: Console, table: TextTable) -> None:
         if number:
             console.print()
         for header, cell in zip(table.headers, row, strict=True):
-            console.print(f"  {header.ljust(name_width)}  {cell}", markup=False, highlight=False)
+            lead = f"  {header.ljust(name_width)}  "
+            for line in hanging_lines(lead, cell, console.width):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     if table.caption:
         console.print(Text(table.caption))
+
+
+def hanging_lines(lead: str, text: str, width: int) -> list[str]:
+    """`lead` then `text` wrapped between words within `width` columns (as the terminal counts
+    them), every further line indented as far as `lead`; a word longer than that room goes on
+    a line of its own, moved left only as far as it must to fit, never cut."""
+    from rich.cells import cell_len
+
+    if cell_len(lead) + cell_len(text) <= width or not text.strip():
+        return [f"{lead}{text}".rstrip()]
+    indent = cell_len(lead)
+    room = max(width - indent, 1)
+    pieces: list[str] = []
+    for word in text.split():
+        if pieces and cell_len(pieces[-1]) + 1 + cell_len(word) <= room:
+            pieces[-1] += f" {word}"
+        else:
+            pieces.append(word)
+    lines = [lead.rstrip()] if indent + cell_len(pieces[0]) > width else []
+    for piece in pieces:
+        if not lines:
+            lines.append(f"{lead}{piece}")
+            continue
+        shift = max(min(indent, width - cell_len(piece)), 0)
+        lines.append(" " * shift + piece)
+    return lines
 
 
 def print_tables(console: Console, report: BenchReport) -> None:

@@ -78,12 +78,16 @@ def _counts(key: str) -> str | None:
 
 
 def _change(key: str, change: float | None) -> str:
-    """The change at the precision of its measure (tokens to one decimal below 10, so a
-    change under one token is not shown as a share)."""
+    """The change at the precision of its measure: a share to three decimals, questions and
+    ranks whole, tokens to one decimal below 10 (so a change under one token is not shown as
+    a share)."""
     if change is None:
         return "–"
-    if _counts(key) is None:
+    what = _counts(key)
+    if what is None:
         return f"{change:+.3f}"
+    if what in ("questions", "rank"):  # whole questions, whole ranks (a p50 may be a half)
+        return f"{change:+,.1f}" if change % 1 else f"{change:+,.0f}"
     return f"{change:+,.1f}" if abs(change) < 10 else f"{change:+,.0f}"
 
 
