@@ -686,6 +686,37 @@ def test_a_union_shows_the_outcome_most_of_the_schemas_unions_share_whole(
         assert not whole & shown
 
 
+ENVELOPE_SDL = """
+type Query { pages: PageQuery  forms: FormQuery }
+type PageQuery { page(id: ID!): PageResponse  pages: PageListResponse
+  category(slug: String!): CategoryResponse }
+type FormQuery { form(id: ID!): FormResponse }
+type Page { id: ID!  title: String!  path: String }
+type Category { slug: String!  name: String! }
+type Form { id: ID!  name: String! }
+type Error { code: String  message: String  data: String }
+type PageResponse { data: Page  error: Error }
+type PageListResponse { data: [Page!]  error: Error }
+type CategoryResponse { data: Category  error: Error }
+type FormResponse { data: Form  error: Error }
+"""
+
+
+@pytest.mark.parametrize("carriers", [4, 3])
+def test_an_envelope_most_answers_carry_is_shown_whole(carriers: int) -> None:
+    # `error: Error` beside every answer's `data`, on the four types the entry fields
+    # return (those of `PageQuery` and `FormQuery`, which group them): how the schema
+    # reports an outcome, selected alike by every operation. `data` is each answer's own;
+    # three carriers are too few to tell an envelope.
+    sdl = ENVELOPE_SDL
+    if carriers == 3:
+        sdl = sdl.replace("{ data: Form  error: Error }", "{ data: Form }")
+    piece = slicer_for(sdl).from_ranked(["PageQuery.page", "Page.title"], 2000, "Page 7's title?")
+    valid(piece.sdl)
+    whole = {"PageResponse.error", "Error.code", "Error.message", "Error.data"}
+    assert (whole <= set(piece.fields)) is (carriers == 4)
+
+
 PAYLOAD_SDL = """
 type Query { item(id: ID!): Item }
 type Item { id: ID!  name: String! }

@@ -24,7 +24,8 @@ sentence, `schemanav.question`), and brings the `id` of each type it takes objec
 `id` (`writes`); a connection shows its way to its nodes (`nodes`, another list of them, or
 `edges { node }`: `connections`); a union that may return the outcome most of the schema's
 unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
-its fields bring. Ways in are closed over the schema's shape: fields into a
+its fields bring, and a type carrying the envelope most answers carry (`error` beside `data`)
+shows it, whole. Ways in are closed over the schema's shape: fields into a
 union or interface through which a hit's type is reached, a query field without arguments
 returning a type in the slice (a viewer), a list way into a type with several hits, and the
 single-object fields between types with several hits each. Fields are indented by one space

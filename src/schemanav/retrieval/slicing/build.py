@@ -124,6 +124,7 @@ class Slicer(SchemaTables):
             state = growth.add_set_ways(state)
             state = growth.add_filtering_lists(state)
             state = growth.add_paging(state)
+            state = growth.add_envelopes(state)
             state = growth.add_shared_outcomes(state)
             state = growth.add_filtered_members(state)
         if fitted and self.params.fill and failed != -1:
@@ -279,6 +280,28 @@ class _Growth:
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
             state = self._tried(state, ("page", owner, name))
+        return state
+
+    def add_envelopes(self, state: GrowingState) -> GrowingState:
+        """A type in the slice carrying one of the schema's envelope fields
+        (`SchemaTables.envelopes`: the `error` beside every response's `data`) shows that
+        field, and its type shows every field, each while it fits: every operation selects
+        the envelope alike (its code, message and data), though the question says nothing
+        of failure."""
+        envelopes = self.s.envelopes
+        if not envelopes:
+            return state  # most schemas: no object field is carried by half their answers
+        facts = self.s.facts
+        for owner in list(state.fields):
+            own = facts[owner]
+            for name in envelopes:
+                field = own.get(name)
+                if field is None:
+                    continue
+                if name not in state.fields[owner]:
+                    state = self._tried(state, ("link", owner, name))
+                if field.named in state.fields:
+                    state = self._whole(state, field.named, further=False)
         return state
 
     def add_shared_outcomes(self, state: GrowingState) -> GrowingState:

@@ -475,6 +475,45 @@ class SchemaTables:
         least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * unions)
         return frozenset(member for member, of in self.member_of.items() if len(of) >= least)
 
+    @cached_property
+    def envelopes(self) -> frozenset[str]:
+        """The names of the fields returning an object that at least half the types the
+        schema's entry fields return carry (and at least `SHARED_OUTCOME_UNIONS`): a response
+        envelope, how the schema reports an outcome beside every answer (`error: PbError` on
+        44 of Webiny's 49 responses). Entry fields are the roots' fields, and for a root field
+        without arguments into a type that only roots return, that type's fields (a schema
+        grouping its operations by feature)."""
+        facts, kinds = self.facts, self.kinds
+        roots = [r for r in (self.corpus.query_root, self.corpus.mutation_root) if r]
+        returned_by: dict[str, set[str]] = defaultdict(set)
+        for owner, fields in facts.items():
+            for field in fields.values():
+                returned_by[field.named].add(owner)
+        answers: set[str] = set()
+        for root in roots:
+            for field in facts.get(root, {}).values():
+                group = field.named
+                if not field.arguments and not field.leaf and returned_by[group] <= set(roots):
+                    answers.update(f.named for f in facts.get(group, {}).values())
+                else:
+                    answers.add(field.named)
+        answers = {a for a in answers if kinds.get(a) == "object" and a not in roots}
+        counts: dict[str, int] = defaultdict(int)
+        types: dict[str, set[str]] = defaultdict(set)
+        for answer in answers:
+            for name, field in facts.get(answer, {}).items():
+                if kinds.get(field.named) == "object" and not field.required:
+                    counts[name] += 1
+                    types[name].add(field.named)
+        least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * len(answers))
+        # An envelope's field has one type or a few (one error type per feature), where the
+        # answer itself (`data`, `items`) has a type of its own in each response.
+        return frozenset(
+            name
+            for name, count in counts.items()
+            if count >= least and len(types[name]) * SHARED_OUTCOME_UNIONS <= count
+        )
+
     def union_members(self, union: str) -> list[tuple[str, list[int]]]:
         """A union's members in declaration order, each with its fields' corpus positions
         (a union entering a slice shows the member whose best field scores highest)."""
