@@ -717,6 +717,30 @@ def test_an_envelope_most_answers_carry_is_shown_whole(carriers: int) -> None:
     assert (whole <= set(piece.fields)) is (carriers == 4)
 
 
+ENTRY_SDL = """
+type Query { shop: Shop  orders(status: String, sort: String, limit: Int, offset: Int): [Order!]! }
+type Shop { name: String!  orders(status: String, sort: String, limit: Int, offset: Int): [Order!]! }
+type Order { id: ID!  total: Int!  placed: String  shop: Shop }
+"""  # noqa: E501
+
+
+def test_an_entry_field_shows_every_argument_it_offers_while_they_cost_little() -> None:
+    # A client operation states its filters, order and page on the field it enters by,
+    # though the question names none of them; a list further in (`Shop`, which an order
+    # returns too, groups no entry fields) shows those named.
+    slicer = slicer_for(ENTRY_SDL)
+    question = "Which orders were placed?"
+    offered = {"status", "sort", "limit", "offset"}
+    ranked = ["Order.placed", "Order.total", "Shop.name", "Query.orders", "Shop.orders"]
+    piece = slicer.from_ranked(ranked, 4000, question)
+    valid(piece.sdl)
+    assert {f"Query.orders({a}:)" for a in offered} <= set(piece.arguments)
+    assert not any(a.startswith("Shop.orders(") for a in piece.arguments)
+    # Within 500 tokens they cost more than half a percent of the budget: not shown.
+    small = slicer.from_ranked(ranked, 500, question)
+    assert not offered & {a.split("(")[1][:-2] for a in small.arguments}
+
+
 PAYLOAD_SDL = """
 type Query { item(id: ID!): Item }
 type Item { id: ID!  name: String! }

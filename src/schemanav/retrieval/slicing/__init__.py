@@ -5,7 +5,9 @@ the types those need. A slice hands over a schema of its own instead: the root f
 object types on the way, the fields the question needs with the arguments that select (required
 ones, a connection's page size, the ones the question's words name, every argument of a field
 returning one object whose arguments are all optional and of the first two hits, when at most
-16, and every argument of a write: its optional ones are the user's inputs), and the input, enum
+16, every argument of a write: its optional ones are the user's inputs, and every argument of an
+entry field, a root's or of a type grouping them, while they cost at most 0.5% of the budget
+each and 2% in all: an operation states its filters, order and page there), and the input, enum
 and scalar types those arguments and fields need (an enum of more than 8 values that an argument
 takes shows the values the question names). Hits are added in rank order, each with a way in
 from the root (the one adding the fewest fields not yet in the slice), until the next one would
@@ -25,11 +27,10 @@ sentence, `schemanav.question`), and brings the `id` of each type it takes objec
 `edges { node }`: `connections`); a union that may return the outcome most of the schema's
 unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
 its fields bring, and a type carrying the envelope most answers carry (`error` beside `data`)
-shows it, whole. Ways in are closed over the schema's shape: fields into a
-union or interface through which a hit's type is reached, a query field without arguments
-returning a type in the slice (a viewer), a list way into a type with several hits, and the
-single-object fields between types with several hits each. Fields are indented by one space
-(tokens are the budget).
+shows it, whole. Ways in are closed over the schema's shape: fields into a union or interface
+through which a hit's type is reached, a query field without arguments returning a type in the
+slice (a viewer), a list way into a type with several hits, and the single-object fields between
+types with several hits each. Fields are indented by one space (tokens are the budget).
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`

@@ -13,6 +13,8 @@ from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
+    ENTRY_ARGUMENTS_SHARE,
+    ENTRY_ARGUMENTS_TOTAL,
     FILL_MEMBER_SHARE,
     RESERVE,
     SNAPSHOT_FROM,
@@ -124,6 +126,7 @@ class Slicer(SchemaTables):
             state = growth.add_set_ways(state)
             state = growth.add_filtering_lists(state)
             state = growth.add_paging(state)
+            state = growth.add_entry_arguments(state)
             state = growth.add_envelopes(state)
             state = growth.add_shared_outcomes(state)
             state = growth.add_filtered_members(state)
@@ -280,6 +283,32 @@ class _Growth:
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
             state = self._tried(state, ("page", owner, name))
+        return state
+
+    def add_entry_arguments(self, state: GrowingState) -> GrowingState:
+        """Each entry field in the slice (`SchemaTables.entry_owners`: a root's field, or a
+        field of a type grouping them) shows every argument it offers, while those cost at
+        most `ENTRY_ARGUMENTS_SHARE` of the budget a field and `ENTRY_ARGUMENTS_TOTAL` in
+        all: an operation states its filters, order and page on the field it enters by,
+        though the question names few ("the orders paid by invoice, newest first")."""
+        facts, entries = self.s.facts, self.s.entry_owners
+        each, total = self.budget * ENTRY_ARGUMENTS_SHARE, self.budget * ENTRY_ARGUMENTS_TOTAL
+        start = state.total
+        for owner in [owner for owner in state.fields if owner in entries]:
+            own = facts[owner]
+            for name, arguments in list(state.fields[owner].items()):
+                field = own[name]
+                missing = tuple(a for a in field.offered if a not in arguments)
+                if not missing or field.leaf:
+                    continue
+                before, snapshot = state.total, state.copy()
+                state.apply(("args", owner, name, missing))
+                if state.total - before > each or state.total - start > total:
+                    state = snapshot  # too dear: the slice as it was
+                elif state.total <= self.budget:
+                    self.steps.append(("args", owner, name, missing))
+                else:
+                    state = snapshot
         return state
 
     def add_envelopes(self, state: GrowingState) -> GrowingState:

@@ -51,6 +51,10 @@ ARGUMENT_ENUM_CAP = 8
 # A small subject (at most this many leaves) shows them all within this share of the budget.
 SUBJECT_LEAVES = 16
 SUBJECT_LEAVES_SHARE = 0.02
+# An entry field (a root's, or of a type grouping them) shows every argument it offers while
+# they cost at most this share of the budget a field, and the second share in all.
+ENTRY_ARGUMENTS_SHARE = 0.005
+ENTRY_ARGUMENTS_TOTAL = 0.02
 # A type that is a member of at least this share of the schema's unions, and of at least
 # `SHARED_OUTCOME_UNIONS` of them, is an outcome the schema reports alike everywhere (an error
 # every `…OrError` union may return): a union in the slice brings it whole.

@@ -476,28 +476,35 @@ class SchemaTables:
         return frozenset(member for member, of in self.member_of.items() if len(of) >= least)
 
     @cached_property
-    def envelopes(self) -> frozenset[str]:
-        """The names of the fields returning an object that at least half the types the
-        schema's entry fields return carry (and at least `SHARED_OUTCOME_UNIONS`): a response
-        envelope, how the schema reports an outcome beside every answer (`error: PbError` on
-        44 of Webiny's 49 responses). Entry fields are the roots' fields, and for a root field
-        without arguments into a type that only roots return, that type's fields (a schema
-        grouping its operations by feature)."""
-        facts, kinds = self.facts, self.kinds
-        roots = [r for r in (self.corpus.query_root, self.corpus.mutation_root) if r]
+    def entry_owners(self) -> frozenset[str]:
+        """The types whose fields an operation enters by: the query and mutation roots, and
+        the object types that only their fields without arguments return (a schema grouping
+        its operations by feature, `Query.pageBuilder: PbQuery`)."""
+        facts = self.facts
+        roots = {r for r in (self.corpus.query_root, self.corpus.mutation_root) if r}
         returned_by: dict[str, set[str]] = defaultdict(set)
         for owner, fields in facts.items():
             for field in fields.values():
                 returned_by[field.named].add(owner)
-        answers: set[str] = set()
-        for root in roots:
-            for field in facts.get(root, {}).values():
-                group = field.named
-                if not field.arguments and not field.leaf and returned_by[group] <= set(roots):
-                    answers.update(f.named for f in facts.get(group, {}).values())
-                else:
-                    answers.add(field.named)
-        answers = {a for a in answers if kinds.get(a) == "object" and a not in roots}
+        groups = {
+            field.named
+            for root in roots
+            for field in facts.get(root, {}).values()
+            if not field.arguments and not field.leaf and returned_by[field.named] <= roots
+        }
+        return frozenset(roots | groups)
+
+    @cached_property
+    def envelopes(self) -> frozenset[str]:
+        """The names of the fields returning an object that at least half the types the
+        schema's entry fields return carry (and at least `SHARED_OUTCOME_UNIONS`): a response
+        envelope, how the schema reports an outcome beside every answer (`error: PbError` on
+        44 of Webiny's 49 responses). Entry fields are those of `entry_owners`."""
+        facts, kinds, entries = self.facts, self.kinds, self.entry_owners
+        answers = {
+            field.named for owner in entries for field in facts.get(owner, {}).values()
+        }
+        answers = {a for a in answers if kinds.get(a) == "object" and a not in entries}
         counts: dict[str, int] = defaultdict(int)
         types: dict[str, set[str]] = defaultdict(set)
         for answer in answers:
