@@ -22,9 +22,9 @@ from schemanav.corpus.model import is_identifier_type
 from schemanav.retrieval.quantity import type_words
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
-    from schemanav.corpus import Corpus
+    from schemanav.corpus import Corpus, CorpusEntry
     from schemanav.corpus.facts import SliceFacts
 
 _ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
@@ -80,14 +80,7 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     root = corpus.mutation_root
     if root is None:
         return {}
-    returned: dict[str, set[str]] = defaultdict(set)
-    for entry in corpus.entries:
-        returned[entry.named_return_type].add(entry.owner)
-    payloads = {
-        entry.named_return_type
-        for entry in corpus.entries
-        if entry.owner == root and returned[entry.named_return_type] == {root}
-    }
+    payloads = _returned_only_by(corpus, root, lambda entry: True)
     having: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         if entry.owner in payloads and entry.returns_list and not entry.takes_required_argument:
@@ -107,15 +100,24 @@ def write_owners(corpus: Corpus) -> frozenset[str]:
     root = corpus.mutation_root
     if root is None:
         return frozenset()
+    groups = _returned_only_by(
+        corpus, root, lambda entry: not entry.arguments and not entry.returns_list
+    )
+    return frozenset({root} | groups)
+
+
+def _returned_only_by(
+    corpus: Corpus, root: str, taken: Callable[[CorpusEntry], bool]
+) -> set[str]:
+    """The types that fields of `root` passing `taken` return and no other type's field does."""
     returned: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         returned[entry.named_return_type].add(entry.owner)
-    groups = {
+    return {
         entry.named_return_type
         for entry in corpus.entries
-        if entry.owner == root and not entry.arguments and not entry.returns_list
+        if entry.owner == root and taken(entry) and returned[entry.named_return_type] == {root}
     }
-    return frozenset({root} | {name for name in groups if returned[name] == {root}})
 
 
 class WriteTables:
