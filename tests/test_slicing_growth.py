@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -739,6 +743,39 @@ def test_an_entry_field_shows_every_argument_it_offers_while_they_cost_little() 
     # Within 500 tokens they cost more than half a percent of the budget: not shown.
     small = slicer.from_ranked(ranked, 500, question)
     assert not offered & {a.split("(")[1][:-2] for a in small.arguments}
+
+
+_SLICE_IN_A_PROCESS = """
+import sys
+sys.path.insert(0, "tests")
+from slicing_support import slicer_for
+from test_slicing_growth import OUTCOMES_SDL
+sdl = OUTCOMES_SDL.format(sensor_error="PythonError").replace(
+    "union RunOrError = Run | PythonError | NotFound",
+    "union RunOrError = Run | PythonError | NotFound | Timeout",
+) + "type Timeout { after: Int }  union JobOrError2 = Job | Timeout  union A2 = Asset | Timeout"
+sdl = sdl.replace("union SensorOrError = Sensor | PythonError", "union SensorOrError = Sensor | PythonError | Timeout")
+for budget in (120, 160, 200, 400):
+    print(slicer_for(sdl).from_ranked(["Query.run", "Run.status"], budget, "Run 7?").sdl)
+"""  # noqa: E501
+
+
+def test_a_slice_is_the_same_whatever_the_process_hash_seed() -> None:
+    # Sets of names iterate in an order each process draws anew: the members a union
+    # brings, the envelopes a type shows, are taken in the schema's order instead.
+    root = Path(__file__).resolve().parents[1]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _SLICE_IN_A_PROCESS],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(outputs) == 1
 
 
 PAYLOAD_SDL = """

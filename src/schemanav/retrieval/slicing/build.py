@@ -343,7 +343,7 @@ class _Growth:
         if not shared:
             return state  # most schemas: no member is shared by half their unions
         for union, members in list(state.unions.items()):
-            for member in self.s.possible[union]:
+            for member in self.s.corpus.possible_types[union]:  # declaration order
                 if member not in shared:
                     continue
                 if member not in members and member not in state.fields:

@@ -495,7 +495,7 @@ class SchemaTables:
         return frozenset(roots | groups)
 
     @cached_property
-    def envelopes(self) -> frozenset[str]:
+    def envelopes(self) -> tuple[str, ...]:
         """The names of the fields returning an object that at least half the types the
         schema's entry fields return carry (and at least `SHARED_OUTCOME_UNIONS`): a response
         envelope, how the schema reports an outcome beside every answer (`error: PbError` on
@@ -515,10 +515,12 @@ class SchemaTables:
         least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * len(answers))
         # An envelope's field has one type or a few (one error type per feature), where the
         # answer itself (`data`, `items`) has a type of its own in each response.
-        return frozenset(
-            name
-            for name, count in counts.items()
-            if count >= least and len(types[name]) * SHARED_OUTCOME_UNIONS <= count
+        return tuple(
+            sorted(
+                name
+                for name, count in counts.items()
+                if count >= least and len(types[name]) * SHARED_OUTCOME_UNIONS <= count
+            )
         )
 
     def union_members(self, union: str) -> list[tuple[str, list[int]]]:
