@@ -13,8 +13,10 @@ grammar, not from any API's vocabulary: "which merge requests…" names the type
 One `TypeReader` per schema (`reader_of`, by the names of the types that own fields) reads
 every question for both the ranking (`TypeReader.mentions`) and the slicer
 (`TypeReader.for_slice`): a new rule of the form "a question that names a type so" has this
-one home. The schema reaches this module only as names (and, for `ShortForms`, the counts
-of fields returning each type and a test of the words it knows): nothing here imports it.
+one home. The ranking reads the question with its short forms expanded (`ShortForms`, which
+it builds from the counts of fields returning each type and the words its own index knows),
+the slicer as asked. The schema reaches this module only as names, counts and that test of
+words: nothing here imports it.
 """
 
 from __future__ import annotations
