@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from schemanav.question import read
-from schemanav.question.grammar import asks_for_write
+from schemanav.question.grammar import (
+    asks_for_write,
+    in_first_person,
+    in_time,
+    quoted_value_nouns,
+    requested_write,
+)
 
 
 @pytest.mark.parametrize(
@@ -46,3 +52,38 @@ def test_the_reading_is_one_record_of_the_question() -> None:
     reading = read("Cancel subscription 88.")
     assert reading.question == "Cancel subscription 88." and reading.writes
     assert not read("subscription 88 status").writes
+
+
+def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
+    for question in ("merged last month", "stale branches", "since 2025-05-01", "when was it"):
+        assert in_time(question), question
+    for question in ("the latest pipeline", "open merge requests", "issue 42"):
+        assert not in_time(question), question
+
+
+def test_a_question_about_its_asker_is_in_the_first_person() -> None:
+    for question in ("my merged merge requests", "todo items waiting for me", "issues I opened"):
+        assert in_first_person(question), question
+    # "Show me …" is addressed by the asker, not about them.
+    for question in ("Show me the releases of group/project", "give me the open issues"):
+        assert not in_first_person(question), question
+
+
+def test_the_word_after_a_quoted_value_says_what_the_value_is() -> None:
+    assert quoted_value_nouns("coverage for the 'main' branch in group/project") == ["branch"]
+    assert quoted_value_nouns('the "example" field and the "x" team') == ["field", "team"]
+    # A path names an object (a lookup's business); a function word names nothing.
+    assert quoted_value_nouns('members of the "group/project" group') == []
+    assert quoted_value_nouns("commits by 'me' on main") == []
+
+
+def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
+    close, comment = frozenset({"close", "issue"}), frozenset({"add", "comment"})
+    writes = {"close": [(1, close)], "issue": [(1, close)], "add": [(2, comment)],
+              "comment": [(2, comment)]}  # fmt: skip
+    assert requested_write("Close issue 42 in octocat/example", writes) == [1]
+    assert requested_write("Please add comments to issue 5", writes) == [2]
+    # A read naming the write's words, or an imperative missing one of them, asks none.
+    assert requested_write("issues close to the deadline", writes) == []
+    assert requested_write("List who closed issue 42 and why: close issue", writes) == []
+    assert requested_write("Add a label to issue 5", writes) == []

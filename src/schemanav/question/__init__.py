@@ -1,9 +1,12 @@
-"""What a question says, read once from its words, before any schema is consulted.
+"""What a question says, read once: from its words alone, then against a schema's type names.
 
 A rule of the form "a question that says X" lives here, so the ranking and the slicer read
 the question the same way: `grammar` holds the rules of English a question is read by (is it a
 request to change something?), `reading` the frozen record of one question's reading that
-both take.
+both take, and `vocabulary` the reading against one schema's type names (one object or many,
+short forms, values that are not words), by one `TypeReader` per schema that both take. The
+schema reaches this package only as names: it imports nothing of the schema, the corpus, the
+graph or the retrieval.
 """
 
 from schemanav.question.reading import Reading, read

@@ -11,15 +11,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from schemanav.question.vocabulary import IRREGULAR_PLURALS
+
 # camelCase and PascalCase words split into parts (tantivy's regex tokenizer has no
 # look-ahead, so the split happens on the text before it reaches the analyzer).
 CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 MAX_TOKEN_LENGTH = 40
 
 
-# English nouns whose plural the Snowball stemmer does not bring back to the singular (it
-# leaves `children`, turns `people` into `peopl`): "child epics" must find `Epic.children`.
-IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men", "woman": "women"}
+# English nouns whose plural the Snowball stemmer does not bring back to the singular
+# (`IRREGULAR_PLURALS`): read as that singular.
 _SINGULARS = {plural: singular for singular, plural in IRREGULAR_PLURALS.items()}
 
 

@@ -21,13 +21,13 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 5. Short forms the schema implies: a question word the schema does not know is read as the
    type name it abbreviates (`mrs` → "merge requests" where `MergeRequest` is a type, `repo`
    → "repository"), and a negated word also as the word (`unresolved` → "resolved": a field
-   `resolved` answers it by its value). See `schemanav.retrieval.quantity.ShortForms`.
+   `resolved` answers it by its value). See `schemanav.question.vocabulary.ShortForms`.
 6. One object or many: a question that names a type once, in the singular, beside a literal
    identifier (a number, a quoted string, a path, a global ID) wants the lookup of one
    object, so lookups reaching that type score more; a type it names in the plural beside it
    is a set of that object's, so that type's lists into it score more too. A type named only
    in the plural is a set: its lookups score less and the query root's lists of it more. See
-   `schemanav.retrieval.quantity`.
+   `schemanav.question.vocabulary`: the slicer reads the same type names by the same reader.
    Its ways in follow: a set is reached through its home, the list of the object its items
    belong to (`Project.mergeRequests`: every `MergeRequest` has a non-null `project`), and
    through that list's `nodes`, not through a lookup by identifier that no one asking for
@@ -68,15 +68,10 @@ from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question import read
 from schemanav.question.grammar import requested_write
+from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
 from schemanav.retrieval.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
-from schemanav.retrieval.quantity import (
-    CALLER_DESCRIPTION,
-    PATH_LITERAL,
-    is_time_scalar,
-    type_words,
-    without_path_literals,
-)
+from schemanav.retrieval.quantity import CALLER_DESCRIPTION, is_time_scalar
 from schemanav.retrieval.registry import register_backend
 from schemanav.retrieval.structural_index import (
     SET_ROUTE_BY_IDENTIFIER,
@@ -94,7 +89,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, Format
-    from schemanav.retrieval.quantity import ShortForms, TypeMentions, TypeNames
+    from schemanav.question.vocabulary import ShortForms, TypeMentions
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -274,19 +269,13 @@ class StructuralSearcher:
 
     @cached_property
     def _short_forms(self) -> ShortForms:
-        from schemanav.retrieval.quantity import ShortForms
+        from schemanav.question.vocabulary import ShortForms
 
         rows, stem = self._term_rows, self.stem
         return ShortForms(
             dict(zip(self.state.reached, self.state.reached_by, strict=True)),
             lambda word: bool(stem(word)) and all(t in rows for t in stem(word)),
         )
-
-    @cached_property
-    def _type_names(self) -> TypeNames:
-        from schemanav.retrieval.quantity import TypeNames
-
-        return TypeNames(self.state.reached)
 
     @cached_property
     def _expanded(self) -> Callable[[str], str]:
@@ -296,8 +285,17 @@ class StructuralSearcher:
 
     @cached_property
     def _mentions(self) -> Callable[[str], TypeMentions]:
-        """`TypeNames.mentions`, remembered for the last few questions (as `_expanded`)."""
-        return lru_cache(maxsize=4)(self._type_names.mentions)
+        """The types the question names among those a field reaches (`TypeReader.mentions`,
+        by the schema's one reader, the slicer's too), remembered for the last few questions
+        (as `_expanded`)."""
+        from schemanav.question.vocabulary import reader_of
+
+        reader, reached = reader_of(self.corpus.owners), frozenset(self.state.reached)
+
+        def mentions(question: str) -> TypeMentions:
+            return reader.mentions(question).among(reached)
+
+        return lru_cache(maxsize=4)(mentions)
 
     def _literal_lookups(self, query: str, scores: FloatArray, everyones: bool) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
@@ -305,7 +303,7 @@ class StructuralSearcher:
         score `literal_lookups` more. A type it names in the plural is then wanted as a set
         of that object's (`merge requests of project group/project`): the lists and
         connections of the named object's type into it score `scoped_lists` more (see
-        `schemanav.retrieval.quantity`). A type named only in the plural is a set: lookups
+        `schemanav.question.vocabulary`). A type named only in the plural is a set: lookups
         of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
         `products`) `ROOT_LISTS` more, unless the set is not everyone's (`everyones` False:

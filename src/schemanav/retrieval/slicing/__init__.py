@@ -32,6 +32,11 @@ through which a hit's type is reached, a query field without arguments returning
 slice (a viewer), a list way into a type with several hits, and the single-object fields between
 types with several hits each. Fields are indented by one space (tokens are the budget).
 
+The question is read once per slice, by the schema's one reader, the ranking's too
+(`schemanav.question.vocabulary.TypeReader.for_slice`): its words, marked when it is in time
+or names a quoted value, the types it asks a set of, names, or names as one object, and
+whether it asks for a write.
+
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`
 (what a slicer precomputes per schema), `state` (a slice's record and its token count),

@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from schemanav.question import read
-from schemanav.retrieval.quantity import TIME_MARK, VALUE_MARK
+from schemanav.question.vocabulary import NO_QUESTION
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.params import (
@@ -148,22 +147,15 @@ class _Growth:
         self.values = values
         self.budget = budget
         self.routes = slicer.graph.static
-        self.words = frozenset(slicer.words(question)) if question else frozenset()
-        reading = read(question) if question else None
-        if reading is not None and reading.in_time:
-            self.words |= {TIME_MARK}
-        if reading is not None:
-            self.words |= {
-                VALUE_MARK + word for noun in reading.quoted_nouns for word in slicer.words(noun)
-            }
-        # The types the question asks a set of; every type it names, but those it names as
-        # one object (once, beside a literal identifier); and those.
-        empty: frozenset[str] = frozenset()
-        self.many, self.named, self.one = (
-            slicer.named_types(question) if question else (empty, empty, empty)
-        )
-        # A request to change something opens the way to its write, wherever it ranks.
-        self.writes = reading is not None and reading.writes
+        # The question as the slicer reads it (`SliceReading`), by the schema's one reader:
+        # its words (with the time and quoted-value marks); the types it asks a set of, every
+        # type it names but those it names as one object (once, beside a literal identifier),
+        # and those. A request to change something opens the way to its write, wherever it
+        # ranks.
+        reading = slicer.reader.for_slice(question, slicer.words) if question else NO_QUESTION
+        self.words = reading.words
+        self.many, self.named, self.one = reading.many, reading.named, reading.one
+        self.writes = reading.writes
         self.steps: list[Step] = []
         # A copy of the state as it was after the first n steps, kept where the fill
         # begins: a slice trimmed to fit replays only the steps after it.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Self
 
-from schemanav.retrieval.quantity import VALUE_MARK
+from schemanav.question.vocabulary import VALUE_MARK
 
 if TYPE_CHECKING:
     from schemanav.graph import ShortestPaths

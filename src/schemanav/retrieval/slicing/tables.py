@@ -15,13 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.quantity import (
-    ORDER_WORDS,
-    SET_WORDS,
-    TIME_MARK,
-    VALUE_MARK,
-    is_time_scalar,
-)
+from schemanav.question.vocabulary import TIME_MARK, VALUE_MARK
+from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
@@ -40,7 +35,7 @@ if TYPE_CHECKING:
     from schemanav.corpus import Corpus, CorpusEntry
     from schemanav.corpus.facts import InputValue, SliceFacts
     from schemanav.graph import SchemaGraph
-    from schemanav.retrieval.quantity import TypeNames
+    from schemanav.question.vocabulary import TypeReader
 
 # A way into a type: (penalty, number, corpus entries, (owner, field) steps, through a list).
 Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
@@ -640,18 +635,10 @@ class SchemaTables:
             cached = self._value_words[value] = frozenset(words)
         return cached
 
-    def named_types(self, question: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-        """Object types the question names (`schemanav.retrieval.quantity`): those it asks a
-        set of (in the plural, `pull requests` for PullRequest, or after each / every / all,
-        or as the first or last of a list: a way in through a list fits better than a lookup
-        by identifier, or goes with it), every type it names but those it names once beside
-        a literal identifier, and those (one object: `pipeline 42`)."""
-        mentions = self._type_names.mentions(question, SET_WORDS | ORDER_WORDS)
-        one = mentions.one
-        return mentions.plural, (mentions.plural | mentions.singular) - one, one
-
     @cached_property
-    def _type_names(self) -> TypeNames:
-        from schemanav.retrieval.quantity import TypeNames
+    def reader(self) -> TypeReader:
+        """How a question names this schema's types (`schemanav.question.vocabulary`): the
+        schema's one reader, the ranking's too."""
+        from schemanav.question.vocabulary import reader_of
 
-        return TypeNames(self.facts)
+        return reader_of(self.corpus.owners)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from schemanav.corpus.model import is_identifier_type
-from schemanav.retrieval.quantity import type_words
+from schemanav.question.vocabulary import type_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

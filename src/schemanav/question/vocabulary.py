@@ -1,0 +1,285 @@
+"""A question read against one schema's own names: which object types it names, one object or
+many, the short forms those names imply, and the values that are not words. The rules read
+from the question's words alone (time, the asker, writes, quoted values) are `grammar`'s.
+
+A GraphQL schema usually reaches an object type two ways: a lookup that returns one object
+and takes an identifying argument (`mergeRequest(id: ID!)`), and a list or connection that
+returns many (`mergeRequests(state:, first:)`). Which one a question needs follows from its
+grammar, not from any API's vocabulary: "which merge requests…" names the type in the plural
+(a set: the list), "merge request 42" names it in the singular beside a literal identifier
+(one object: the lookup). Type names are split at their camelCase humps (`MergeRequest` →
+"merge request"), and their English plural forms are matched as runs of the question's words.
+
+One `TypeReader` per schema (`reader_of`, by the names of the types that own fields) reads
+every question for both the ranking (`TypeReader.mentions`) and the slicer
+(`TypeReader.for_slice`): a new rule of the form "a question that names a type so" has this
+one home. The ranking reads the question with its short forms expanded (`ShortForms`, which
+it builds from the counts of fields returning each type and the words its own index knows),
+the slicer as asked. The schema reaches this module only as names, counts and that test of
+words: nothing here imports it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from schemanav.question.reading import read
+
+# English nouns whose plural the Snowball stemmer does not bring back to the singular (it
+# leaves `children`, turns `people` into `peopl`): "child epics" must find `Epic.children`.
+IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men", "woman": "women"}
+
+_WORD = re.compile(r"[a-z0-9]+")
+_HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+# A literal that names one object: a number, a quoted string, a path (`group/project`) or a
+# global ID (`gid://…`).
+LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
+# A path literal (`group/project`, `"octocat/hello-world"`) outside a URI, with its quotes.
+PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
+# A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
+URI_LITERAL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*[\w/]")
+# Words that make the singular noun after them one of a set: "each job", "every member",
+# "all project" as a plural would. (Recency words, "the last pipeline", lost in the ranking;
+# the slicer reads them: `ORDER_WORDS`.)
+SET_WORDS = frozenset({"each", "every", "all"})
+# Words that make the noun after them the first or last of a list ("the first pipeline", "the
+# last successful pipeline"): a slice reaches it through a list (`pipelines(first:)` answers
+# it). The ranking does not read them: "the latest release" is often a lookup.
+ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earliest", "recent"})
+# How far before its noun such a word may stand: one adjective between ("each merged pull
+# request", "the last successful pipeline").
+SET_WORD_REACH = 2
+_IDENTIFIER_MARK = re.compile(r"[\d._-]")
+_VOWELS = frozenset("aeiouy")
+# What a time argument (`since:`, `until:`) answers to, among a question's words, when the
+# question is in time: no word of a question has this form.
+TIME_MARK = "@time"
+
+
+def without_path_literals(question: str) -> str:
+    """The question with the path literals that are surely values blanked, for matching its
+    words against the schema: `project group/project` names one project; the words inside
+    the path (`group`, `project`) are no more the schema's vocabulary than a number is.
+
+    A path is surely a value when it is quoted, holds a digit, dot, dash or underscore, or
+    repeats the word beside it (`project group/project`). Other slashes join words
+    (`resolved/resolvable`, `CI/CD`) and stay."""
+
+    def blank(match: re.Match[str]) -> str:
+        quoted, path = match.group(1), match.group(2)
+        before = _WORD.findall(question[: match.start()].lower())[-1:]
+        after = _WORD.findall(question[match.end() :].lower())[:1]
+        segments = set(_WORD.findall(path.lower()))
+        if quoted or _IDENTIFIER_MARK.search(path) or segments.intersection(before + after):
+            return " "
+        return match.group(0)
+
+    return PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
+
+
+VALUE_MARK = "@value:"
+"""Marks a word the question names a quoted value by ("the 'main' branch": `@value:branch`)."""
+
+
+def type_words(name: str) -> str:
+    """`MergeRequest` → `merge request`; `CIJob` → `ci job`."""
+    return " ".join(_HUMP.findall(name)).lower()
+
+
+def plural_forms(words: str) -> set[str]:
+    """English plurals of a noun phrase (its last word inflected): `merge request` →
+    `merge requests`; `policy` → `policies`; `status` → `statuses`; `person` → `people`."""
+    forms = {words + "s", words + "es"}
+    if words.endswith("y"):
+        forms.add(words[:-1] + "ies")
+    head, _, last = words.rpartition(" ")
+    if last in IRREGULAR_PLURALS:
+        forms.add(f"{head} {IRREGULAR_PLURALS[last]}".lstrip())
+    return forms
+
+
+@dataclass(frozen=True)
+class TypeMentions:
+    """The object types a question names, in the plural and in the singular."""
+
+    plural: frozenset[str]
+    singular: frozenset[str]
+    literal: bool
+
+    @property
+    def one(self) -> frozenset[str]:
+        """Types the question names in the singular beside a literal identifier, and never
+        in the plural: it asks for one object of those."""
+        return self.singular - self.plural if self.literal else frozenset()
+
+    def among(self, names: Collection[str]) -> TypeMentions:
+        """Only the mentions of `names` (the ranking's: the types a field reaches)."""
+        return TypeMentions(
+            self.plural.intersection(names), self.singular.intersection(names), self.literal
+        )
+
+
+class TypeNames:
+    """Finds an object type's name in a question, as a run of words, singular or plural."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._forms: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
+        for name in names:
+            base = type_words(name)
+            if not base:
+                continue
+            self._forms[tuple(base.split(" "))].append((name, False))
+            for form in plural_forms(base):
+                self._forms[tuple(form.split(" "))].append((name, True))
+        self._longest = max(map(len, self._forms), default=0)
+
+    def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
+        words = _WORD.findall(without_path_literals(question).lower())
+        plural: set[str] = set()
+        singular: set[str] = set()
+        longest = self._longest
+        for start in range(len(words)):
+            before = words[max(0, start - SET_WORD_REACH) : start]
+            of_a_set = not set_words.isdisjoint(before)
+            for end in range(start + 1, min(start + longest, len(words)) + 1):
+                for name, many in self._forms.get(tuple(words[start:end]), ()):
+                    (plural if many or of_a_set else singular).add(name)
+        return TypeMentions(frozenset(plural), frozenset(singular), bool(LITERAL.search(question)))
+
+
+class ShortForms:
+    """Short forms a schema implies by its own type names, for question words it lacks.
+
+    - an acronym of a name of two or more words (`mr`, `prs` → "merge request(s)");
+    - a clipped word (`repo` → "repository") that begins a word of a type name;
+    - a negated word (`unresolved` → "resolved"), when the schema has the word but not the
+      negation: a field `resolved` answers "unresolved" with its value.
+
+    Where several type names share an acronym or a clipping, the one the most fields return
+    wins (the schema's central type). Acronyms and clippings expand only words the schema does
+    not know, or, for an acronym, a known word without a vowel (no English word: the schema's
+    own short form, as GitLab's `introducedByMr`); a negation adds its word whenever the
+    schema knows that word.
+    """
+
+    def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
+        self._known = known
+        acronyms: dict[str, tuple[int, str]] = {}
+        clipped: dict[str, tuple[int, str]] = {}
+        for name, count in returned.items():
+            words = type_words(name).split(" ")
+            if len(words) >= 2 and all(w.isalpha() for w in words):
+                initials = "".join(w[0] for w in words)
+                if count > acronyms.get(initials, (0, ""))[0]:
+                    acronyms[initials] = (count, " ".join(words))
+            for word in words:
+                if len(word) > 4 and count > clipped.get(word, (0, ""))[0]:
+                    clipped[word] = (count, word)
+        self._acronyms = {k: v for k, (_, v) in acronyms.items()}
+        self._words = sorted(clipped.items(), key=lambda item: -item[1][0])
+
+    def expand(self, question: str) -> str:
+        """The question with the expansions of its unknown words appended."""
+        extra: list[str] = []
+        for word in _WORD.findall(question.lower()):
+            if not word.isalpha():
+                continue
+            if self._known(word):
+                # A known word without a vowel is no English word but a short form the schema
+                # uses itself (`introducedByMr`): its acronym still expands.
+                found = self._negated(word) or (
+                    self._acronym(word) if not _VOWELS.intersection(word) else None
+                )
+            else:
+                found = self._negated(word) or self._expansion(word)
+            if found:
+                extra.append(found)
+        return f"{question} {' '.join(extra)}" if extra else question
+
+    def _negated(self, word: str) -> str | None:
+        for negation in ("un", "non"):
+            rest = word[len(negation) :]
+            if word.startswith(negation) and len(rest) > 3 and self._known(rest):
+                return rest
+        return None
+
+    def _acronym(self, word: str) -> str | None:
+        singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
+        if singular in self._acronyms:
+            full = self._acronyms[singular]
+            return full + "s" if singular != word and not full.endswith("s") else full
+        return None
+
+    def _expansion(self, word: str) -> str | None:
+        acronym = self._acronym(word)
+        if acronym:
+            return acronym
+        singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
+        if len(singular) >= 3:
+            for full, _ in self._words:
+                if full.startswith(singular) and full != singular:
+                    return full
+        return None
+
+
+@dataclass(frozen=True)
+class SliceReading:
+    """A question as the slicer takes it: `words`, its words as the slicer's analyzer reads
+    them, with `TIME_MARK` when it is in time and `VALUE_MARK` before each word naming a
+    quoted value; `many`, the types it asks a set of (in the plural, after each / every /
+    all, or as the first or last of a list); `named`, every type it names but `one`, those
+    it names once beside a literal identifier (one object: `pipeline 42`); `writes`, it asks
+    to change something (`Reading.writes`)."""
+
+    words: frozenset[str]
+    many: frozenset[str]
+    named: frozenset[str]
+    one: frozenset[str]
+    writes: bool
+
+
+NO_QUESTION = SliceReading(frozenset(), frozenset(), frozenset(), frozenset(), False)
+"""What the slicer reads when it is given no question."""
+
+
+class TypeReader:
+    """One schema's type names as questions name them, read the same way for the ranking and
+    for the slicer (see the module's docstring). Built once per schema: `reader_of`."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.type_names = TypeNames(names)
+
+    def mentions(self, question: str) -> TypeMentions:
+        """The types the question names, as the ranking reads them: a set word makes a set
+        (`SET_WORDS`); order words do not ("the latest release" is often a lookup)."""
+        return self.type_names.mentions(question)
+
+    def for_slice(self, question: str, words: Callable[[str], Iterable[str]]) -> SliceReading:
+        """The question as the slicer reads it, by `words` (its analyzer): a set word or an
+        order word makes a set (a way in through a list fits "the last pipeline" better than
+        a lookup by identifier, or goes with it)."""
+        reading = read(question)
+        found = set(words(question))
+        if reading.in_time:
+            found.add(TIME_MARK)
+        found.update(VALUE_MARK + word for noun in reading.quoted_nouns for word in words(noun))
+        mentions = self.type_names.mentions(question, SET_WORDS | ORDER_WORDS)
+        one = mentions.one
+        return SliceReading(
+            frozenset(found),
+            many=mentions.plural,
+            named=(mentions.plural | mentions.singular) - one,
+            one=one,
+            writes=reading.writes,
+        )
+
+
+@lru_cache(maxsize=4)
+def reader_of(names: frozenset[str]) -> TypeReader:
+    """The reader of the schema whose types owning fields are `names` (`Corpus.owners`): the
+    ranking and the slicer of one schema take the same one."""
+    return TypeReader(names)

@@ -1,0 +1,143 @@
+"""schemanav.question.vocabulary: a question read against one schema's type names (one object or
+many, short forms, values that are not words), by one reader for the ranking and the slicer."""
+
+from __future__ import annotations
+
+from schemanav.question.vocabulary import (
+    IRREGULAR_PLURALS,
+    NO_QUESTION,
+    ORDER_WORDS,
+    SET_WORDS,
+    TIME_MARK,
+    VALUE_MARK,
+    ShortForms,
+    TypeNames,
+    plural_forms,
+    reader_of,
+    type_words,
+    without_path_literals,
+)
+
+
+def test_type_names_split_at_humps_and_take_english_plurals() -> None:
+    assert type_words("MergeRequest") == "merge request"
+    assert type_words("CIJob") == "ci job"
+    assert plural_forms("policy") == {"policys", "policyes", "policies"}
+    assert "key people" in plural_forms("key person")  # irregular plurals too
+
+
+def test_a_type_named_in_the_plural_is_not_asked_for_once() -> None:
+    names = TypeNames(["MergeRequest", "Project", "Policy"])
+    many = names.mentions("Which merge requests of project group/project have policies?")
+    assert many.plural == {"MergeRequest", "Policy"}
+    assert many.singular == {"Project"}
+    assert many.literal
+    # The project is named once beside a path: one object of it; the merge requests are many.
+    assert many.one == {"Project"}
+
+
+def test_without_a_literal_identifier_nothing_is_asked_for_once() -> None:
+    mentions = TypeNames(["MergeRequest"]).mentions("show the merge request")
+    assert mentions.singular == {"MergeRequest"} and not mentions.literal
+    assert mentions.one == frozenset()
+
+
+def test_numbers_quotes_paths_and_global_ids_are_literals() -> None:
+    names = TypeNames(["Issue"])
+    for question in ("issue 42", "issue 'login bug'", "issue in a/b", "issue gid://x/Issue/1"):
+        assert names.mentions(question).one == {"Issue"}, question
+
+
+def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:
+    # Quoted, marked as an identifier, or repeating the word beside it: a value.
+    in_project = without_path_literals("in project group/project, list")
+    assert in_project.split() == ["in", "project", ",", "list"]
+    assert without_path_literals('the "group/project" group').split() == ["the", "group"]
+    assert without_path_literals("repo owner-1/repo-1").split() == ["repo"]
+    # Other slashes join words.
+    for kept in ("resolved/resolvable state", "CI/CD variables"):
+        assert without_path_literals(kept) == kept
+    # A URI is a value whole: the type its path names is no second mention of it.
+    blanked = without_path_literals("merge request gid://gitlab/MergeRequest/1, its jobs")
+    assert blanked.split() == ["merge", "request", ",", "its", "jobs"]
+    assert without_path_literals("see https://example.com/a/b.").split() == ["see", "."]
+
+
+def test_a_type_named_only_inside_a_path_literal_is_not_mentioned() -> None:
+    names = TypeNames(["Group", "Project", "MergeRequest"])
+    mentions = names.mentions("merge requests of project group/project")
+    assert mentions.singular == {"Project"} and mentions.one == {"Project"}
+
+
+def test_each_or_every_one_of_a_type_names_a_set() -> None:
+    names = TypeNames(["Project", "Job"])
+    mentions = names.mentions("for each project in group g/p, every job")
+    assert mentions.plural == {"Project", "Job"} and not mentions.singular
+
+
+def _forms(returned: dict[str, int], vocabulary: set[str]) -> ShortForms:
+    return ShortForms(returned, lambda word: word in vocabulary)
+
+
+def test_unknown_acronyms_and_clippings_read_as_the_type_they_abbreviate() -> None:
+    forms = _forms({"MergeRequest": 40, "Repository": 30, "MemberRole": 2}, {"open"})
+    # `mr` is both MergeRequest's and MemberRole's acronym: the type more fields reach wins.
+    assert forms.expand("open mrs") == "open mrs merge requests"
+    assert forms.expand("repo") == "repo repository"
+
+
+def test_known_words_are_left_alone_and_negations_add_the_word() -> None:
+    forms = _forms({"OpenRequest": 40, "Repository": 30}, {"or", "repo", "resolved", "unresolved"})
+    assert forms.expand("or") == "or"
+    assert forms.expand("repo") == "repo"
+    assert forms.expand("unresolved threads") == "unresolved threads resolved"
+
+
+def test_a_known_acronym_without_a_vowel_still_expands() -> None:
+    # The schema writes `introducedByMr`, so "mr" is a known word; no English word lacks a
+    # vowel, so it is the schema's own short form of MergeRequest.
+    forms = _forms({"MergeRequest": 40}, {"mr", "mrs"})
+    assert forms.expand("last mr") == "last mr merge request"
+    assert forms.expand("my mrs") == "my mrs merge requests"
+
+
+def test_a_set_word_reaches_over_one_adjective_and_order_words_are_asked_for() -> None:
+    names = TypeNames(["PullRequest", "Pipeline"])
+    assert names.mentions("each merged pull request").plural == {"PullRequest"}
+    assert names.mentions("each of the merged pull request").plural == frozenset()
+    # "last" makes a set only for those who ask for it (the slicer does, the ranking not).
+    question = "the last successful pipeline"
+    assert names.mentions(question).plural == frozenset()
+    assert names.mentions(question, SET_WORDS | ORDER_WORDS).plural == {"Pipeline"}
+
+
+def test_one_reader_per_schema_reads_for_the_ranking_and_the_slicer() -> None:
+    names = frozenset({"Project", "Pipeline", "Query"})
+    reader = reader_of(names)
+    assert reader_of(frozenset(names)) is reader  # the ranking's and the slicer's, one
+    question = "the last pipeline of project 7"
+    # The ranking: "last" makes no set; the slicer: it does (a way in through a list).
+    ranking = reader.mentions(question)
+    assert ranking.plural == frozenset() and ranking.one == {"Pipeline", "Project"}
+    sliced = reader.for_slice(question, str.split)
+    assert sliced.many == {"Pipeline"} and sliced.one == {"Project"}
+    assert sliced.named == {"Pipeline"}
+    # The ranking keeps only the types a field reaches.
+    assert reader.mentions("query 1 of project 7").among({"Project"}).one == {"Project"}
+
+
+def test_the_slicers_reading_marks_time_and_quoted_values() -> None:
+    reader = reader_of(frozenset({"Branch"}))
+    sliced = reader.for_slice("commits since 2025-05-01 on the 'main' branch", str.split)
+    assert {TIME_MARK, VALUE_MARK + "branch", "commits", "branch"} <= sliced.words
+    assert not sliced.writes
+    assert reader.for_slice("Delete the 'main' branch.", str.split).writes
+    assert reader.for_slice("branches", str.split).words == {"branches"}
+    assert not NO_QUESTION.words and not NO_QUESTION.named
+
+
+def test_irregular_plurals_are_the_analyzers_too() -> None:
+    from schemanav.retrieval.analyzer import split_camel
+
+    assert IRREGULAR_PLURALS["person"] == "people"
+    assert split_camel("keyPeople children") == "key person child"
