@@ -293,14 +293,8 @@ class _Growth:
                 missing = tuple(a for a in field.offered if a not in arguments)
                 if not missing or field.leaf:
                     continue
-                before, snapshot = state.total, state.copy()
-                state.apply(("args", owner, name, missing))
-                if state.total - before > each or state.total - start > total:
-                    state = snapshot  # too dear: the slice as it was
-                elif state.total <= self.budget:
-                    self.steps.append(("args", owner, name, missing))
-                else:
-                    state = snapshot
+                most = min(each, start + total - state.total)
+                state = self._tried(state, ("args", owner, name, missing), most)
         return state
 
     def add_envelopes(self, state: GrowingState) -> GrowingState:
@@ -393,12 +387,14 @@ class _Growth:
         values = self.values
         return max(positions, key=lambda at: (values[at], -at))
 
-    def _tried(self, state: GrowingState, step: Step) -> GrowingState:
-        """The state with `step` applied and kept when the slice still fits the budget, else
-        as it was before."""
-        snapshot = state.copy()
+    def _tried(
+        self, state: GrowingState, step: Step, most: float | None = None
+    ) -> GrowingState:
+        """The state with `step` applied and kept when the slice still fits the budget (and
+        the step added at most `most` tokens), else as it was before."""
+        snapshot, before = state.copy(), state.total
         state.apply(step)
-        if state.total > self.budget:
+        if state.total > self.budget or (most is not None and state.total - before > most):
             return snapshot
         self.steps.append(step)
         return state
