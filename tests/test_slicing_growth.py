@@ -660,7 +660,7 @@ type Asset {{ key: String!  stale: Boolean }}
 type Sensor {{ name: String!  running: Boolean }}
 type NotFound {{ message: String! }}
 type PythonError {{ message: String!  stack: [String!]!  className: String
-  chain: [ChainLink!]! }}
+  chain: [ChainLink!]!  cause: String @deprecated(reason: "Use chain.") }}
 type ChainLink {{ explicit: Boolean!  error: PythonError!  note: String }}
 union RunOrError = Run | PythonError | NotFound
 union JobOrError = Job | PythonError
@@ -686,6 +686,7 @@ def test_a_union_shows_the_outcome_most_of_the_schemas_unions_share_whole(
     shown = set(piece.fields)
     if sensor_error == "PythonError":
         assert whole <= shown and "NotFound.message" not in shown
+        assert "PythonError.cause" not in shown  # deprecated: not to be selected
     else:
         assert not whole & shown
 

@@ -342,13 +342,18 @@ class _Growth:
         return state
 
     def _whole(self, state: GrowingState, type_name: str, further: bool) -> GrowingState:
-        """Every field of `type_name` that takes no required argument, each while it fits;
-        with `further`, the types they bring in are shown whole too (one level: an error's
-        chain of causes, not what those lead to)."""
-        facts = self.s.facts[type_name]
+        """Every field of `type_name` that takes no required argument and is not deprecated
+        (an agent should not select it), each while it fits; with `further`, the types they
+        bring in are shown whole too (one level: an error's chain of causes, not what those
+        lead to)."""
+        facts, entries = self.s.facts[type_name], self.s.corpus.entries
         for name in self.s.fields_of.get(type_name, ()):
             field = facts[name]
-            if field.required or name in state.fields.get(type_name, {}):
+            if (
+                field.required
+                or name in state.fields.get(type_name, {})
+                or entries[field.position].deprecation is not None  # not to be written
+            ):
                 continue
             entered = field.named in state.fields
             state = self._tried(state, ("link", type_name, name))
