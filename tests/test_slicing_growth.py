@@ -917,3 +917,19 @@ def test_a_budget_left_once_every_hit_is_in_completes_the_types_in_the_slice() -
     assert roomy.tokens <= 2000
     tight = slicer.from_scores(scored(slicer, hits), roomy.tokens - 1)
     assert tight.tokens <= roomy.tokens - 1 and set(tight.fields) < set(roomy.fields)
+
+
+def test_a_budget_the_fill_leaves_completes_the_types_in_the_slice() -> None:
+    # A ranked hit too dear for the budget (a report taking twenty required arguments) stops
+    # the main hits and the fill finds nothing cheaper: what is left completes the types in.
+    arguments = ", ".join(f"a{n}: String!" for n in range(20))
+    report = f"shops: [Shop!]!\n  report({arguments}): String"
+    sdl = COMPLETION_SDL.replace("shops: [Shop!]!", report)
+    hits = {"Query.order": 3.0, "Query.report": 2.0, "Order.number": 1.0}
+    budget = 100
+    for params, completed in ((SliceParams(), True), (GROWTH, False)):
+        slicer = slicer_for(sdl, params)
+        piece = slicer.from_scores(scored(slicer, hits), budget)
+        valid(piece.sdl)
+        assert "Query.report" not in piece.fields and piece.tokens <= budget
+        assert ({"Customer.email", "Customer.phone"} <= set(piece.fields)) is completed

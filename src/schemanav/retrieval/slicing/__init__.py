@@ -16,7 +16,8 @@ type in the slice to a type with a hit, each costing only its line, at most two 
 types), then to hits further down (the whole ranking the slice was given, hits on the types the
 question asks a set of first, none of type `ID`; `SliceParams.fill` turns this off) that cost
 only their own line, or that lie on a member of a union in the slice (of at most 16 members) and
-bring it in for at most 2% of the budget. A type entering the slice brings its best leaves by
+bring it in for at most 2% of the budget; what budget is left then goes to the other fields of
+the slice's types (`SliceParams.complete`). A type entering the slice brings its best leaves by
 the question's scores (an interface, whose fields every implementation in the slice repeats,
 brings none of those), the leaves that identify its objects (named like a lookup field's
 required argument) and its labels (the `String!` leaves most types share); a type of at most 16
@@ -30,19 +31,18 @@ its fields bring, and a type carrying the envelope most answers carry (`error` b
 shows it, whole. Ways in are closed over the schema's shape: fields into a union or interface
 through which a hit's type is reached, a query field without arguments returning a type in the
 slice (a viewer), a list way into a type with several hits, and the single-object fields between
-types with several hits each. Fields are indented by one space (tokens are the budget).
-
-The question is read once per slice, by the schema's one reader, the ranking's too
-(`schemanav.question.vocabulary.TypeReader.for_slice`): its words, marked when it is in time
-or names a quoted value, the types it asks a set of, names, or names as one object, and
-whether it asks for a write.
+types with several hits each. Fields are indented by one space (tokens are the budget). The
+question is read once per slice, by the schema's one reader, the ranking's too
+(`schemanav.question.vocabulary.TypeReader.for_slice`): its words, marked when it is in time or
+names a quoted value, the types it asks a set of, names, or names as one object, and whether it
+asks for a write.
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`
 (what a slicer precomputes per schema), `state` (a slice's record and its token count),
 `closure` (fields and types entering, keeping the slice a valid piece of the schema), `growth`
 (ranked hits with their ways in), `build` (the growth within a budget: main hits, connectives,
-the fill, the trim) and `render` (the SDL).
+the fill, the completion, the trim) and `render` (the SDL).
 """
 
 from schemanav.retrieval.slicing.build import Slicer

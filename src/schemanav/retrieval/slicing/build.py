@@ -1,5 +1,6 @@
 """The growth of one slice within a token budget: ranked hits while they fit the main budget,
-then connectives, then the fill past the frontier, then trimmed until the SDL fits."""
+then connectives, then the fill past the frontier, then the completion of the slice's types
+with what budget is left, then trimmed until the SDL fits."""
 
 from __future__ import annotations
 
@@ -131,6 +132,8 @@ class Slicer(SchemaTables):
             state = growth.add_filtered_members(state)
         if fitted and self.params.fill and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
+            if self.params.complete:
+                state = growth.complete(state)  # the budget the fill left
         elif failed == -1 and growth.steps and self.params.complete:
             state = growth.complete(state or growth.replayed())
         return growth.trimmed(state)
@@ -466,11 +469,12 @@ class _Growth:
         return ranked
 
     def complete(self, state: GrowingState) -> GrowingState:
-        """Every ranked hit is in and budget is left (a small schema, or one whose fields
-        say little, so few score): the types in the slice show their other fields while they
-        fit, leaves first, then those leading to further types, which enter and are completed
-        in turn. An operation selects more of a type than a question names (a fragment's
-        whole object), and a budget a slice does not spend answers nothing."""
+        """Budget is left once every ranked hit is in (a small schema, or one whose fields
+        say little, so few score) or once the fill found nothing more that fits: the types
+        in the slice show their other fields while they fit, leaves first, then those
+        leading to further types, which enter and are completed in turn. An operation
+        selects more of a type than a question names (a fragment's whole object), and a
+        budget a slice does not spend answers nothing."""
         roots, facts, order = self.s.graph.roots, self.s.facts, self.s.fields_of
         entries, position = self.s.corpus.entries, self.s.position
         bare_costs = self.s.bare_line_costs

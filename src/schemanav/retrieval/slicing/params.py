@@ -75,9 +75,9 @@ class SliceParams:
     two spaces) choose how the SDL reads, at a cost in tokens. `fill`: past the first ranked
     hit that does not fit, cheaper hits further down still go in (`_Growth.fill`); off, the
     slice stops there.
-    `complete`: a slice with budget left once every ranked hit is in shows the other fields of
-    the types it holds (`_Growth.complete`); off, it holds the hits, their ways in and what
-    they bring only.
+    `complete`: a slice with budget left once every ranked hit is in, or once the fill found
+    nothing more that fits, shows the other fields of the types it holds (`_Growth.complete`);
+    off, it holds the hits, their ways in and what they bring only.
     """
 
     arguments: Literal["all", "selected", "required"] = "selected"
