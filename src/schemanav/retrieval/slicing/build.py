@@ -475,10 +475,12 @@ class _Growth:
         leading to further types, which enter and are completed in turn. An operation
         selects more of a type than a question names (a fragment's whole object), and a
         budget a slice does not spend answers nothing."""
+        budget = self.budget
+        if state.total + self.s.cheapest_line > budget:
+            return state  # not even the schema's cheapest line fits: most filled slices
         roots, facts, order = self.s.graph.roots, self.s.facts, self.s.fields_of
         entries, position = self.s.corpus.entries, self.s.position
         bare_costs = self.s.bare_line_costs
-        budget = self.budget
         done: set[str] = set()
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
