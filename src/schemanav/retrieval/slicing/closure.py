@@ -38,7 +38,7 @@ class ClosedState(SliceState):
     def shown_arguments(self, owner: str, name: str, facts: FieldFacts) -> list[str]:
         """Required arguments always; a list's page size; the ones the question names; all
         of a field returning one object whose arguments are all optional (they choose it);
-        all of a write (`WriteTables.owners`): its optional arguments are inputs the user
+        all of a write (`SchemaTables.write_owners`): its optional arguments are inputs the user
         gives ("with my answers", "as a draft"), not filters a question names. A deprecated
         optional argument is never offered: an agent should not write it."""
         if not facts.arguments:  # most fields take none
@@ -49,7 +49,7 @@ class ClosedState(SliceState):
         shown = list(facts.required)
         if mode == "required" or len(shown) == len(facts.arguments):
             return shown
-        if owner in self.s.writes.owners:
+        if owner in self.s.write_owners:
             return [a for a in facts.arguments if a in shown or a in facts.offered]
         if (
             not facts.many

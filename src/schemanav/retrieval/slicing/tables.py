@@ -26,7 +26,7 @@ from schemanav.retrieval.slicing.params import (
     SHARED_OUTCOME_UNIONS,
     SliceParams,
 )
-from schemanav.retrieval.slicing.writes import WriteTables
+from schemanav.retrieval.slicing.writes import WriteTables, returned_only_by, write_owners
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,6 +142,12 @@ class SchemaTables:
     def writes(self) -> WriteTables:
         """What slices need of the schema's writes, made once a write is in a slice."""
         return WriteTables(self.corpus, self.schema_facts, self.kinds)
+
+    @cached_property
+    def write_owners(self) -> frozenset[str]:
+        """The types whose fields are writes (`writes.write_owners`): read for every field
+        with arguments, so kept apart from the costlier `writes`."""
+        return write_owners(self.corpus)
 
     def _subtyping(self) -> None:
         """Unions by member (`member_of`), interfaces by type and types by interface."""
@@ -475,18 +481,14 @@ class SchemaTables:
         """The types whose fields an operation enters by: the query and mutation roots, and
         the object types that only their fields without arguments return (a schema grouping
         its operations by feature, `Query.pageBuilder: PbQuery`)."""
-        facts = self.facts
         roots = {r for r in (self.corpus.query_root, self.corpus.mutation_root) if r}
-        returned_by: dict[str, set[str]] = defaultdict(set)
-        for owner, fields in facts.items():
-            for field in fields.values():
-                returned_by[field.named].add(owner)
-        groups = {
-            field.named
-            for root in roots
-            for field in facts.get(root, {}).values()
-            if not field.arguments and not field.leaf and returned_by[field.named] <= roots
-        }
+        kinds = self.kinds
+        groups = returned_only_by(
+            self.corpus,
+            roots,
+            lambda entry: not entry.arguments
+            and kinds.get(entry.named_return_type) not in ("scalar", "enum"),
+        )
         return frozenset(roots | groups)
 
     @cached_property

@@ -80,7 +80,7 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     root = corpus.mutation_root
     if root is None:
         return {}
-    payloads = _returned_only_by(corpus, root, lambda entry: True)
+    payloads = returned_only_by(corpus, {root}, lambda entry: True)
     having: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         if entry.owner in payloads and entry.returns_list and not entry.takes_required_argument:
@@ -100,33 +100,33 @@ def write_owners(corpus: Corpus) -> frozenset[str]:
     root = corpus.mutation_root
     if root is None:
         return frozenset()
-    groups = _returned_only_by(
-        corpus, root, lambda entry: not entry.arguments and not entry.returns_list
+    groups = returned_only_by(
+        corpus, {root}, lambda entry: not entry.arguments and not entry.returns_list
     )
     return frozenset({root} | groups)
 
 
-def _returned_only_by(
-    corpus: Corpus, root: str, taken: Callable[[CorpusEntry], bool]
+def returned_only_by(
+    corpus: Corpus, roots: set[str], taken: Callable[[CorpusEntry], bool]
 ) -> set[str]:
-    """The types that fields of `root` passing `taken` return and no other type's field does."""
+    """The types that fields of `roots` passing `taken` return and no other type's field
+    does: a root's payloads, or the types grouping a root's fields by feature."""
     returned: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         returned[entry.named_return_type].add(entry.owner)
     return {
         entry.named_return_type
         for entry in corpus.entries
-        if entry.owner == root and taken(entry) and returned[entry.named_return_type] == {root}
+        if entry.owner in roots and taken(entry) and returned[entry.named_return_type] <= roots
     }
 
 
 class WriteTables:
-    """One schema's writes, as slices read them: the types whose fields are writes
-    (`write_owners`), the types whose `id` each write takes (`write_references`), by type
-    the writes taking it, and each payload's list reporting failure (`payload_errors`)."""
+    """One schema's writes, as slices read them: the types whose `id` each write takes
+    (`write_references`), by type the writes taking it, and each payload's list reporting
+    failure (`payload_errors`)."""
 
     def __init__(self, corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]) -> None:
-        self.owners = write_owners(corpus)
         self.references = write_references(corpus, facts, kinds)
         takers: dict[str, set[str]] = defaultdict(set)
         for write, taken in self.references.items():
