@@ -15,6 +15,7 @@ from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
     ENTRY_ARGUMENTS_SHARE,
     ENTRY_ARGUMENTS_TOTAL,
+    FILL_MEMBER_CAP,
     FILL_MEMBER_SHARE,
     RESERVE,
     SNAPSHOT_FROM,
@@ -471,39 +472,65 @@ class _Growth:
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
         say little, so few score) or once the fill found nothing more that fits: the types
-        in the slice show their other fields while they fit, leaves first, then those
-        leading to further types, which enter and are completed in turn. An operation
-        selects more of a type than a question names (a fragment's whole object), and a
-        budget a slice does not spend answers nothing."""
-        budget = self.budget
-        if state.total + self.s.cheapest_line > budget:
+        in the slice show their other fields while they fit, leaves first, then the values
+        they hold (`SchemaTables.value_types`), then those leading to further types, which
+        enter and are completed in turn; then the unions in the slice show their other
+        members (`_other_members`). An operation selects more of a type than a question
+        names (a fragment's whole object, every member of a union it reads), and a budget
+        a slice does not spend answers nothing."""
+        if state.total + self.s.cheapest_line > self.budget:
             return state  # not even the schema's cheapest line fits: most filled slices
-        roots, facts, order = self.s.graph.roots, self.s.facts, self.s.fields_of
-        entries, position = self.s.corpus.entries, self.s.position
-        bare_costs = self.s.bare_line_costs
+        roots = self.s.graph.roots
         done: set[str] = set()
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
             if not owners:
                 return state
-            for leaves in (True, False):
-                for owner in owners:
-                    for name in order.get(owner, ()):
-                        at = position[owner, name]
-                        if (
-                            name in state.fields[owner]
-                            or facts[owner][name].leaf is not leaves
-                            or entries[at].deprecation is not None  # not to be written
-                            or state.total + bare_costs[at] > budget
-                        ):
-                            continue
-                        if state.costs_line(owner, name):
-                            if state.total + state.line_cost_of(owner, name) <= budget:
-                                state.add_field(owner, name)
-                                self.steps.append(("link", owner, name))
-                        else:
-                            state = self._tried(state, ("link", owner, name))
+            for reach in range(3):
+                state = self._complete_fields(state, owners, reach)
+            state = self._other_members(state)
             done.update(owners)
+
+    def _complete_fields(self, state: GrowingState, owners: list[str], reach: int) -> GrowingState:
+        """One pass of the completion over `owners`' fields not yet shown: those returning a
+        leaf (`reach` 0), a value (1), or any other type (2)."""
+        budget, facts, order = self.budget, self.s.facts, self.s.fields_of
+        entries, position = self.s.corpus.entries, self.s.position
+        bare_costs, values = self.s.bare_line_costs, self.s.value_types
+        for owner in owners:
+            for name in order.get(owner, ()):
+                at = position[owner, name]
+                field = facts[owner][name]
+                if (
+                    name in state.fields[owner]
+                    or (0 if field.leaf else 1 if field.named in values else 2) != reach
+                    or entries[at].deprecation is not None  # not to be written
+                    or state.total + bare_costs[at] > budget
+                ):
+                    continue
+                if state.costs_line(owner, name):
+                    if state.total + state.line_cost_of(owner, name) <= budget:
+                        state.add_field(owner, name)
+                        self.steps.append(("link", owner, name))
+                else:
+                    state = self._tried(state, ("link", owner, name))
+        return state
+
+    def _other_members(self, state: GrowingState) -> GrowingState:
+        """The members of the slice's unions (of at most `FILL_MEMBER_CAP` possible types)
+        not yet in, each with its best-ranked field, while they fit: an operation reading a
+        union selects every member it may return (`... on AddReactionFailure { reason }`
+        beside the success), though the question names only the outcome it hopes for."""
+        for union in sorted(state.unions):
+            members = self.s.possible.get(union, ())
+            if len(members) > FILL_MEMBER_CAP:
+                continue
+            for member in members:
+                if member not in state.fields:
+                    at = self._best_field(member)
+                    if at is not None:
+                        state = self._tried(state, ("member", at, union))
+        return state
 
     def _add_member(self, state: GrowingState, position: int) -> GrowingState:
         """A hit on a member of a union in the slice goes in with its member when that costs

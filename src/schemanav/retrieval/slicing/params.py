@@ -28,6 +28,9 @@ RESERVE = 0.2
 # The sizes below were each tried at other values on GitHub (slice-experiments.md); none won.
 # A new object type shows this many of its leaves by the question's scores.
 FILLER_LEAVES = 3
+# An object type of at most this many fields, all leaves without arguments and none
+# identifying it, is a value (a point's `x`/`y`, a key and its value): an answer reads it whole.
+VALUE_FIELDS = 4
 # …and this many labels (the `String!` leaves most types share: `name`, `title`).
 LABELS = 2
 # Mutation hits enter only while no more hits than this are in, unless the question asks for

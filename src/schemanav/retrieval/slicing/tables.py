@@ -24,6 +24,7 @@ from schemanav.retrieval.slicing.params import (
     MAX_WAYS_IN,
     SHARED_OUTCOME_SHARE,
     SHARED_OUTCOME_UNIONS,
+    VALUE_FIELDS,
     SliceParams,
 )
 from schemanav.retrieval.slicing.writes import WriteTables, returned_only_by, write_owners
@@ -465,6 +466,27 @@ class SchemaTables:
             fields = self.fields_of.get(type_name, ())
             cached = self._field_order[type_name] = {name: n for n, name in enumerate(fields)}
         return cached
+
+    @cached_property
+    def value_types(self) -> frozenset[str]:
+        """Object types that are values, not entities: at most `VALUE_FIELDS` fields, every
+        one a leaf without arguments, none an `ID` (which the spec gives to an object's
+        identity) nor identifying an object by a lookup, no interface (a focal
+        point's `x` and `y`, a setting's `name` and `value`). An operation selects a value
+        whole wherever it selects the field holding it: it is the field's answer, in parts."""
+        found = set()
+        for name, kind in self.kinds.items():
+            fields = self.facts.get(name)
+            if (
+                kind == "object"
+                and fields
+                and len(fields) <= VALUE_FIELDS
+                and not self.identifiers.get(name)
+                and not self.interfaces_of.get(name)
+                and all(f.leaf and not f.arguments and f.named != "ID" for f in fields.values())
+            ):
+                found.add(name)
+        return frozenset(found)
 
     @cached_property
     def shared_outcomes(self) -> frozenset[str]:

@@ -1,0 +1,147 @@
+"""The completion (`build._Growth.complete`): the budget a slice has left once its ranked hits
+are in fills the types in the slice, leaves first, then the values they hold, then further
+types, and then the other members of the slice's unions."""
+
+from __future__ import annotations
+
+from schemanav.retrieval.slicing import SliceParams
+from schemanav.retrieval.slicing.params import FILL_MEMBER_CAP
+from slicing_support import GROWTH, scored, slicer_for, valid
+
+COMPLETION_SDL = """
+type Query {
+  order(id: ID!): Order
+  shops: [Shop!]!
+}
+
+type Order {
+  id: ID!
+  number: Int!
+  note: String
+  oldNote: String @deprecated(reason: "Use note.")
+  customer: Customer
+}
+
+type Customer {
+  email: String
+  phone: String
+}
+
+type Shop {
+  name: String
+}
+"""
+
+
+def test_a_budget_left_once_every_hit_is_in_completes_the_types_in_the_slice() -> None:
+    slicer = slicer_for(COMPLETION_SDL, SliceParams())
+    hits = {"Query.order": 2.0, "Order.number": 1.0}
+    roomy = slicer.from_scores(scored(slicer, hits), 2000)
+    valid(roomy.sdl)
+    # Order shows every field but the deprecated one; `customer` brings Customer, which is
+    # completed in turn; the query root is not (its `shops` leads elsewhere).
+    assert {"Order.note", "Order.customer", "Customer.email", "Customer.phone"} <= set(
+        roomy.fields
+    )
+    assert "Order.oldNote" not in roomy.fields and "Query.shops" not in roomy.fields
+    assert roomy.tokens <= 2000
+    tight = slicer.from_scores(scored(slicer, hits), roomy.tokens - 1)
+    assert tight.tokens <= roomy.tokens - 1 and set(tight.fields) < set(roomy.fields)
+
+
+def test_a_budget_the_fill_leaves_completes_the_types_in_the_slice() -> None:
+    # A ranked hit too dear for the budget (a report taking twenty required arguments) stops
+    # the main hits and the fill finds nothing cheaper: what is left completes the types in.
+    arguments = ", ".join(f"a{n}: String!" for n in range(20))
+    report = f"shops: [Shop!]!\n  report({arguments}): String"
+    sdl = COMPLETION_SDL.replace("shops: [Shop!]!", report)
+    hits = {"Query.order": 3.0, "Query.report": 2.0, "Order.number": 1.0}
+    budget = 100
+    for params, completed in ((SliceParams(), True), (GROWTH, False)):
+        slicer = slicer_for(sdl, params)
+        piece = slicer.from_scores(scored(slicer, hits), budget)
+        valid(piece.sdl)
+        assert "Query.report" not in piece.fields and piece.tokens <= budget
+        assert ({"Customer.email", "Customer.phone"} <= set(piece.fields)) is completed
+
+
+VALUE_SDL = """
+type Query {
+  order(id: ID!): Order
+}
+
+type Order {
+  number: Int!
+  customer: Customer
+  pickup: Point
+}
+
+"A point on the map."
+type Point {
+  x: Float!
+  y: Float!
+}
+
+type Customer {
+  id: ID!
+  email: String
+  phone: String
+}
+"""
+
+
+def test_the_completion_shows_the_values_a_type_holds_before_further_types() -> None:
+    # `Point` is a value (two leaves, nothing identifies one): an answer reads it whole with
+    # the order. `customer` comes first in the schema, yet at no budget does it enter before
+    # `pickup`, and some budget has room for the value alone.
+    slicer = slicer_for(VALUE_SDL, SliceParams())
+    assert slicer.value_types == frozenset({"Point"})
+    hits = scored(slicer, {"Query.order": 2.0, "Order.number": 1.0})
+    pieces = [slicer.from_scores(hits, budget) for budget in range(26, 120, 2)]
+    for piece in pieces:
+        valid(piece.sdl)
+        assert "Order.customer" not in piece.fields or "Order.pickup" in piece.fields
+    assert any("Order.pickup" in p.fields and "Order.customer" not in p.fields for p in pieces)
+    assert "Order.customer" in pieces[-1].fields
+
+
+def _outcomes(members: int) -> str:
+    failures = "\n".join(f"type Failure{n} {{\n  reason{n}: String\n}}" for n in range(members))
+    union = " | ".join(["Reacted", *(f"Failure{n}" for n in range(members))])
+    return f"""
+type Query {{
+  post(id: ID!): Post
+}}
+
+type Mutation {{
+  react(post: ID!): ReactResult
+}}
+
+union ReactResult = {union}
+
+type Reacted {{
+  post: Post
+}}
+
+type Post {{
+  id: ID!
+  text: String
+}}
+
+{failures}
+"""
+
+
+def test_a_union_in_a_slice_shows_its_other_members_with_the_budget_left() -> None:
+    # An operation reading `react` selects every outcome (`... on Failure0 { reason0 }`);
+    # the question names only the one it hopes for.
+    hits = {"Mutation.react": 2.0, "Reacted.post": 1.0}
+    for params, shown in ((SliceParams(), True), (GROWTH, False)):
+        slicer = slicer_for(_outcomes(2), params)
+        piece = slicer.from_scores(scored(slicer, hits), 1000)
+        valid(piece.sdl)
+        assert ({"Failure0.reason0", "Failure1.reason1"} <= set(piece.fields)) is shown
+    # A union of more possible types than a fill may enter by members keeps to its hits.
+    slicer = slicer_for(_outcomes(FILL_MEMBER_CAP), SliceParams())
+    piece = slicer.from_scores(scored(slicer, hits), 4000)
+    assert "Reacted.post" in piece.fields and "Failure0.reason0" not in piece.fields
