@@ -86,9 +86,7 @@ class ShortestPaths:
     no other type's answer: the walk leaves them out until one of them is asked about.
     """
 
-    def __init__(
-        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
-    ) -> None:
+    def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
         self._graph = graph
         self._field_cost = hops
         # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
@@ -128,9 +126,7 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(
-                    self._graph, self._field_cost, with_leaves=True
-                )
+                self._with_leaves = ShortestPaths(self._graph, self._field_cost, with_leaves=True)
             walk = self._with_leaves
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
@@ -153,7 +149,7 @@ class ShortestPaths:
         if found is None:
             return None
         edge = found[0]._via[found[1]]
-        return self._graph.edges[edge] if edge >= 0 else None
+        return self._graph.edge(edge) if edge >= 0 else None
 
     def chain_to(self, type_name: str) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`; [] if none."""
@@ -362,24 +358,23 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
-        self.edges = [
-            Edge(position, entry.owner, entry.named_return_type, 0.0)
-            for position, entry in enumerate(corpus.entries)
-        ]
-        self._fields_into: dict[str, list[Edge]] = defaultdict(list)
-        for edge in self.edges:
-            self._fields_into[edge.target].append(edge)
+        # Built from two columns, not from an edge record per field: a warm search builds
+        # the graph in every process (26,000 fields on a schema four times GitHub's), and
+        # the records (`edges`, `_fields_into`) are made only if something reads them.
+        owners, targets = corpus.owner_column, corpus.target_column
+        fields = len(owners)
         # Fragment edges from the abstract types a field leads to, to their possible types.
         self._fragment_cost: dict[str, float] = {}
         self._abstract_over: dict[str, list[str]] = defaultdict(list)
-        for abstract in sorted(self._fields_into):
+        self._fragments: list[Edge] = []
+        for abstract in sorted(set(targets)):
             possible = corpus.possible_types.get(abstract, ())
             if not possible:
                 continue
             extra = abstract_penalty * math.log2(1 + len(possible))
             self._fragment_cost[abstract] = extra
             for concrete in possible:
-                self.edges.append(Edge(FRAGMENT, abstract, concrete, extra))
+                self._fragments.append(Edge(FRAGMENT, abstract, concrete, extra))
                 self._abstract_over[concrete].append(abstract)
         self.roots = [
             root
@@ -388,35 +383,67 @@ class SchemaGraph:
         ]
         # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
         self.type_names = sorted(
-            {*self.roots, *(e.source for e in self.edges), *(e.target for e in self.edges)}
+            {*self.roots, *owners, *targets, *(edge.target for edge in self._fragments)}
         )
-        self.type_ids = {name: number for number, name in enumerate(self.type_names)}
+        self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
+        owner_ids = list(map(type_ids.__getitem__, owners))
         self.adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
-        for number, edge in enumerate(self.edges):
-            self.adjacency[self.type_ids[edge.source]].append(
-                (self.type_ids[edge.target], edge.entry, edge.extra_cost, number)
-            )
+        adjacency = self.adjacency
+        for number, (source, target) in enumerate(
+            zip(owner_ids, map(type_ids.__getitem__, targets), strict=True)
+        ):
+            adjacency[source].append((target, number, 0.0, number))
+        fragment_sources = [type_ids[edge.source] for edge in self._fragments]
+        for number, (source, edge) in enumerate(
+            zip(fragment_sources, self._fragments, strict=True), start=fields
+        ):
+            adjacency[source].append((type_ids[edge.target], FRAGMENT, edge.extra_cost, number))
         # Leaves: types no edge leads out of (scalars, enums), roots excepted.
         root_ids = {self.type_ids[root] for root in self.roots}
-        self.is_leaf = [
-            not out and number not in root_ids for number, out in enumerate(self.adjacency)
+        self.is_leaf = is_leaf = [
+            not out and number not in root_ids for number, out in enumerate(adjacency)
         ]
-        self.inner_adjacency = [
-            [hop for hop in out if not self.is_leaf[hop[0]]] for out in self.adjacency
-        ]
+        self.inner_adjacency = [[hop for hop in out if not is_leaf[hop[0]]] for out in adjacency]
         # The fields the inner walk hops through, and the fragments' extra costs in edge order.
         self.inner_entries = sorted(
             {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
         )
-        self.fragment_extras = [edge.extra_cost for edge in self.edges[len(corpus.entries) :]]
+        self.fragment_extras = [edge.extra_cost for edge in self._fragments]
         self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {}
-        self.edge_entry = [edge.entry for edge in self.edges]
-        self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
+        self.edge_entry = [*range(fields), *(FRAGMENT for _ in self._fragments)]
+        self.edge_source = owner_ids + fragment_sources
         self._unit_hops = [1.0] * len(corpus.entries)
         self._edge_arrays: dict[bool, EdgeArrays] = {}
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
+
+    @cached_property
+    def edges(self) -> list[Edge]:
+        """Every edge: one per field (in corpus order), then the fragment edges; made when
+        first read (a path's last edge is read by `ShortestPaths.via`)."""
+        owners, targets = self.corpus.owner_column, self.corpus.target_column
+        fields = [
+            Edge(position, owner, target, 0.0)
+            for position, (owner, target) in enumerate(zip(owners, targets, strict=True))
+        ]
+        return fields + self._fragments
+
+    def edge(self, number: int) -> Edge:
+        """Edge `number` of `edges`, made alone (a path reads a few)."""
+        fields = len(self.corpus.owner_column)
+        if number < fields:
+            corpus = self.corpus
+            return Edge(number, corpus.owner_column[number], corpus.target_column[number], 0.0)
+        return self._fragments[number - fields]
+
+    @cached_property
+    def _fields_into(self) -> dict[str, list[int]]:
+        """The fields (corpus entries) into each type, in corpus order."""
+        into: dict[str, list[int]] = defaultdict(list)
+        for position, target in enumerate(self.corpus.target_column):
+            into[target].append(position)
+        return into
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
@@ -600,11 +627,9 @@ class SchemaGraph:
 
     def owner_costs(self) -> list[float]:
         """For each corpus entry, how far its owner type lies from a root (static costs)."""
-        costs = {name: self.static.cost(name) for name in {e.owner for e in self.corpus.entries}}
-        return [
-            NO_PATH_COST if (cost := costs[entry.owner]) is None else cost
-            for entry in self.corpus.entries
-        ]
+        owners, static = self.corpus.owner_column, self.static
+        costs = {name: static.cost(name) for name in set(owners)}
+        return [NO_PATH_COST if (cost := costs[owner]) is None else cost for owner in owners]
 
     def chain_to(self, type_name: str, paths: ShortestPaths | None = None) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`."""
@@ -674,19 +699,19 @@ class SchemaGraph:
             ways.append([*chain, entry])
         return ways
 
-    def _ranked_into(
-        self, target: str, extra: float
-    ) -> Iterator[tuple[float, int, int, str]]:
+    def _ranked_into(self, target: str, extra: float) -> Iterator[tuple[float, int, int, str]]:
         """The fields returning `target` whose owner a root reaches, as (cost of the way
         through them plus `extra`, its hops, entry, owner), cheapest first."""
         ranked = self._ranked.get(target)
         if ranked is None:
             ranked = []
-            for edge in self._fields_into.get(target, ()):
-                source_cost = self.static.cost(edge.source)
+            owners = self.corpus.owner_column
+            for entry in self._fields_into.get(target, ()):
+                source = owners[entry]
+                source_cost = self.static.cost(source)
                 if source_cost is not None:
-                    hops = self.static.hops(edge.source) + 1
-                    ranked.append((source_cost + 1.0, hops, edge.entry, edge.source))
+                    hops = self.static.hops(source) + 1
+                    ranked.append((source_cost + 1.0, hops, entry, source))
             ranked.sort()
             self._ranked[target] = ranked
         for cost, hops, entry, source in ranked:
