@@ -86,7 +86,9 @@ class ShortestPaths:
     no other type's answer: the walk leaves them out until one of them is asked about.
     """
 
-    def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
+    def __init__(
+        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
+    ) -> None:
         self._graph = graph
         self._field_cost = hops
         # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
@@ -126,7 +128,9 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(self._graph, self._field_cost, with_leaves=True)
+                self._with_leaves = ShortestPaths(
+                    self._graph, self._field_cost, with_leaves=True
+                )
             walk = self._with_leaves
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
@@ -358,9 +362,9 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
-        # Built from two columns, not from an edge record per field: a warm search builds
-        # the graph in every process (26,000 fields on a schema four times GitHub's), and
-        # the records (`edges`, `_fields_into`) are made only if something reads them.
+        # Built from two columns, not from an edge record per field: a warm search builds the
+        # graph in every process (26,000 fields on a schema four times GitHub's); a field's
+        # edge is made when read (`edge`).
         owners, targets = corpus.owner_column, corpus.target_column
         fields = len(owners)
         # Fragment edges from the abstract types a field leads to, to their possible types.
@@ -376,33 +380,27 @@ class SchemaGraph:
             for concrete in possible:
                 self._fragments.append(Edge(FRAGMENT, abstract, concrete, extra))
                 self._abstract_over[concrete].append(abstract)
-        self.roots = [
-            root
-            for root in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
-            if root
-        ]
+        roots = (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
+        self.roots = [root for root in roots if root]
         # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
         self.type_names = sorted(
             {*self.roots, *owners, *targets, *(edge.target for edge in self._fragments)}
         )
         self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
         owner_ids = list(map(type_ids.__getitem__, owners))
-        self.adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
-        adjacency = self.adjacency
-        for number, (source, target) in enumerate(
-            zip(owner_ids, map(type_ids.__getitem__, targets), strict=True)
-        ):
+        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
+        target_ids = map(type_ids.__getitem__, targets)
+        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
             adjacency[source].append((target, number, 0.0, number))
         fragment_sources = [type_ids[edge.source] for edge in self._fragments]
-        for number, (source, edge) in enumerate(
-            zip(fragment_sources, self._fragments, strict=True), start=fields
-        ):
-            adjacency[source].append((type_ids[edge.target], FRAGMENT, edge.extra_cost, number))
+        for number, edge in enumerate(self._fragments, start=fields):
+            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
+            adjacency[fragment_sources[number - fields]].append(hop)
+        self.adjacency = adjacency
         # Leaves: types no edge leads out of (scalars, enums), roots excepted.
         root_ids = {self.type_ids[root] for root in self.roots}
-        self.is_leaf = is_leaf = [
-            not out and number not in root_ids for number, out in enumerate(adjacency)
-        ]
+        is_leaf = [not out and number not in root_ids for number, out in enumerate(adjacency)]
+        self.is_leaf = is_leaf
         self.inner_adjacency = [[hop for hop in out if not is_leaf[hop[0]]] for out in adjacency]
         # The fields the inner walk hops through, and the fragments' extra costs in edge order.
         self.inner_entries = sorted(
@@ -418,24 +416,12 @@ class SchemaGraph:
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
 
-    @cached_property
-    def edges(self) -> list[Edge]:
-        """Every edge: one per field (in corpus order), then the fragment edges; made when
-        first read (a path's last edge is read by `ShortestPaths.via`)."""
-        owners, targets = self.corpus.owner_column, self.corpus.target_column
-        fields = [
-            Edge(position, owner, target, 0.0)
-            for position, (owner, target) in enumerate(zip(owners, targets, strict=True))
-        ]
-        return fields + self._fragments
-
     def edge(self, number: int) -> Edge:
-        """Edge `number` of `edges`, made alone (a path reads a few)."""
-        fields = len(self.corpus.owner_column)
-        if number < fields:
-            corpus = self.corpus
-            return Edge(number, corpus.owner_column[number], corpus.target_column[number], 0.0)
-        return self._fragments[number - fields]
+        """Edge `number`: a field's (by its corpus position), then the fragments'."""
+        owners, targets = self.corpus.owner_column, self.corpus.target_column
+        if number < len(owners):
+            return Edge(number, owners[number], targets[number], 0.0)
+        return self._fragments[number - len(owners)]
 
     @cached_property
     def _fields_into(self) -> dict[str, list[int]]:
@@ -699,7 +685,9 @@ class SchemaGraph:
             ways.append([*chain, entry])
         return ways
 
-    def _ranked_into(self, target: str, extra: float) -> Iterator[tuple[float, int, int, str]]:
+    def _ranked_into(
+        self, target: str, extra: float
+    ) -> Iterator[tuple[float, int, int, str]]:
         """The fields returning `target` whose owner a root reaches, as (cost of the way
         through them plus `extra`, its hops, entry, owner), cheapest first."""
         ranked = self._ranked.get(target)

@@ -180,7 +180,9 @@ class Navigator:
         """What the schema costs in each form an agent could be handed (cached for files)."""
         corpus = self.corpus
         with phase(self.events, "counting the tokens of the SDL and the introspection JSON"):
-            return open_price(self.settings, self.label, corpus, lambda: self.loaded, self._sha256)
+            return open_price(
+                self.settings, self.label, corpus, lambda: self.loaded, self._sha256
+            )
 
     def searcher(
         self, backend: str | None = None, fmt: str | None = None, *, paths: bool = True
@@ -273,7 +275,9 @@ class Navigator:
         the schema's spec violations as `define` does."""
         from schemanav.corpus.facts import open_slice_facts
 
-        facts = open_slice_facts(self.settings, lambda: self._readable, self.events, self._sha256)
+        facts = open_slice_facts(
+            self.settings, lambda: self._readable, self.events, self._sha256
+        )
         self._warn_violations(facts.violations)
         return facts
 

@@ -121,10 +121,10 @@ def parse_variables(text: str | None) -> dict[str, Any] | None:
         raise InputError(f"--variables is {err.message}; flatten it") from None
     except ValueError:
         raise InputError(
-            "--variables is not valid JSON; write an object, e.g. --variables '{\"n\": 5}'"
+            '--variables is not valid JSON; write an object, e.g. --variables \'{"n": 5}\''
         ) from None
     if not isinstance(value, dict):
-        raise InputError("--variables must be a JSON object, e.g. --variables '{\"n\": 5}'")
+        raise InputError('--variables must be a JSON object, e.g. --variables \'{"n": 5}\'')
     return value
 
 
@@ -135,7 +135,9 @@ def check_operation(navigator: Navigator, source: str, variables: str | None) ->
     return OperationReport.of(source, outcome, navigator.operations.limits)
 
 
-def execute_operation(navigator: Navigator, source: str, variables: str | None) -> OperationReport:
+def execute_operation(
+    navigator: Navigator, source: str, variables: str | None
+) -> OperationReport:
     """`schemanav execute`: the checks, then the POST to the configured endpoint."""
     if navigator.settings.endpoint is None:
         raise InputError(

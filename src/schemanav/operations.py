@@ -269,7 +269,9 @@ class OperationRunner:
                 "because no endpoint is configured",
             )
         outcome = self._post(self.endpoint, query, variables, forwarded or {}, redact)
-        return replace(checked, ok=outcome.ok, text=redact(outcome.text), executed=outcome.executed)
+        return replace(
+            checked, ok=outcome.ok, text=redact(outcome.text), executed=outcome.executed
+        )
 
     def _post(
         self,

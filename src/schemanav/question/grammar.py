@@ -25,142 +25,29 @@ POLITE = frozenset({"please", "kindly", "now", "just", "also", "then", "so"})
 # Words that open a question, and verbs of reading: a sentence opening with one reads.
 _ASKING = frozenset(
     {
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "how",
-        "when",
-        "where",
-        "why",
-        "whats",
-        "is",
-        "are",
-        "was",
-        "were",
-        "am",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "has",
-        "have",
-        "had",
-        "i",
-        "we",
-        "my",
-        "our",
-        "there",
-        "it",
+        "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "whats",
+        "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "would",
+        "should", "will", "has", "have", "had", "i", "we", "my", "our", "there", "it",
     }
 )
 _READING = frozenset(
     {
-        "show",
-        "list",
-        "get",
-        "find",
-        "fetch",
-        "give",
-        "tell",
-        "display",
-        "count",
-        "see",
-        "look",
-        "search",
-        "check",
-        "view",
-        "read",
-        "load",
-        "browse",
-        "return",
-        "retrieve",
-        "open",
-        "preview",
-        "compare",
-        "describe",
-        "explain",
-        "summarise",
-        "summarize",
-        "stream",
-        "suggest",
-        "watch",
-        "monitor",
-        "lookup",
-        "query",
-        "print",
-        "download",
-        "inspect",
-        "calculate",
-        "estimate",
-        "before",
-        "after",
-        "across",
-        "since",
-        "if",
-        "for",
-        "in",
-        "on",
-        "of",
-        "from",
-        "with",
-        "by",
-        "at",
-        "per",
-        "the",
-        "a",
-        "an",
-        "all",
-        "any",
-        "every",
-        "each",
-        "this",
-        "that",
-        "these",
-        "those",
-        "latest",
-        "last",
-        "first",
-        "recent",
-        "top",
-        "most",
+        "show", "list", "get", "find", "fetch", "give", "tell", "display", "count", "see",
+        "look", "search", "check", "view", "read", "load", "browse", "return", "retrieve",
+        "open", "preview", "compare", "describe", "explain", "summarise", "summarize",
+        "stream", "suggest", "watch", "monitor", "lookup", "query", "print", "download",
+        "inspect", "calculate", "estimate", "before", "after", "across", "since", "if",
+        "for", "in", "on", "of", "from", "with", "by", "at", "per", "the", "a", "an", "all",
+        "any", "every", "each", "this", "that", "these", "those", "latest", "last", "first",
+        "recent", "top", "most",
     }
 )
 # What follows an imperative's verb: the object it acts on.
 _DETERMINERS = frozenset(
     {
-        "this",
-        "that",
-        "these",
-        "those",
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "their",
-        "his",
-        "her",
-        "its",
-        "all",
-        "every",
-        "each",
-        "some",
-        "me",
-        "us",
-        "them",
-        "it",
-        "him",
-        "one",
-        "two",
-        "three",
-        "new",
+        "this", "that", "these", "those", "the", "a", "an", "my", "our", "your", "their",
+        "his", "her", "its", "all", "every", "each", "some", "me", "us", "them", "it",
+        "him", "one", "two", "three", "new",
     }
 )
 # "give me …", "let me see …": a request to be shown something.
@@ -181,7 +68,11 @@ def asks_for_write(question: str) -> bool:
         return False
     if verb == "let" and following in {"me", "us"}:
         return len(words) > 2 and words[2] not in _SHOW_ME
-    return text[-1] in ".!" or following in _DETERMINERS or bool(re.search('["“”]', text))
+    return (
+        text[-1] in ".!"
+        or following in _DETERMINERS
+        or bool(re.search("[\"“”]", text))
+    )
 
 
 # Words that put a question in time: it asks when things happened, or only for those of a
@@ -250,5 +141,7 @@ def quoted_value_nouns(question: str) -> list[str]:
     """The word after each quoted value, what the value is ("the 'main' branch", "the
     "example" field"): a quoted value fills an argument, and this word says which."""
     return [
-        word for word in _QUOTED_THEN_WORD.findall(question.lower()) if word not in _FUNCTION_WORDS
+        word
+        for word in _QUOTED_THEN_WORD.findall(question.lower())
+        if word not in _FUNCTION_WORDS
     ]

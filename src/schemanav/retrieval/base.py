@@ -102,6 +102,8 @@ class Searcher(Protocol):
         ...
 
 
+
+
 @dataclass(frozen=True)
 class Ranking:
     """What a ranking is read for by a bench or a slice: its coordinates and their scores,

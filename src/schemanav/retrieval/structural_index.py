@@ -414,10 +414,8 @@ class StructuralIndex:
         if not isinstance(reached, list) or not all(isinstance(t, str) for t in reached):
             return "malformed reached types"
         by = self.reached_by
-        if (
-            not isinstance(by, list)
-            or len(by) != len(reached)
-            or not all(type(n) is int and n >= 0 for n in by)
+        if not isinstance(by, list) or len(by) != len(reached) or not all(
+            type(n) is int and n >= 0 for n in by
         ):
             return "malformed reach counts"
         if any(len(a) != size for a in (self.target, self.shape, self.set_route, self.set_target)):

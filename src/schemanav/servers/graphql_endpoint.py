@@ -266,7 +266,7 @@ class SemanticEndpoint:
                     args["first"],
                     args.get("after"),
                     args.get("minScore"),
-                )
+            )
         except ValueError as err:
             raise GraphQLError(f"__search: {err}") from None
         for result in results:
@@ -498,7 +498,9 @@ class SemanticEndpoint:
             body["variables"] = dict(variables)
         if operation_name:
             body["operationName"] = operation_name
-        return await asyncio.to_thread(self._post_upstream, self.upstream, body, forwarded, outcome)
+        return await asyncio.to_thread(
+            self._post_upstream, self.upstream, body, forwarded, outcome
+        )
 
     def _post_upstream(
         self,
@@ -639,3 +641,4 @@ def _json(payload: dict[str, Any], status: int = 200) -> Response:
         status_code=status,
         media_type="application/json",
     )
+

@@ -395,7 +395,9 @@ class _Growth:
         values = self.values
         return max(positions, key=lambda at: (values[at], -at))
 
-    def _tried(self, state: GrowingState, step: Step, most: float | None = None) -> GrowingState:
+    def _tried(
+        self, state: GrowingState, step: Step, most: float | None = None
+    ) -> GrowingState:
         """The state with `step` applied and kept when the slice still fits the budget (and
         the step added at most `most` tokens), else as it was before."""
         snapshot, before = state.copy(), state.total

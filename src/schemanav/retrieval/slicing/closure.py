@@ -275,9 +275,9 @@ class ClosedState(SliceState):
         self.unions[union] = []
         members = self.s.union_members(union)
         values = self.values
-        member = max(members, key=lambda item: max(map(values.__getitem__, item[1]), default=0.0))[
-            0
-        ]
+        member = max(
+            members, key=lambda item: max(map(values.__getitem__, item[1]), default=0.0)
+        )[0]
         self.unions[union].append(member)
         self._union_line(union)
         self.ensure_output(member)

@@ -49,8 +49,7 @@ def render(state: SliceState) -> str:
     roots = [
         (operation, root)
         for operation, root in zip(
-            _OPERATIONS,
-            (corpus.query_root, corpus.mutation_root, corpus.subscription_root),
+            _OPERATIONS, (corpus.query_root, corpus.mutation_root, corpus.subscription_root),
             strict=True,
         )
         if root and root in state.fields

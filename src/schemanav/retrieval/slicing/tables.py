@@ -486,9 +486,8 @@ class SchemaTables:
         groups = returned_only_by(
             self.corpus,
             roots,
-            lambda entry: (
-                not entry.arguments and kinds.get(entry.named_return_type) not in ("scalar", "enum")
-            ),
+            lambda entry: not entry.arguments
+            and kinds.get(entry.named_return_type) not in ("scalar", "enum"),
         )
         return frozenset(roots | groups)
 
@@ -499,7 +498,9 @@ class SchemaTables:
         envelope, how the schema reports an outcome beside every answer (`error: PbError` on
         44 of Webiny's 49 responses). Entry fields are those of `entry_owners`."""
         facts, kinds, entries = self.facts, self.kinds, self.entry_owners
-        answers = {field.named for owner in entries for field in facts.get(owner, {}).values()}
+        answers = {
+            field.named for owner in entries for field in facts.get(owner, {}).values()
+        }
         answers = {a for a in answers if kinds.get(a) == "object" and a not in entries}
         counts: dict[str, int] = defaultdict(int)
         types: dict[str, set[str]] = defaultdict(set)

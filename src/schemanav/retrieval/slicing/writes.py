@@ -134,3 +134,4 @@ class WriteTables:
                 takers[type_name].add(write)
         self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
         self.payload_errors = payload_errors(corpus)
+
