@@ -131,22 +131,21 @@ _TOO_FAR = 10**6  # past the end of the string table
     [
         ("possible_types.counts", _set("", 0, 10**6), "malformed possible_types"),
         ("possible_types.values", _set("", 0, _TOO_FAR), "malformed possible_types"),
-        ("type_descriptions.values", _set("", 0, 0), "malformed type_descriptions"),
+        ("type_descriptions.values", _set("", 0, _TOO_FAR), "malformed type_descriptions"),
         ("type_descriptions.values", lambda v: v.pop(), "malformed type_descriptions"),
         ("roots", _set("", 0, 0), "malformed roots"),
         ("roots", lambda v: v.pop(), "malformed roots"),
         ("violations", lambda v: v.append(-3), "malformed violations"),
-        ("entries.owner", _set("", 0, 0), "malformed entries"),
+        ("entries.owner", _set("", 0, _TOO_FAR), "malformed entries"),
+        ("entries.field", _set("", 0, -1), "malformed entries"),
         ("entries.description", _set("", 0, _TOO_FAR), "malformed entries"),
         ("entries.description", _set("", 0, -1), "malformed entries"),
         ("entries.owner_is_interface", _set("", 0, 2), "malformed entries"),
-        ("entries.argument_count", _set("", 0, -1), "malformed entries"),
+        ("entries.argument_count", _set("", 0, -1), "malformed arguments"),  # their sum
         ("entries.field", lambda v: v.pop(), "malformed entries"),
-        ("arguments.type", _set("", 0, 0), "malformed arguments"),
+        ("arguments.type", _set("", 0, _TOO_FAR), "malformed arguments"),
         ("arguments.name", lambda v: v.pop(), "malformed arguments"),
         ("tokens.SDL", _set("", 0, -5), "malformed SDL token counts"),
-        ("text_ends", _set("", 0, -1), "malformed string table"),
-        ("text_ends", lambda v: v.reverse(), "malformed string table"),
     ],
 )
 def test_a_checksummed_cache_with_a_bad_column_is_rebuilt_with_a_notice(
@@ -198,6 +197,37 @@ def test_a_checksummed_cache_cut_or_garbled_is_rebuilt_with_a_notice(
     assert len(warnings) == 1 and reason in warnings[0], warnings
     assert again.corpus == first.corpus
     assert open_corpus(settings).from_cache
+
+
+@pytest.mark.parametrize(
+    "change",
+    [_set("", 0, -1), lambda v: v.pop(), lambda v: v.reverse(), lambda v: v.append(3)],
+)
+def test_a_string_table_holding_a_nul_is_cut_at_its_ends_which_are_checked(
+    tmp_path: Path, change: Callable[[list[int]], object]
+) -> None:
+    """Texts are split at NULs when none holds one, else cut at the ends the payload lists
+    (a description may hold a NUL): those are read back as they were, and checked."""
+    settings = Settings(cache_dir=tmp_path)
+    first = open_corpus(settings)
+    cache_file = _cache_file(tmp_path)
+    rewrite_columns(
+        cache_file, lambda payload: payload["entries"]["description"].__setitem__(0, "a\x00b")
+    )
+    read = open_corpus(settings)
+    assert read.from_cache and read.corpus.entries[0].description == "a\x00b"
+    assert read.corpus.entries[1:] == first.corpus.entries[1:]
+    rewrite_array(cache_file, "text_ends", change)
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    assert not open_corpus(settings, Collect()).from_cache
+    assert warnings == [
+        f"the corpus cache {cache_file} is not usable (malformed string table); rebuilding it"
+    ]
 
 
 def test_the_packed_layout_round_trips_every_column_and_none(tmp_path: Path) -> None:

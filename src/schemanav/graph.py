@@ -362,9 +362,8 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
-        # Built from two columns, not from an edge record per field: a warm search builds the
-        # graph in every process (26,000 fields on a schema four times GitHub's); a field's
-        # edge is made when read (`edge`).
+        # From two columns, not a record per field (26,000 on a schema 4 times GitHub's): a
+        # warm search builds the graph in every process. A field's `edge` is made when read.
         owners, targets = corpus.owner_column, corpus.target_column
         fields = len(owners)
         # Fragment edges from the abstract types a field leads to, to their possible types.
@@ -389,7 +388,7 @@ class SchemaGraph:
         self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
         owner_ids = list(map(type_ids.__getitem__, owners))
         adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
-        target_ids = map(type_ids.__getitem__, targets)
+        self._target_ids = target_ids = list(map(type_ids.__getitem__, targets))
         for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
             adjacency[source].append((target, number, 0.0, number))
         fragment_sources = [type_ids[edge.source] for edge in self._fragments]
@@ -415,6 +414,7 @@ class SchemaGraph:
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
+        self._by_target: tuple[Any, Any] | None = None
 
     def edge(self, number: int) -> Edge:
         """Edge `number`: a field's (by its corpus position), then the fragments'."""
@@ -423,13 +423,19 @@ class SchemaGraph:
             return Edge(number, owners[number], targets[number], 0.0)
         return self._fragments[number - len(owners)]
 
-    @cached_property
-    def _fields_into(self) -> dict[str, list[int]]:
-        """The fields (corpus entries) into each type, in corpus order."""
-        into: dict[str, list[int]] = defaultdict(list)
-        for position, target in enumerate(self.corpus.target_column):
-            into[target].append(position)
-        return into
+    def _fields_into(self, target: str) -> list[int]:
+        """The fields (corpus entries) into `target`, in corpus order: cut from the entries
+        sorted by the type they return (stably), sorted when first asked."""
+        import numpy as np
+
+        if self._by_target is None:
+            targets = np.asarray(self._target_ids, dtype=np.intp)
+            order = np.argsort(targets, kind="stable")
+            self._by_target = (order, targets[order])
+        order, targets = self._by_target
+        number = self.type_ids.get(target, -1)
+        start, stop = targets.searchsorted([number, number + 1]).tolist()
+        return list(order[start:stop].tolist())
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
@@ -694,7 +700,7 @@ class SchemaGraph:
         if ranked is None:
             ranked = []
             owners = self.corpus.owner_column
-            for entry in self._fields_into.get(target, ()):
+            for entry in self._fields_into(target):
                 source = owners[entry]
                 source_cost = self.static.cost(source)
                 if source_cost is not None:
