@@ -414,7 +414,7 @@ class SchemaGraph:
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
-        self._by_target: tuple[Any, Any] | None = None
+        self._by_target: dict[int, list[int]] | None = None
 
     def edge(self, number: int) -> Edge:
         """Edge `number`: a field's (by its corpus position), then the fragments'."""
@@ -424,18 +424,13 @@ class SchemaGraph:
         return self._fragments[number - len(owners)]
 
     def _fields_into(self, target: str) -> list[int]:
-        """The fields (corpus entries) into `target`, in corpus order: cut from the entries
-        sorted by the type they return (stably), sorted when first asked."""
-        import numpy as np
-
+        """The fields (corpus entries) into `target`, in corpus order (filed by the type
+        they return when first asked: a BM25 search reads paths but never imports numpy)."""
         if self._by_target is None:
-            targets = np.asarray(self._target_ids, dtype=np.intp)
-            order = np.argsort(targets, kind="stable")
-            self._by_target = (order, targets[order])
-        order, targets = self._by_target
-        number = self.type_ids.get(target, -1)
-        start, stop = targets.searchsorted([number, number + 1]).tolist()
-        return list(order[start:stop].tolist())
+            self._by_target = defaultdict(list)
+            for position, number in enumerate(self._target_ids):
+                self._by_target[number].append(position)
+        return self._by_target.get(self.type_ids.get(target, -1), [])
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
