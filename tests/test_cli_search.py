@@ -17,6 +17,7 @@ from hostile_questions import HOSTILE_QUESTIONS, NO_SEARCHABLE_WORDS
 from schemanav.cache import read_checked
 from schemanav.cli import app
 from schemanav.corpus import Corpus, Format
+from schemanav.corpus.packed import unpack
 from schemanav.limits import MAX_QUESTION_CHARS
 from schemanav.retrieval.pipeline import backend_names
 from schemanav.tokens import count_tokens
@@ -303,7 +304,7 @@ def test_github_corpus_cache_is_written_and_reused(
 
     cold = search(runner, question, "--json", *args)
     assert cold.exit_code == 0, cold.stderr
-    cache_files = list((cache_dir / "corpus").glob("*.json"))
+    cache_files = list((cache_dir / "corpus").glob("*.bin"))
     assert len(cache_files) == 1
     cache_file = cache_files[0]
     written = cache_file.stat()
@@ -319,7 +320,7 @@ def test_github_corpus_cache_is_written_and_reused(
     assert cache_file.stat().st_mtime_ns == written.st_mtime_ns
 
     _, data = read_checked(cache_file)
-    assert len(json.loads(data)["entries"]["owner"]) == 6640
+    assert len(unpack(data)["entries"]["owner"]) == 6640
 
     hits = json.loads(cold.stdout)["hits"]
     assert len(hits) == 20

@@ -141,3 +141,41 @@ def test_irregular_plurals_are_the_analyzers_too() -> None:
 
     assert IRREGULAR_PLURALS["person"] == "people"
     assert split_camel("keyPeople children") == "key person child"
+
+
+def _every_form_mentions(names: list[str], question: str, set_words: frozenset[str]) -> object:
+    """What the reader finds once it has split and inflected every name (`_every_form`)."""
+    reader = TypeNames(names)
+    reader._LAZY_QUESTIONS = 0  # the table from the first question on
+    found = reader.mentions(question, set_words)
+    assert reader._table is not None
+    return found
+
+
+def test_names_looked_up_by_their_letters_find_what_every_form_finds() -> None:
+    """The first questions look names up by their letters (`TypeNames._may_name`), later
+    ones in the table of every name's forms: both find the same types, singular and plural,
+    irregular plurals, acronym-like humps, digits, underscores and names that are no
+    GraphQL name included."""
+    names = [
+        "MergeRequest", "Policy", "Status", "Child", "KeyPerson", "Man", "Woman", "CIJob",
+        "URLPath", "V2Thing", "snake_case_type", "Project", "ProjectStatus", "Box", "X",
+        "Ünïcode", "_", "Mirror2Issue", "Issue",
+    ]  # fmt: skip
+    questions = [
+        "every merge requests and policies with statuses",
+        "all the children and key people, one man and two women",
+        "ci jobs on url paths for v2 things",
+        "snake case types in project 42 and the project statuses",
+        "boxes boxs boxes of x and xs, mirror2 issues",
+        "ünïcode types",
+        "",
+    ]
+    for question in questions:
+        for set_words in (SET_WORDS, SET_WORDS | ORDER_WORDS):
+            lazy = TypeNames(names).mentions(question, set_words)
+            assert lazy == _every_form_mentions(names, question, set_words), question
+    reader = TypeNames(names)
+    for question in questions * 2:  # past `_LAZY_QUESTIONS`: the table
+        assert reader.mentions(question) == _every_form_mentions(names, question, SET_WORDS)
+    assert reader._table is not None

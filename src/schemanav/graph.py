@@ -153,7 +153,7 @@ class ShortestPaths:
         if found is None:
             return None
         edge = found[0]._via[found[1]]
-        return self._graph.edges[edge] if edge >= 0 else None
+        return self._graph.edge(edge) if edge >= 0 else None
 
     def chain_to(self, type_name: str) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`; [] if none."""
@@ -362,61 +362,75 @@ class SchemaGraph:
         self.corpus = corpus
         self.abstract_penalty = abstract_penalty
         self.other_root_cost = other_root_cost
-        self.edges = [
-            Edge(position, entry.owner, entry.named_return_type, 0.0)
-            for position, entry in enumerate(corpus.entries)
-        ]
-        self._fields_into: dict[str, list[Edge]] = defaultdict(list)
-        for edge in self.edges:
-            self._fields_into[edge.target].append(edge)
+        # From two columns, not a record per field (26,000 on a schema 4 times GitHub's): a
+        # warm search builds the graph in every process. A field's `edge` is made when read.
+        owners, targets = corpus.owner_column, corpus.target_column
+        fields = len(owners)
         # Fragment edges from the abstract types a field leads to, to their possible types.
         self._fragment_cost: dict[str, float] = {}
         self._abstract_over: dict[str, list[str]] = defaultdict(list)
-        for abstract in sorted(self._fields_into):
+        self._fragments: list[Edge] = []
+        for abstract in sorted(set(targets)):
             possible = corpus.possible_types.get(abstract, ())
             if not possible:
                 continue
             extra = abstract_penalty * math.log2(1 + len(possible))
             self._fragment_cost[abstract] = extra
             for concrete in possible:
-                self.edges.append(Edge(FRAGMENT, abstract, concrete, extra))
+                self._fragments.append(Edge(FRAGMENT, abstract, concrete, extra))
                 self._abstract_over[concrete].append(abstract)
-        self.roots = [
-            root
-            for root in (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
-            if root
-        ]
+        roots = (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
+        self.roots = [root for root in roots if root]
         # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
         self.type_names = sorted(
-            {*self.roots, *(e.source for e in self.edges), *(e.target for e in self.edges)}
+            {*self.roots, *owners, *targets, *(edge.target for edge in self._fragments)}
         )
-        self.type_ids = {name: number for number, name in enumerate(self.type_names)}
-        self.adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
-        for number, edge in enumerate(self.edges):
-            self.adjacency[self.type_ids[edge.source]].append(
-                (self.type_ids[edge.target], edge.entry, edge.extra_cost, number)
-            )
+        self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
+        owner_ids = list(map(type_ids.__getitem__, owners))
+        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
+        self._target_ids = target_ids = list(map(type_ids.__getitem__, targets))
+        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
+            adjacency[source].append((target, number, 0.0, number))
+        fragment_sources = [type_ids[edge.source] for edge in self._fragments]
+        for number, edge in enumerate(self._fragments, start=fields):
+            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
+            adjacency[fragment_sources[number - fields]].append(hop)
+        self.adjacency = adjacency
         # Leaves: types no edge leads out of (scalars, enums), roots excepted.
         root_ids = {self.type_ids[root] for root in self.roots}
-        self.is_leaf = [
-            not out and number not in root_ids for number, out in enumerate(self.adjacency)
-        ]
-        self.inner_adjacency = [
-            [hop for hop in out if not self.is_leaf[hop[0]]] for out in self.adjacency
-        ]
+        is_leaf = [not out and number not in root_ids for number, out in enumerate(adjacency)]
+        self.is_leaf = is_leaf
+        self.inner_adjacency = [[hop for hop in out if not is_leaf[hop[0]]] for out in adjacency]
         # The fields the inner walk hops through, and the fragments' extra costs in edge order.
         self.inner_entries = sorted(
             {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
         )
-        self.fragment_extras = [edge.extra_cost for edge in self.edges[len(corpus.entries) :]]
+        self.fragment_extras = [edge.extra_cost for edge in self._fragments]
         self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {}
-        self.edge_entry = [edge.entry for edge in self.edges]
-        self.edge_source = [self.type_ids[edge.source] for edge in self.edges]
+        self.edge_entry = [*range(fields), *(FRAGMENT for _ in self._fragments)]
+        self.edge_source = owner_ids + fragment_sources
         self._unit_hops = [1.0] * len(corpus.entries)
         self._edge_arrays: dict[bool, EdgeArrays] = {}
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
+        self._by_target: dict[int, list[int]] | None = None
+
+    def edge(self, number: int) -> Edge:
+        """Edge `number`: a field's (by its corpus position), then the fragments'."""
+        owners, targets = self.corpus.owner_column, self.corpus.target_column
+        if number < len(owners):
+            return Edge(number, owners[number], targets[number], 0.0)
+        return self._fragments[number - len(owners)]
+
+    def _fields_into(self, target: str) -> list[int]:
+        """The fields (corpus entries) into `target`, in corpus order (filed by the type
+        they return when first asked: a BM25 search reads paths but never imports numpy)."""
+        if self._by_target is None:
+            self._by_target = defaultdict(list)
+            for position, number in enumerate(self._target_ids):
+                self._by_target[number].append(position)
+        return self._by_target.get(self.type_ids.get(target, -1), [])
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
@@ -600,11 +614,9 @@ class SchemaGraph:
 
     def owner_costs(self) -> list[float]:
         """For each corpus entry, how far its owner type lies from a root (static costs)."""
-        costs = {name: self.static.cost(name) for name in {e.owner for e in self.corpus.entries}}
-        return [
-            NO_PATH_COST if (cost := costs[entry.owner]) is None else cost
-            for entry in self.corpus.entries
-        ]
+        owners, static = self.corpus.owner_column, self.static
+        costs = {name: static.cost(name) for name in set(owners)}
+        return [NO_PATH_COST if (cost := costs[owner]) is None else cost for owner in owners]
 
     def chain_to(self, type_name: str, paths: ShortestPaths | None = None) -> list[int]:
         """Corpus entries (root first) along the cheapest way to `type_name`."""
@@ -682,11 +694,13 @@ class SchemaGraph:
         ranked = self._ranked.get(target)
         if ranked is None:
             ranked = []
-            for edge in self._fields_into.get(target, ()):
-                source_cost = self.static.cost(edge.source)
+            owners = self.corpus.owner_column
+            for entry in self._fields_into(target):
+                source = owners[entry]
+                source_cost = self.static.cost(source)
                 if source_cost is not None:
-                    hops = self.static.hops(edge.source) + 1
-                    ranked.append((source_cost + 1.0, hops, edge.entry, edge.source))
+                    hops = self.static.hops(source) + 1
+                    ranked.append((source_cost + 1.0, hops, entry, source))
             ranked.sort()
             self._ranked[target] = ranked
         for cost, hops, entry, source in ranked:

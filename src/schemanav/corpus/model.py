@@ -138,7 +138,7 @@ class Corpus:
 
     @cached_property
     def coordinates(self) -> tuple[str, ...]:
-        return tuple(entry.coordinate for entry in self.entries)
+        return tuple([f"{entry.owner}.{entry.field}" for entry in self.entries])
 
     @cached_property
     def by_coordinate(self) -> dict[str, CorpusEntry]:
@@ -146,9 +146,20 @@ class Corpus:
         return dict(zip(self.coordinates, self.entries, strict=True))
 
     @cached_property
+    def owner_column(self) -> list[str]:
+        """Each entry's owner type, in corpus order (the schema graph's sources)."""
+        return [entry.owner for entry in self.entries]
+
+    @cached_property
+    def target_column(self) -> list[str]:
+        """Each entry's named return type, in corpus order (the schema graph's targets)."""
+        named = {text: text.strip("[]!") for text in {e.return_type for e in self.entries}}
+        return [named[entry.return_type] for entry in self.entries]
+
+    @cached_property
     def owners(self) -> frozenset[str]:
         """The types that own fields (objects and interfaces)."""
-        return frozenset(entry.owner for entry in self.entries)
+        return frozenset(self.owner_column)
 
     def texts(self, fmt: Format) -> list[str]:
         """Every entry rendered in `fmt`, rendered once per format and then reused."""
@@ -235,8 +246,8 @@ class Corpus:
 
     @classmethod
     def from_payload(cls, payload: Any, identity: str | None = None) -> Corpus:
-        """The corpus `to_payload` described, from a payload the store's `payload_problem`
-        passed: it converts and checks nothing itself (ValueError or KeyError at most)."""
+        """The corpus `to_payload` described, from a payload `packed.unpack` read and
+        checked: it converts and checks nothing itself (ValueError or KeyError at most)."""
         query_root, mutation_root, subscription_root = payload["roots"]
         # Thousands of records, filled in a plain loop as `records.filled` does (no call, no
         # conversion per record: half the time of a warm search's corpus read).
@@ -292,6 +303,10 @@ class Corpus:
             identity=identity,
         )
         corpus.remember_token_counts({fmt: list(payload["tokens"][fmt.value]) for fmt in Format})
+        # The graph's columns, from the columns at hand rather than from the records.
+        owners, returns = columns["owner"], columns["return_type"]
+        named = {text: text.strip("[]!") for text in set(returns)}
+        corpus.__dict__.update(owner_column=list(owners), target_column=[named[t] for t in returns])
         return corpus
 
     def content_hash(self, fmt: Format) -> str:

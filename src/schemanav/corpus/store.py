@@ -3,21 +3,20 @@
 Parsing GitHub's 1.5 MB SDL and counting tokens for 6,640 entries takes seconds; a repeated
 `schemanav search` should not pay that again. The cache is keyed by the file's bytes, so an
 edited schema is re-read; it is a checked file (`schemanav.cache`), like every other cache, so a
-truncated or edited one is rebuilt, never trusted. Every field of a payload that passes the
-checksum is type-checked too (`payload_problem`), so a cache written by another version or by
-hand is rebuilt with a one-line notice instead of failing later with an AttributeError.
+truncated or edited one is rebuilt, never trusted. Every column of a payload that passes the
+checksum is checked too (`packed.unpack`: its length, the range of its numbers), so a cache
+written by another version or by hand is rebuilt with a one-line notice instead of failing
+later with an IndexError.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from schemanav.cache import (
     CORPUS_CACHE,
@@ -27,10 +26,11 @@ from schemanav.cache import (
     read_matching,
     write_checked,
 )
-from schemanav.corpus.model import Corpus, Format, build_corpus
+from schemanav.corpus.model import Corpus, build_corpus
+from schemanav.corpus.packed import pack, unpack
 from schemanav.corpus.pricing import SchemaPrice, price_schema
 from schemanav.events import Events, SilentEvents
-from schemanav.limits import TooDeep, loads_json, schema_byte_cap
+from schemanav.limits import schema_byte_cap
 from schemanav.process import no_cyclic_gc
 from schemanav.schema.loading import LoadedSchema, graphql_core_version, schema_file_sha256
 from schemanav.schema.source import is_url, open_schema, schema_source
@@ -82,7 +82,7 @@ def open_corpus(
     payload = {**corpus.to_payload(), "violations": list(schema.violations)}
     header = CORPUS_CACHE.header(schema_sha256=digest)
     with contextlib.suppress(OSError):  # an unwritable cache only costs speed
-        write_checked(cache_file, header, json.dumps(payload).encode("utf-8"))
+        write_checked(cache_file, header, pack(payload))
     return CorpusLoad(corpus, schema.violations, from_cache=False)
 
 
@@ -99,106 +99,15 @@ def _read_cache(path: Path, digest: str, identity: str) -> CorpusLoad | str | No
     )
     if not isinstance(found, tuple):
         return found
-    data = found[1]
     try:
-        payload = loads_json(data)
-    except TooDeep:
-        return "nested too deeply"
-    except ValueError:
-        return "not valid JSON"
-    problem = payload_problem(payload)
-    if problem:
-        return problem
+        payload = unpack(found[1])  # checks every column as it reads it
+    except ValueError as err:
+        return str(err)
     try:
         corpus = Corpus.from_payload(payload, identity=identity)
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         return f"not a corpus: {type(err).__name__}"
     return CorpusLoad(corpus, tuple(payload["violations"]), from_cache=True)
-
-
-def payload_problem(payload: Any) -> str | None:
-    """What is wrong with a corpus payload's shape (every field, every type), or None."""
-    if not isinstance(payload, dict):
-        return "not a JSON object"
-    roots = payload.get("roots")
-    if (
-        not isinstance(roots, list)
-        or len(roots) != 3
-        or not isinstance(roots[0], str)
-        or not all(r is None or isinstance(r, str) for r in roots)
-    ):
-        return "malformed roots"
-    for key in ("possible_types", "enum_values", "input_fields"):
-        table = payload.get(key)
-        if (
-            not isinstance(table, dict)
-            or not set(map(type, table.values())) <= _LIST
-            or not set(map(type, itertools.chain.from_iterable(table.values()))) <= _TEXT
-        ):
-            return f"malformed {key}"
-    descriptions = payload.get("type_descriptions")
-    if not isinstance(descriptions, dict) or not set(map(type, descriptions.values())) <= _TEXT:
-        return "malformed type_descriptions"
-    violations = payload.get("violations")
-    if not isinstance(violations, list) or not set(map(type, violations)) <= _TEXT:
-        return "malformed violations"
-    entries = payload.get("entries")
-    size = _columns_size(entries, _ENTRY_COLUMNS)
-    if entries is None or size is None:
-        return "malformed entries"
-    argument_counts = entries["argument_count"]
-    if min(argument_counts, default=0) < 0:
-        return "malformed entries"
-    if _columns_size(payload.get("arguments"), _ARGUMENT_COLUMNS) != sum(argument_counts):
-        return "malformed arguments"
-    tokens = payload.get("tokens")
-    if not isinstance(tokens, dict):
-        return "no token counts"
-    for fmt in Format:
-        counts = tokens.get(fmt.value)
-        if (
-            not isinstance(counts, list)
-            or len(counts) != size
-            or not set(map(type, counts)) <= _COUNT
-            or min(counts, default=0) < 0
-        ):
-            return f"malformed {fmt.value} token counts"
-    return None
-
-
-_TEXT: frozenset[type] = frozenset({str})
-_OPTIONAL_TEXT: frozenset[type] = frozenset({str, type(None)})
-_LIST: frozenset[type] = frozenset({list})
-_COUNT: frozenset[type] = frozenset({int})  # not bool: a column is checked by exact type
-_ENTRY_COLUMNS: dict[str, frozenset[type]] = {
-    "owner": _TEXT,
-    "field": _TEXT,
-    "return_type": _TEXT,
-    "description": _OPTIONAL_TEXT,
-    "owner_is_interface": frozenset({bool}),  # not 0 or 1
-    "deprecation": _OPTIONAL_TEXT,
-    "argument_count": _COUNT,
-}
-_ARGUMENT_COLUMNS: dict[str, frozenset[type]] = {
-    "name": _TEXT,
-    "type": _TEXT,
-    "description": _OPTIONAL_TEXT,
-    "default": _OPTIONAL_TEXT,
-}
-
-
-def _columns_size(table: Any, columns: dict[str, frozenset[type]]) -> int | None:
-    """The common length of a table's columns, each a list of values of its types (checked
-    a column at a time); None if a column is missing, of another length or another type."""
-    if not isinstance(table, dict) or set(table) != set(columns):
-        return None
-    sizes = set()
-    for name, types in columns.items():
-        column = table[name]
-        if not isinstance(column, list) or not set(map(type, column)) <= types:
-            return None
-        sizes.add(len(column))
-    return sizes.pop() if len(sizes) == 1 else None
 
 
 def open_price(

@@ -25,7 +25,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from schemanav.question.reading import read
 
@@ -85,6 +85,7 @@ VALUE_MARK = "@value:"
 """Marks a word the question names a quoted value by ("the 'main' branch": `@value:branch`)."""
 
 
+@lru_cache(maxsize=1 << 16)  # the ranking's reader and short forms split the same names
 def type_words(name: str) -> str:
     """`MergeRequest` → `merge request`; `CIJob` → `ci job`."""
     return " ".join(_HUMP.findall(name)).lower()
@@ -124,31 +125,135 @@ class TypeMentions:
 
 
 class TypeNames:
-    """Finds an object type's name in a question, as a run of words, singular or plural."""
+    """Finds an object type's name in a question, as a run of words, singular or plural.
+
+    A question has a few dozen runs of words and a schema thousands of type names, so the
+    names are not all split into words and inflected up front (a fifth of a warm search's
+    own time on a schema four times GitHub's): each name is filed under its letters and
+    digits, lower-cased (the words `type_words` splits it into, run together), and a run of
+    the question looks up the names it could be, singular or each plural it could be the
+    plural of (`plural_forms` inverted), which are then split into words to confirm.
+    A process that reads more questions than `_LAZY_QUESTIONS` (a server, `bench`) splits
+    and inflects every name once instead and looks each run up in one step (as fast per
+    question as it was before; both ways find the same names).
+    """
+
+    _LAZY_QUESTIONS = 2
 
     def __init__(self, names: Iterable[str]) -> None:
-        self._forms: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
+        self._by_letters: dict[str, list[str]] = defaultdict(list)
         for name in names:
-            base = type_words(name)
-            if not base:
-                continue
-            self._forms[tuple(base.split(" "))].append((name, False))
-            for form in plural_forms(base):
-                self._forms[tuple(form.split(" "))].append((name, True))
-        self._longest = max(map(len, self._forms), default=0)
+            letters = name.replace("_", "").lower()
+            if not (letters.isascii() and letters.isalnum()):  # not a GraphQL name
+                letters = type_words(name).replace(" ", "")
+            self._by_letters[letters].append(name)
+        # A plural adds at most three letters to its name (`-ies` for `-y`, `children`).
+        self._longest = max(map(len, self._by_letters), default=0) + 3
+        self._questions = 0
+        self._table: dict[tuple[str, ...], list[tuple[str, bool]]] | None = None
+        self._longest_run = 0
+
+    def _every_form(self) -> dict[tuple[str, ...], list[tuple[str, bool]]]:
+        """Every name's words and plural forms, as runs of words, with the names they name."""
+        table: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
+        for names in self._by_letters.values():
+            for name in names:
+                base = type_words(name)
+                if not base:
+                    continue
+                table[tuple(base.split(" "))].append((name, False))
+                for form in plural_forms(base):
+                    table[tuple(form.split(" "))].append((name, True))
+        self._longest_run = max(map(len, table), default=0)
+        return table
+
+    def _named(self, words: str) -> list[str]:
+        """The names whose words (`type_words`) are `words`."""
+        found = self._by_letters.get(words.replace(" ", ""), ())
+        return [name for name in found if type_words(name) == words]
+
+    def _singulars(self, words: str) -> set[str]:
+        """Every phrase of which `words` is a plural form (`plural_forms`)."""
+        bases = set()
+        if words.endswith("s"):
+            bases.add(words[:-1])
+        if words.endswith("es"):
+            bases.add(words[:-2])
+        if words.endswith("ies"):
+            bases.add(words[:-3] + "y")
+        head, _, last = words.rpartition(" ")
+        for single, plural in IRREGULAR_PLURALS.items():
+            if plural == last:
+                bases.add(f"{head} {single}".lstrip())
+        return {base for base in bases if base and words in plural_forms(base)}
+
+    def _forms(self, words: tuple[str, ...]) -> list[tuple[str, bool]]:
+        """The names a run of words names, each with whether it names it in the plural."""
+        phrase = " ".join(words)
+        found = [(name, False) for name in self._named(phrase)]
+        for base in self._singulars(phrase):
+            found.extend((name, True) for name in self._named(base))
+        return found
+
+    def _may_name(self, letters: str, last: str) -> bool:
+        """Whether a run of words whose letters are `letters` (its last word `last`) can name
+        a type at all, by dictionary look-ups alone (most runs name none)."""
+        known = self._by_letters
+        if letters in known:
+            return True
+        if letters.endswith("s") and (
+            letters[:-1] in known
+            or letters[:-2] in known
+            or (letters.endswith("ies") and letters[:-3] + "y" in known)
+        ):
+            return True
+        return last in _SINGULARS and letters[: -len(last)] + _SINGULARS[last] in known
 
     def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
         words = _WORD.findall(without_path_literals(question).lower())
+        self._questions += 1
+        if self._table is None and self._questions > self._LAZY_QUESTIONS:
+            self._table = self._every_form()
+        if self._table is not None:
+            return self._mentions_by_table(self._table, question, words, set_words)
         plural: set[str] = set()
         singular: set[str] = set()
         longest = self._longest
         for start in range(len(words)):
             before = words[max(0, start - SET_WORD_REACH) : start]
             of_a_set = not set_words.isdisjoint(before)
-            for end in range(start + 1, min(start + longest, len(words)) + 1):
-                for name, many in self._forms.get(tuple(words[start:end]), ()):
+            letters = ""
+            for end in range(start + 1, len(words) + 1):
+                last = words[end - 1]
+                letters += last
+                if len(letters) > longest:
+                    break  # no name is this long, nor any plural of one
+                if not self._may_name(letters, last):
+                    continue
+                for name, many in self._forms(tuple(words[start:end])):
                     (plural if many or of_a_set else singular).add(name)
         return TypeMentions(frozenset(plural), frozenset(singular), bool(LITERAL.search(question)))
+
+    def _mentions_by_table(
+        self,
+        table: dict[tuple[str, ...], list[tuple[str, bool]]],
+        question: str,
+        words: list[str],
+        set_words: frozenset[str],
+    ) -> TypeMentions:
+        plural: set[str] = set()
+        singular: set[str] = set()
+        longest = self._longest_run
+        for start in range(len(words)):
+            before = words[max(0, start - SET_WORD_REACH) : start]
+            of_a_set = not set_words.isdisjoint(before)
+            for end in range(start + 1, min(start + longest, len(words)) + 1):
+                for name, many in table.get(tuple(words[start:end]), ()):
+                    (plural if many or of_a_set else singular).add(name)
+        return TypeMentions(frozenset(plural), frozenset(singular), bool(LITERAL.search(question)))
+
+
+_SINGULARS = {plural: single for single, plural in IRREGULAR_PLURALS.items()}
 
 
 class ShortForms:
@@ -168,9 +273,16 @@ class ShortForms:
 
     def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
         self._known = known
+        self._returned = returned
+
+    @cached_property
+    def _tables(self) -> tuple[dict[str, str], list[tuple[str, tuple[int, str]]]]:
+        """The acronyms and the clippings, made when a question first has a word to expand
+        (a question of words the schema knows, as most are, needs neither; on a schema four
+        times GitHub's they take a tenth of a warm search's own time)."""
         acronyms: dict[str, tuple[int, str]] = {}
         clipped: dict[str, tuple[int, str]] = {}
-        for name, count in returned.items():
+        for name, count in self._returned.items():
             words = type_words(name).split(" ")
             if len(words) >= 2 and all(w.isalpha() for w in words):
                 initials = "".join(w[0] for w in words)
@@ -179,8 +291,10 @@ class ShortForms:
             for word in words:
                 if len(word) > 4 and count > clipped.get(word, (0, ""))[0]:
                     clipped[word] = (count, word)
-        self._acronyms = {k: v for k, (_, v) in acronyms.items()}
-        self._words = sorted(clipped.items(), key=lambda item: -item[1][0])
+        return (
+            {k: v for k, (_, v) in acronyms.items()},
+            sorted(clipped.items(), key=lambda item: -item[1][0]),
+        )
 
     def expand(self, question: str) -> str:
         """The question with the expansions of its unknown words appended."""
@@ -209,8 +323,9 @@ class ShortForms:
 
     def _acronym(self, word: str) -> str | None:
         singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
-        if singular in self._acronyms:
-            full = self._acronyms[singular]
+        acronyms = self._tables[0]
+        if singular in acronyms:
+            full = acronyms[singular]
             return full + "s" if singular != word and not full.endswith("s") else full
         return None
 
@@ -220,7 +335,7 @@ class ShortForms:
             return acronym
         singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
         if len(singular) >= 3:
-            for full, _ in self._words:
+            for full, _ in self._tables[1]:
                 if full.startswith(singular) and full != singular:
                     return full
         return None

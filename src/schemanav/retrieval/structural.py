@@ -427,12 +427,13 @@ class StructuralSearcher:
         type has the most fields (a caller's type carries their data; a field "for the
         current user" returns something else). None if there is none."""
         corpus = self.corpus
-        sizes = Counter(entry.owner for entry in corpus.entries)
+        sizes = Counter(corpus.owner_column)
+        entries, root = corpus.entries, corpus.query_root
         candidates = [
             (sizes[entry.named_return_type], position)
-            for position, entry in enumerate(corpus.entries)
-            if entry.owner == corpus.query_root
-            and not entry.takes_required_argument
+            for position, owner in enumerate(corpus.owner_column)
+            if owner == root
+            and not (entry := entries[position]).takes_required_argument
             and not entry.returns_list
             and entry.named_return_type in corpus.owners
             and CALLER_DESCRIPTION.search(entry.description or "")

@@ -6,6 +6,8 @@ awaitable check, a response path, the leaf's serializer): a third of the endpoin
 such a page. A `String` or `String!` list whose items are all `str` completes to a list of the
 same strings (String's serializer returns a `str` as it is), so that list is copied at once;
 any other list, or one asked with `@stream`, goes through graphql-core's own completion.
+A list of such lists (`pathsToRoot` itself) is copied at once the same way: graphql-core
+would complete each inner list by its general path first (about 0.05 ms a page).
 """
 
 from __future__ import annotations
@@ -13,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from graphql import GraphQLNonNull, GraphQLOutputType, GraphQLResolveInfo, GraphQLString
+from graphql import (
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLOutputType,
+    GraphQLResolveInfo,
+    GraphQLString,
+)
 from graphql.execution.incremental.incremental_executor import IncrementalExecutor
 from graphql.pyutils import AwaitableOrValue, Path
 
@@ -38,6 +46,23 @@ class LeafListExecutor(IncrementalExecutor):
             and not self.get_stream_usage(field_details_list, path)
         ):
             return list(items)
+        if (
+            isinstance(inner, GraphQLList)
+            and _is_string(inner.of_type)
+            and isinstance(items, list | tuple)
+            and all(
+                isinstance(item, list | tuple) and all(type(text) is str for text in item)
+                for item in items
+            )
+            and not self.get_stream_usage(field_details_list, path)
+        ):
+            return [list(item) for item in items]
         return super().complete_iterable_value(
             item_type, field_details_list, info, path, items, position_context
         )
+
+
+def _is_string(item_type: Any) -> bool:
+    """`String` or `String!`."""
+    inner = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
+    return inner is GraphQLString
