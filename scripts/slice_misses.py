@@ -6,7 +6,11 @@ complete, and of the labels the others miss, how many are
 - `field:owner-out`: a field of a type the slice never enters;
 - `arg:field-in` / `arg:field-out`: an argument of a field the slice shows / does not show.
 
-    python scripts/slice_misses.py SCHEMA TSV [--budgets 2000,4000] [--json OUT]
+    python scripts/slice_misses.py SCHEMA TSV [--budgets 2000,4000] [--json OUT] [--labels-first]
+
+`--labels-first` gives the slicer the question's field labels ranked first, then the ranking's
+own order: how complete the slices would be if the ranking put every labelled field on top (what
+the slicer's room and selection allow, apart from the ranking).
 
 (The TSVs of `bash scripts/fetch-wg-benchmark.sh --from ../shared/wg --schema NAME --labels
 full`; `--json` writes every incomplete question with its missing labels and their ranks.)
@@ -32,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("tsv", type=Path)
     parser.add_argument("--budgets", default="2000,4000")
     parser.add_argument("--json", type=Path, help="write the incomplete questions here")
+    parser.add_argument(
+        "--labels-first", action="store_true", help="rank the question's field labels first"
+    )
     args = parser.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
     navigator = Navigator.open(args.schema, max_paths=0)
@@ -43,9 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     for query in questions:
         deepest = slice_rank_depth(max(budgets), len(navigator.corpus))
         ranked = list(ranking_of(searcher, query.question, deepest).coordinates)
+        if args.labels_first:
+            fields = [c for c in query.expected_coordinates if "." in c and "(" not in c]
+            ranked = list(dict.fromkeys([*fields, *ranked]))
         rank = {coordinate: n for n, coordinate in enumerate(ranked, start=1)}
         for budget in budgets:
             depth = slice_rank_depth(budget, len(navigator.corpus))  # as `search --slice`
+            if args.labels_first:
+                depth = max(depth, len(query.expected_coordinates))
             piece = slicer.from_ranked(ranked[:depth], budget, query.question)
             missing = [c for c in query.expected_coordinates if c not in piece.coordinates]
             if not missing:
