@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from schemanav.cache import MAGIC, read_checked, write_checked
-from schemanav.corpus import Format, open_corpus, open_price, packed, price_schema
+from schemanav.corpus import (
+    CorpusLoad,
+    Format,
+    open_corpus,
+    open_price,
+    packed,
+    price_schema,
+)
 from schemanav.events import SilentEvents
 from schemanav.schema import LoadedSchema, bundled_path, load_schema
 from schemanav.settings import Settings
@@ -18,6 +25,17 @@ from schemanav.settings import Settings
 def _cache_file(cache_dir: Path) -> Path:
     (path,) = (cache_dir / "corpus").iterdir()
     return path
+
+
+def _reopened(settings: Settings) -> tuple[CorpusLoad, list[str]]:
+    """The corpus opened again, with the warnings it gave (a rebuilt cache says why)."""
+    warnings: list[str] = []
+
+    class Collect(SilentEvents):
+        def warning(self, message: str) -> None:
+            warnings.append(message)
+
+    return open_corpus(settings, Collect()), warnings
 
 
 def rewrite_packed_payload(path: Path, change: Callable[[bytes], bytes]) -> None:
@@ -156,13 +174,7 @@ def test_a_checksummed_cache_with_a_bad_column_is_rebuilt_with_a_notice(
     cache_file = _cache_file(tmp_path)
     rewrite_array(cache_file, array, change)
 
-    warnings: list[str] = []
-
-    class Collect(SilentEvents):
-        def warning(self, message: str) -> None:
-            warnings.append(message)
-
-    again = open_corpus(settings, Collect())
+    again, warnings = _reopened(settings)
     assert not again.from_cache
     assert warnings == [f"the corpus cache {cache_file} is not usable ({reason}); rebuilding it"]
     assert again.corpus == first.corpus
@@ -186,13 +198,7 @@ def test_a_checksummed_cache_cut_or_garbled_is_rebuilt_with_a_notice(
     first = open_corpus(settings)
     cache_file = _cache_file(tmp_path)
     rewrite_packed_payload(cache_file, change)
-    warnings: list[str] = []
-
-    class Collect(SilentEvents):
-        def warning(self, message: str) -> None:
-            warnings.append(message)
-
-    again = open_corpus(settings, Collect())
+    again, warnings = _reopened(settings)
     assert not again.from_cache
     assert len(warnings) == 1 and reason in warnings[0], warnings
     assert again.corpus == first.corpus
@@ -218,13 +224,8 @@ def test_a_string_table_holding_a_nul_is_cut_at_its_ends_which_are_checked(
     assert read.from_cache and read.corpus.entries[0].description == "a\x00b"
     assert read.corpus.entries[1:] == first.corpus.entries[1:]
     rewrite_array(cache_file, "text_ends", change)
-    warnings: list[str] = []
-
-    class Collect(SilentEvents):
-        def warning(self, message: str) -> None:
-            warnings.append(message)
-
-    assert not open_corpus(settings, Collect()).from_cache
+    again, warnings = _reopened(settings)
+    assert not again.from_cache
     assert warnings == [
         f"the corpus cache {cache_file} is not usable (malformed string table); rebuilding it"
     ]
@@ -262,13 +263,8 @@ def test_a_cache_header_nested_thousands_deep_is_rebuilt_not_a_traceback(tmp_pat
     open_corpus(settings)
     cache_file = _cache_file(tmp_path)
     cache_file.write_bytes(MAGIC + b"[" * 5000 + b"\n{}")
-    warnings: list[str] = []
-
-    class Collect(SilentEvents):
-        def warning(self, message: str) -> None:
-            warnings.append(message)
-
-    assert not open_corpus(settings, Collect()).from_cache
+    again, warnings = _reopened(settings)
+    assert not again.from_cache
     assert warnings == [
         f"the corpus cache {cache_file} is not usable (header is not valid JSON); rebuilding it"
     ]
