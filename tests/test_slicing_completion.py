@@ -111,10 +111,7 @@ def _outcomes(members: int) -> str:
     return f"""
 type Query {{
   post(id: ID!): Post
-}}
-
-type Mutation {{
-  react(post: ID!): ReactResult
+  reaction(post: ID!): ReactResult
 }}
 
 union ReactResult = {union}
@@ -133,9 +130,10 @@ type Post {{
 
 
 def test_a_union_in_a_slice_shows_its_other_members_with_the_budget_left() -> None:
-    # An operation reading `react` selects every outcome (`... on Failure0 { reason0 }`);
-    # the question names only the one it hopes for.
-    hits = {"Mutation.react": 2.0, "Reacted.post": 1.0}
+    # An operation reading `reaction` selects every outcome (`... on Failure0 { reason0 }`);
+    # the question names only the one it hopes for. (A write's union shows its members
+    # before the fill: tests/test_slicing_writes.py.)
+    hits = {"Query.reaction": 2.0, "Reacted.post": 1.0}
     for params, shown in ((SliceParams(), True), (GROWTH, False)):
         slicer = slicer_for(_outcomes(2), params)
         piece = slicer.from_scores(scored(slicer, hits), 1000)

@@ -595,62 +595,6 @@ def test_two_types_are_related_by_at_most_a_few_connectives() -> None:
     assert len(between & shown) == CONNECTIVES_PER_PAIR and f"Shop.{ways[-1]}" in shown
 
 
-WRITE_SDL = """
-type Query { repo(name: String!): Repo }
-type Repo { name: String!  issue(number: Int!): Issue  label(name: String!): Label }
-type Issue { number: Int!  title: String!  body: String  state: String  id: ID! }
-type Label { name: String!  color: String  kind: String  notes: String  id: ID! }
-type Mutation {
-  closeIssue(input: CloseIssueInput!): CloseIssuePayload
-  labelUpdate(id: ID!, color: String): Done
-}
-input CloseIssueInput { issueId: ID!  reason: String }
-type CloseIssuePayload { done: Boolean }
-type Done { done: Boolean }
-"""
-
-
-@pytest.mark.parametrize(
-    ("write", "way", "taken"),
-    [
-        ("Mutation.closeIssue", "Repo.issue", "Issue"),  # an input field `issueId: ID!`
-        ("Mutation.labelUpdate", "Repo.label", "Label"),  # `id: ID!` on a write named for it
-    ],
-)
-def test_a_write_shows_the_id_of_each_type_it_takes_objects_of_by_it(
-    write: str, way: str, taken: str
-) -> None:
-    slicer = slicer_for(WRITE_SDL)
-    read = slicer.from_ranked(["Query.repo", way], 1000)
-    assert f"{taken}.id" not in read.fields  # its fillers are other leaves
-    for ranked in ([write, "Query.repo", way], ["Query.repo", way, write]):
-        piece = slicer.from_ranked(ranked, 1000)
-        valid(piece.sdl)
-        assert write in piece.fields and f"{taken}.id" in piece.fields
-
-
-GROUPED_WRITES_SDL = """
-type Query { form(id: ID!): Form  forms(limit: Int, search: String): [Form!]! }
-type Form { id: ID!  name: String! }
-type Mutation { forms: FormMutation  submit(formId: ID!, answers: String, token: String): Done }
-type FormMutation { rename(id: ID!, name: String, notify: Boolean): Done }
-type Done { done: Boolean }
-"""
-
-
-@pytest.mark.parametrize("write", ["Mutation.submit", "FormMutation.rename"])
-def test_a_write_shows_every_argument_it_offers(write: str) -> None:
-    # A write's optional arguments are the inputs the user gives, not filters a question
-    # names. A type only the mutation root's fields without arguments return groups
-    # writes (`Mutation.forms`).
-    slicer = slicer_for(GROUPED_WRITES_SDL)
-    ranked = ["Query.form", "Form.name", write]  # past the first hits, that show them all
-    piece = slicer.from_ranked(ranked, 1000, "Change the form.")
-    valid(piece.sdl)
-    offered = {a.name for a in slicer.corpus.entries[slicer.index[write]].arguments}
-    assert {f"{write}({a}:)" for a in offered} <= set(piece.arguments)
-
-
 OUTCOMES_SDL = """
 type Query {{ run(id: ID!): RunOrError  job(name: String!): JobOrError
   asset(key: String!): AssetOrError  sensor(name: String!): SensorOrError }}
@@ -777,30 +721,6 @@ def test_a_slice_is_the_same_whatever_the_process_hash_seed() -> None:
         for seed in range(6)
     }
     assert len(outputs) == 1
-
-
-PAYLOAD_SDL = """
-type Query { item(id: ID!): Item }
-type Item { id: ID!  name: String! }
-type UserError { field: [String!]  message: String! }
-type Mutation {
-  addItem(name: String!): AddItemPayload
-  dropItem(id: ID!): DropItemPayload
-  renameItem(id: ID!, name: String!): Item
-}
-type AddItemPayload { item: Item  errors: [UserError!]! }
-type DropItemPayload { dropped: ID  errors: [UserError!]! }
-"""
-
-
-def test_a_payload_shows_the_list_through_which_the_schemas_writes_report_failure() -> None:
-    piece = slicer_for(PAYLOAD_SDL).from_ranked(["Mutation.addItem"], 1000)
-    valid(piece.sdl)
-    assert {"AddItemPayload.errors", "UserError.message"} <= set(piece.fields)
-    # A list only one payload has is that payload's own, not how writes report failure.
-    alone = PAYLOAD_SDL.replace("dropped: ID  errors: [UserError!]!", "dropped: ID")
-    piece = slicer_for(alone).from_ranked(["Mutation.addItem"], 1000)
-    assert "AddItemPayload.errors" not in piece.fields
 
 
 LONG_ENUM_SDL = """

@@ -131,6 +131,7 @@ class Slicer(SchemaTables):
             state = growth.add_envelopes(state)
             state = growth.add_shared_outcomes(state)
             state = growth.add_filtered_members(state)
+            state = growth.add_write_outcomes(state)
         if fitted and self.params.fill and failed != -1:
             state = growth.fill(state or growth.replayed(), order, fitted, failed)
             if self.params.complete:
@@ -343,6 +344,25 @@ class _Growth:
                     state = self._tried(state, ("member", best, union))
                 if member in state.fields:
                     state = self._whole(state, member, further=True)
+        return state
+
+    def add_write_outcomes(self, state: GrowingState) -> GrowingState:
+        """A write in the slice that returns a union (of at most `FILL_MEMBER_CAP` types)
+        shows every member, each with its best-ranked field, while they fit: the union is
+        how the write reports each way it can end (`Sensor | UnauthorizedError |
+        PythonError`), and an operation making the change selects every one, or never
+        learns that it was refused. A read's unions wait for the completion."""
+        facts, possible = self.s.facts, self.s.possible
+        for owner in self.s.write_owners.intersection(state.fields):
+            for name in list(state.fields[owner]):
+                union = facts[owner][name].named
+                members = possible.get(union, ())
+                if union not in state.unions or len(members) > FILL_MEMBER_CAP:
+                    continue
+                for member in members:
+                    at = None if member in state.fields else self._best_field(member)
+                    if at is not None:
+                        state = self._tried(state, ("member", at, union))
         return state
 
     def _whole(self, state: GrowingState, type_name: str, further: bool) -> GrowingState:

@@ -1,0 +1,117 @@
+"""What a write brings into a slice besides itself (`schemanav.retrieval.slicing.writes` and
+`build._Growth.add_write_outcomes`): the `id` of each type it takes objects of, every argument
+it offers, the list its payload reports failure through, and every way its union says it ended."""
+
+from __future__ import annotations
+
+import pytest
+
+from slicing_support import slicer_for, valid
+
+WRITE_SDL = """
+type Query { repo(name: String!): Repo }
+type Repo { name: String!  issue(number: Int!): Issue  label(name: String!): Label }
+type Issue { number: Int!  title: String!  body: String  state: String  id: ID! }
+type Label { name: String!  color: String  kind: String  notes: String  id: ID! }
+type Mutation {
+  closeIssue(input: CloseIssueInput!): CloseIssuePayload
+  labelUpdate(id: ID!, color: String): Done
+}
+input CloseIssueInput { issueId: ID!  reason: String }
+type CloseIssuePayload { done: Boolean }
+type Done { done: Boolean }
+"""
+
+
+@pytest.mark.parametrize(
+    ("write", "way", "taken"),
+    [
+        ("Mutation.closeIssue", "Repo.issue", "Issue"),  # an input field `issueId: ID!`
+        ("Mutation.labelUpdate", "Repo.label", "Label"),  # `id: ID!` on a write named for it
+    ],
+)
+def test_a_write_shows_the_id_of_each_type_it_takes_objects_of_by_it(
+    write: str, way: str, taken: str
+) -> None:
+    slicer = slicer_for(WRITE_SDL)
+    read = slicer.from_ranked(["Query.repo", way], 1000)
+    assert f"{taken}.id" not in read.fields  # its fillers are other leaves
+    for ranked in ([write, "Query.repo", way], ["Query.repo", way, write]):
+        piece = slicer.from_ranked(ranked, 1000)
+        valid(piece.sdl)
+        assert write in piece.fields and f"{taken}.id" in piece.fields
+
+
+GROUPED_WRITES_SDL = """
+type Query { form(id: ID!): Form  forms(limit: Int, search: String): [Form!]! }
+type Form { id: ID!  name: String! }
+type Mutation { forms: FormMutation  submit(formId: ID!, answers: String, token: String): Done }
+type FormMutation { rename(id: ID!, name: String, notify: Boolean): Done }
+type Done { done: Boolean }
+"""
+
+
+@pytest.mark.parametrize("write", ["Mutation.submit", "FormMutation.rename"])
+def test_a_write_shows_every_argument_it_offers(write: str) -> None:
+    # A write's optional arguments are the inputs the user gives, not filters a question
+    # names. A type only the mutation root's fields without arguments return groups
+    # writes (`Mutation.forms`).
+    slicer = slicer_for(GROUPED_WRITES_SDL)
+    ranked = ["Query.form", "Form.name", write]  # past the first hits, that show them all
+    piece = slicer.from_ranked(ranked, 1000, "Change the form.")
+    valid(piece.sdl)
+    offered = {a.name for a in slicer.corpus.entries[slicer.index[write]].arguments}
+    assert {f"{write}({a}:)" for a in offered} <= set(piece.arguments)
+
+
+PAYLOAD_SDL = """
+type Query { item(id: ID!): Item }
+type Item { id: ID!  name: String! }
+type UserError { field: [String!]  message: String! }
+type Mutation {
+  addItem(name: String!): AddItemPayload
+  dropItem(id: ID!): DropItemPayload
+  renameItem(id: ID!, name: String!): Item
+}
+type AddItemPayload { item: Item  errors: [UserError!]! }
+type DropItemPayload { dropped: ID  errors: [UserError!]! }
+"""
+
+
+def test_a_payload_shows_the_list_through_which_the_schemas_writes_report_failure() -> None:
+    piece = slicer_for(PAYLOAD_SDL).from_ranked(["Mutation.addItem"], 1000)
+    valid(piece.sdl)
+    assert {"AddItemPayload.errors", "UserError.message"} <= set(piece.fields)
+    # A list only one payload has is that payload's own, not how writes report failure.
+    alone = PAYLOAD_SDL.replace("dropped: ID  errors: [UserError!]!", "dropped: ID")
+    piece = slicer_for(alone).from_ranked(["Mutation.addItem"], 1000)
+    assert "AddItemPayload.errors" not in piece.fields
+
+
+OUTCOME_SDL = """
+type Query { sensor(name: String!): SensorOrError  sensors: [Sensor!]! }
+type Sensor { name: String!  running: Boolean! }
+type SensorNotFound { message: String! }
+type Unauthorized { message: String!  permission: String }
+union SensorOrError = Sensor | SensorNotFound
+type Mutation { startSensor(name: String!): StartResult }
+union StartResult = Sensor | SensorNotFound | Unauthorized
+"""
+
+
+def test_a_write_returning_a_union_shows_every_way_it_can_end() -> None:
+    # Ranked first, the write comes with the member its hits name; the outcomes it may report
+    # instead (refused, not found) are what an operation making the change selects too.
+    slicer = slicer_for(OUTCOME_SDL)
+    piece = slicer.from_ranked(["Mutation.startSensor", "Sensor.running"], 1000, "Start it.")
+    valid(piece.sdl)
+    assert {"SensorNotFound.message", "Unauthorized.message"} <= set(piece.fields)
+
+
+def test_a_read_returning_a_union_waits_for_the_completion() -> None:
+    # The same kind of union read through the query root gets no other member before the
+    # completion (off here): a budget the ranked hits fill leaves a read's other outcomes out.
+    slicer = slicer_for(OUTCOME_SDL)
+    piece = slicer.from_ranked(["Query.sensor", "Sensor.running"], 1000, "Is it running?")
+    valid(piece.sdl)
+    assert "SensorNotFound" not in piece.types
