@@ -702,12 +702,24 @@ sdl = OUTCOMES_SDL.format(sensor_error="PythonError").replace(
 sdl = sdl.replace("union SensorOrError = Sensor | PythonError", "union SensorOrError = Sensor | PythonError | Timeout")
 for budget in (120, 160, 200, 400):
     print(slicer_for(sdl).from_ranked(["Query.run", "Run.status"], budget, "Run 7?").sdl)
+from test_slicing_writes import OUTCOME_SDL
+errors = [f"E{n}" for n in range(8)]
+sdl = OUTCOME_SDL.replace("| Unauthorized", "| Unauthorized | " + " | ".join(errors))
+sdl += "".join(f" type {e} {{ reason: String }}" for e in errors)
+for budget in (100, 120, 140, 160):
+    print(slicer_for(sdl).from_ranked(["Mutation.startSensor"], budget, "Start it.").sdl)
+from schemanav.retrieval.slicing import SliceParams
+sdl = sdl.replace("| SensorNotFound\\n", "| SensorNotFound | " + " | ".join(errors) + "\\n", 1)
+for budget in (100, 120, 140, 160):
+    piece = slicer_for(sdl, SliceParams()).from_ranked(["Query.sensor"], budget, "Is it on?")
+    print(piece.sdl)
 """  # noqa: E501
 
 
 def test_a_slice_is_the_same_whatever_the_process_hash_seed() -> None:
     # Sets of names iterate in an order each process draws anew: the members a union
-    # brings, the envelopes a type shows, are taken in the schema's order instead.
+    # brings (a read's shared outcome, a write's every outcome), the envelopes a type
+    # shows, are taken in the schema's order instead.
     root = Path(__file__).resolve().parents[1]
     outputs = {
         subprocess.run(

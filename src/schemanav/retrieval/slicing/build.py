@@ -352,8 +352,8 @@ class _Growth:
         how the write reports each way it can end (`Sensor | UnauthorizedError |
         PythonError`), and an operation making the change selects every one, or never
         learns that it was refused. A read's unions wait for the completion."""
-        facts, possible = self.s.facts, self.s.possible
-        for owner in self.s.write_owners.intersection(state.fields):
+        facts, possible, owners = self.s.facts, self.s.corpus.possible_types, self.s.write_owners
+        for owner in [o for o in state.fields if o in owners]:  # the slice's order, not a set's
             for name in list(state.fields[owner]):
                 union = facts[owner][name].named
                 members = possible.get(union, ())
@@ -542,7 +542,7 @@ class _Growth:
         union selects every member it may return (`... on AddReactionFailure { reason }`
         beside the success), though the question names only the outcome it hopes for."""
         for union in sorted(state.unions):
-            members = self.s.possible.get(union, ())
+            members = self.s.corpus.possible_types.get(union, ())  # declaration order
             if len(members) > FILL_MEMBER_CAP:
                 continue
             for member in members:
