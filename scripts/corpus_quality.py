@@ -27,11 +27,14 @@ after a change scores only what the change touched. Files not committed (the WG'
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import importlib
 import json
 import os
 import sys
 import tomllib
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +46,8 @@ CORPUS_FILE = ROOT / "benchmarks/corpus.toml"
 CACHE = ROOT / ".corpus-cache"
 BUDGETS = (500, 1000, 2000, 4000, 8000, 16000)
 
-# Each candidate: a name and its changes to StructuralParams ("s") and SliceParams ("l").
+# Each candidate: a name and its changes to StructuralParams ("s"), SliceParams ("l") and the
+# slicer's fixed sizes ("c": `schemanav.retrieval.slicing.params`, `scripts/slice_constants.py`).
 # One change at a time from the defaults. The knobs no held-out set chose another value of
 # (closeness, description weight, sibling evidence, the root's lists, the reserve, short
 # forms and path expansion off) were deleted and their values built in
@@ -91,8 +95,40 @@ def cache_key(corpus_set: CorpusSet, candidate: str, source: str) -> str:
     return digest.hexdigest()[:32]
 
 
+SLICING_MODULES = tuple(
+    f"schemanav.retrieval.slicing.{name}"
+    for name in ("params", "arguments", "build", "closure", "connections", "growth", "tables")
+)
+
+
+@contextlib.contextmanager
+def slicer_constants(changes: dict[str, Any]) -> Iterator[None]:
+    """The slicer's fixed sizes set to `changes` while the block runs, in every slicing module
+    that holds them (each imports them by name), and restored after: an experiment's values,
+    never the product's."""
+    saved: list[tuple[Any, str, Any]] = []
+    try:
+        for name, value in changes.items():
+            modules = [importlib.import_module(m) for m in SLICING_MODULES]
+            holders = [m for m in modules if hasattr(m, name)]
+            if not holders:
+                raise KeyError(f"no slicing module has a constant {name}")
+            for module in holders:
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, value)
+        yield
+    finally:
+        for module, name, value in reversed(saved):
+            setattr(module, name, value)
+
+
 def evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
     """Each question's write flag, first field label's rank and the budgets it is complete in."""
+    with slicer_constants(CANDIDATES[candidate].get("c", {})):
+        return _evaluate(corpus_set, candidate)
+
+
+def _evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
     from schemanav.bench.labelled import load_labelled
     from schemanav.corpus import Format
     from schemanav.defaults import slice_rank_depth

@@ -107,3 +107,15 @@ def test_losses_are_counted_in_questions_within_any_budget() -> None:
     }
     standing = cq.standings(scores)["x"]["a"]
     assert standing.lost == 1  # one question fewer within 1,000 … 8,000; one more within 500
+
+
+def test_an_experiments_slicer_size_holds_in_every_slicing_module_and_is_restored() -> None:
+    from schemanav.retrieval.slicing import closure, params
+
+    before = params.FILLER_LEAVES
+    with cq.slicer_constants({"FILLER_LEAVES": before + 4}):
+        # closure imports the size by name: the patch must reach its copy too.
+        assert params.FILLER_LEAVES == closure.FILLER_LEAVES == before + 4
+    assert params.FILLER_LEAVES == closure.FILLER_LEAVES == before
+    with pytest.raises(KeyError, match="NO_SUCH_SIZE"), cq.slicer_constants({"NO_SUCH_SIZE": 1}):
+        pass
