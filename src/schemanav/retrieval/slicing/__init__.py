@@ -23,7 +23,7 @@ fields leading to further types, and then to the other members of the slice's un
 most 16 types), each with its best-ranked field. A type entering the slice brings its best leaves by
 the question's scores (an interface, whose fields every implementation in the slice repeats,
 brings none of those), the leaves that identify its objects (named like a lookup field's
-required argument) and its labels (the `String!` leaves most types share); a type of at most 16
+required argument) and its labels (the `String!` leaves most types share); a type of at most 32
 leaves that gets its third hit shows them all, when they cost at most 2% of the budget; a write
 enters when it ranks among the first three hits or the question asks for one (an imperative
 sentence, `schemanav.question`), and brings the `id` of each type it takes objects of by their

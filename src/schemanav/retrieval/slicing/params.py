@@ -25,7 +25,10 @@ SNAPSHOT_FROM = 0.9
 # lost in the corpus grid (slice-experiments.md, "Knobs deleted").
 RESERVE = 0.2
 
-# The sizes below were each tried at other values on GitHub (slice-experiments.md); none won.
+# The sizes below were each tried at half and twice their value on every set of the corpus
+# (`python scripts/slice_constants.py`; slice-experiments.md, "The slicer's sizes on the
+# corpus"): two values moved by the corpus rule, `PLURAL_WAY_FIELDS` (3 → 2) and
+# `SUBJECT_LEAVES` (16 → 32); no other value won.
 # A new object type shows this many of its leaves by the question's scores.
 FILLER_LEAVES = 3
 # An object type of at most this many fields, all leaves without arguments and none
@@ -41,7 +44,7 @@ WRITE_GATE = 3
 # fields to the other subjects and, when small, every leaf.
 SUBJECT_HITS = 3
 # A list way into a type named in the plural (or a subject) may add at most this many fields.
-PLURAL_WAY_FIELDS = 3
+PLURAL_WAY_FIELDS = 2
 # Connectives add fields between two types of the slice while at most this many are shown.
 CONNECTIVES_PER_PAIR = 2
 # The first hits show every argument they take (their filters and orderings).
@@ -52,7 +55,7 @@ TOP_ARGUMENTS_CAP = 16
 # An enum an argument takes directly with more values than this shows the ones named.
 ARGUMENT_ENUM_CAP = 8
 # A small subject (at most this many leaves) shows them all within this share of the budget.
-SUBJECT_LEAVES = 16
+SUBJECT_LEAVES = 32
 SUBJECT_LEAVES_SHARE = 0.02
 # An entry field (a root's, or of a type grouping them) shows every argument it offers while
 # they cost at most this share of the budget a field, and the second share in all.
