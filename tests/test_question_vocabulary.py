@@ -137,7 +137,7 @@ def test_the_slicers_reading_marks_time_and_quoted_values() -> None:
 
 
 def test_irregular_plurals_are_the_analyzers_too() -> None:
-    from schemanav.retrieval.analyzer import split_camel
+    from schemanav.question.analyzer import split_camel
 
     assert IRREGULAR_PLURALS["person"] == "people"
     assert split_camel("keyPeople children") == "key person child"

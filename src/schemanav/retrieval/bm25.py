@@ -22,7 +22,7 @@ from schemanav.cache import BM25_INDEX_CACHE, CorruptCacheError, read_regular
 from schemanav.defaults import DEFAULT_BM25_TOKENIZER
 from schemanav.errors import InputError
 from schemanav.events import Events, SilentEvents
-from schemanav.retrieval.analyzer import build_analyzer, split_camel
+from schemanav.question.analyzer import build_analyzer, split_camel
 from schemanav.retrieval.base import BackendContext, SearchHit
 from schemanav.retrieval.registry import register_backend
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from schemanav.graph import Path, SchemaGraph
 from schemanav.records import to_json
-from schemanav.retrieval.analyzer import Stemmer
+from schemanav.question.analyzer import Stemmer
 from schemanav.retrieval.base import Ranking, Searcher, SearchHit, ranking_of
 
 if TYPE_CHECKING:

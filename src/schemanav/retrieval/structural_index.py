@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, CorpusEntry
-    from schemanav.retrieval.analyzer import Stemmer
+    from schemanav.question.analyzer import Stemmer
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]

@@ -78,7 +78,7 @@ class SchemaTables:
         """The tables of the schema that `corpus` and `schema_facts` (`SliceFacts.of(schema)`,
         or the cached facts of a schema file) describe: no `GraphQLSchema` is needed."""
         from schemanav.graph import SchemaGraph
-        from schemanav.retrieval.analyzer import Stemmer
+        from schemanav.question.analyzer import Stemmer
 
         self.schema_facts = schema_facts
         self.corpus = corpus

@@ -1,5 +1,8 @@
 """The one text analyzer of schemanav: how questions and schema text become index terms.
 
+It lives with the question's reading (`schemanav.question`): a question's words are what the
+ranking and the slicer read, and the schema's names go through the same analyzer.
+
 BM25 (inside tantivy) and the structural backend (in Python) must turn `pullRequests` and
 "pull requests" into the same terms, so both build their analyzer here: split camelCase into
 words (an irregular plural read as its singular), drop overlong tokens, lower-case, and
