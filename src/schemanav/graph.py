@@ -86,9 +86,7 @@ class ShortestPaths:
     no other type's answer: the walk leaves them out until one of them is asked about.
     """
 
-    def __init__(
-        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
-    ) -> None:
+    def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
         self._graph = graph
         self._field_cost = hops
         # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
@@ -128,9 +126,7 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(
-                    self._graph, self._field_cost, with_leaves=True
-                )
+                self._with_leaves = ShortestPaths(self._graph, self._field_cost, with_leaves=True)
             walk = self._with_leaves
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
@@ -634,7 +630,7 @@ class SchemaGraph:
         """
         if limit < 1:
             return ()
-        owner = self.corpus.entries[coordinate_entry].owner
+        owner = self.corpus.owner_column[coordinate_entry]
         chains: list[list[int]] = []
         if owner in self.roots:
             chains.append([])
@@ -673,7 +669,7 @@ class SchemaGraph:
             self._ranked_into(abstract, self._fragment_cost[abstract])
             for abstract in self._abstract_over.get(type_name, ())
         ]
-        entries = self.corpus.entries
+        owners = self.corpus.owner_column
         ways: list[list[int]] = []
         for _, _, entry, source in heapq.merge(*streams):
             if limit is not None and len(ways) >= limit:
@@ -681,14 +677,12 @@ class SchemaGraph:
             if source == type_name:
                 continue
             chain = self.chain_to(source)
-            if any(entries[i].owner == type_name for i in chain):
+            if any(owners[i] == type_name for i in chain):
                 continue  # a route through the type itself is a cycle
             ways.append([*chain, entry])
         return ways
 
-    def _ranked_into(
-        self, target: str, extra: float
-    ) -> Iterator[tuple[float, int, int, str]]:
+    def _ranked_into(self, target: str, extra: float) -> Iterator[tuple[float, int, int, str]]:
         """The fields returning `target` whose owner a root reaches, as (cost of the way
         through them plus `extra`, its hops, entry, owner), cheapest first."""
         ranked = self._ranked.get(target)

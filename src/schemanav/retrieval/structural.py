@@ -233,8 +233,7 @@ class StructuralSearcher:
     @cached_property
     def _owner_numbers(self) -> list[int]:
         """Each entry's owner by its number in the graph (`SchemaGraph.type_ids`)."""
-        type_ids = self.graph.type_ids
-        return [type_ids[entry.owner] for entry in self.corpus.entries]
+        return list(map(self.graph.type_ids.__getitem__, self.corpus.owner_column))
 
     @cached_property
     def _owner_array(self) -> Any:
@@ -372,7 +371,9 @@ class StructuralSearcher:
         import numpy as np
 
         numbers = self._reached_numbers
-        return np.array([numbers.get(e.owner, -1) for e in self.corpus.entries], dtype=np.int64)
+        return np.array(
+            [numbers.get(owner, -1) for owner in self.corpus.owner_column], dtype=np.int64
+        )
 
     def search_scores(self, query: str) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
@@ -454,7 +455,7 @@ class StructuralSearcher:
         corpus = self.corpus
         found: dict[str, list[tuple[int, frozenset[str]]]] = {}
         for position in np.flatnonzero(self._owned_by(corpus.mutation_root)).tolist():
-            words = frozenset(type_words(corpus.entries[position].field).split(" "))
+            words = frozenset(type_words(corpus.field_column[position]).split(" "))
             if len(words) >= 2:
                 for word in words:
                     found.setdefault(word, []).append((position, words))
@@ -482,8 +483,7 @@ class StructuralSearcher:
         owners = corpus.owners
         scalars: dict[str, bool] = {}
         flags = []
-        for entry in corpus.entries:
-            named = entry.named_return_type
+        for named in corpus.target_column:
             flag = scalars.get(named)
             if flag is None:
                 # GraphQL's own scalars say nothing of dates: only custom ones can be times.
