@@ -37,8 +37,7 @@ class Edge(NamedTuple):
 
     A fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its
     possible types; it has no coordinate and costs only `extra_cost`. (A named tuple: a
-    graph holds one per field, built in every process that searches.)
-    """
+    graph holds one per field, built in every process that searches.)"""
 
     entry: int
     source: str
@@ -83,8 +82,7 @@ class ShortestPaths:
     cost, then type name), so stopping once the types asked about are settled gives exactly
     the answers of the full walk. A search asks about a few dozen owner types; the whole
     graph has thousands. Types without fields (scalars, enums) lead nowhere, so they change
-    no other type's answer: the walk leaves them out until one of them is asked about.
-    """
+    no other type's answer: the walk leaves them out until one of them is asked about."""
 
     def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
         self._graph = graph
@@ -214,8 +212,7 @@ class ShortestPaths:
         more than nothing, so a type's cheapest way was set by the first relaxation that
         reached its final cost, and the queue relaxes from types in (cost, number) order and
         from each type in edge order; a root keeps its start cost when a way only ties it.
-        With a hop that costs nothing that argument fails: then the queue walks instead.
-        """
+        With a hop that costs nothing that argument fails: then the queue walks instead."""
         import numpy as np
 
         edges = self._graph.edge_arrays(with_leaves=self._with_leaves is self)
@@ -366,7 +363,8 @@ class SchemaGraph:
         self._fragment_cost: dict[str, float] = {}
         self._abstract_over: dict[str, list[str]] = defaultdict(list)
         self._fragments: list[Edge] = []
-        for abstract in sorted(set(targets)):
+        named = set(targets)
+        for abstract in sorted(named):
             possible = corpus.possible_types.get(abstract, ())
             if not possible:
                 continue
@@ -378,34 +376,35 @@ class SchemaGraph:
         roots = (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
         self.roots = [root for root in roots if root]
         # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
-        self.type_names = sorted(
-            {*self.roots, *owners, *targets, *(edge.target for edge in self._fragments)}
-        )
+        fragment_targets = [edge.target for edge in self._fragments]
+        self.type_names = sorted({*self.roots, *owners, *named, *fragment_targets})
         self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
         owner_ids = list(map(type_ids.__getitem__, owners))
-        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
         self._target_ids = target_ids = list(map(type_ids.__getitem__, targets))
-        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
-            adjacency[source].append((target, number, 0.0, number))
         fragment_sources = [type_ids[edge.source] for edge in self._fragments]
-        for number, edge in enumerate(self._fragments, start=fields):
-            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
-            adjacency[fragment_sources[number - fields]].append(hop)
-        self.adjacency = adjacency
         # Leaves: types no edge leads out of (scalars, enums), roots excepted.
-        root_ids = {self.type_ids[root] for root in self.roots}
-        is_leaf = [not out and number not in root_ids for number, out in enumerate(adjacency)]
-        self.is_leaf = is_leaf
-        self.inner_adjacency = [[hop for hop in out if not is_leaf[hop[0]]] for out in adjacency]
-        # The fields the inner walk hops through, and the fragments' extra costs in edge order.
-        self.inner_entries = sorted(
-            {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
-        )
+        has_out = {*owner_ids, *fragment_sources, *(type_ids[root] for root in self.roots)}
+        self.is_leaf = is_leaf = [number not in has_out for number in range(len(type_ids))]
+        # The inner walk's `step_adjacency` from the columns, not from `adjacency` (made when
+        # read): a warm search walks only inner types, and built every edge thrice before.
+        inner: list[list[tuple[int, int, int]]] = [[] for _ in type_ids]
+        self.inner_entries: list[int] = []  # the fields the inner walk hops through
+        inner_entries = self.inner_entries
+        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
+            if not is_leaf[target]:
+                inner[source].append((target, len(inner_entries), number))
+                inner_entries.append(number)
+        fragment_step = len(inner_entries) - fields  # a fragment's step: its edge + this
+        for number, concrete in enumerate(fragment_targets, start=fields):
+            if not is_leaf[target := type_ids[concrete]]:
+                inner[fragment_sources[number - fields]].append(
+                    (target, number + fragment_step, number)
+                )
         self.fragment_extras = [edge.extra_cost for edge in self._fragments]
-        self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {}
+        self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {False: inner}
         self.edge_entry = [*range(fields), *(FRAGMENT for _ in self._fragments)]
         self.edge_source = owner_ids + fragment_sources
-        self._unit_hops = [1.0] * len(corpus.entries)
+        self._unit_hops = [1.0] * fields
         self._edge_arrays: dict[bool, EdgeArrays] = {}
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
@@ -421,39 +420,48 @@ class SchemaGraph:
 
     def _fields_into(self, target: str) -> list[int]:
         """The fields (corpus entries) into `target`, in corpus order (filed by the type
-        they return when first asked: a BM25 search reads paths but never imports numpy)."""
+        they return when first asked: a BM25 search reads paths but never imports numpy): only
+        those into inner types, which a search's ways lead into; a leaf's are looked for."""
+        number = self.type_ids.get(target, -1)
+        if number < 0 or self.is_leaf[number]:
+            return [position for position, into in enumerate(self._target_ids) if into == number]
         if self._by_target is None:
-            self._by_target = defaultdict(list)
-            for position, number in enumerate(self._target_ids):
-                self._by_target[number].append(position)
-        return self._by_target.get(self.type_ids.get(target, -1), [])
+            by_target: defaultdict[int, list[int]] = defaultdict(list)
+            for position in self.inner_entries:
+                by_target[self._target_ids[position]].append(position)
+            self._by_target = by_target
+        return self._by_target.get(number, [])
+
+    @cached_property
+    def adjacency(self) -> list[list[tuple[int, int, float, int]]]:
+        """Each type's edges out as (target, entry or FRAGMENT, extra cost, edge), fields then
+        fragments: made when first read (walks through leaves or in arrays, `cheapest_way`)."""
+        fields, type_ids = len(self._target_ids), self.type_ids
+        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
+        sources = self.edge_source
+        for number, target in enumerate(self._target_ids):
+            adjacency[sources[number]].append((target, number, 0.0, number))
+        for number, edge in enumerate(self._fragments, start=fields):
+            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
+            adjacency[sources[number]].append(hop)
+        return adjacency
+
+    @cached_property
+    def inner_adjacency(self) -> list[list[tuple[int, int, float, int]]]:
+        """`adjacency` without the edges into leaves."""
+        is_leaf = self.is_leaf
+        return [[hop for hop in out if not is_leaf[hop[0]]] for out in self.adjacency]
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
         walk's steps, its fields' hops (every entry's, or `inner_entries`') followed by
-        `fragment_extras`. Made once per kind of walk, when first walked."""
+        `fragment_extras`. The inner walk's is made with the graph; the other, through leaves
+        (where a step is the edge's number), when first walked."""
         known = self._step_adjacency.get(with_leaves)
         if known is None:
-            adjacency = self.adjacency if with_leaves else self.inner_adjacency
-            place = (
-                None
-                if with_leaves
-                else {entry: number for number, entry in enumerate(self.inner_entries)}
-            )
-            fields = len(self.corpus.entries) if place is None else len(place)
-            first_fragment = fields - len(self.corpus.entries)  # a fragment's step: edge + this
             known = self._step_adjacency[with_leaves] = [
-                [
-                    (
-                        target,
-                        edge + first_fragment
-                        if entry == FRAGMENT
-                        else (entry if place is None else place[entry]),
-                        edge,
-                    )
-                    for target, entry, _extra, edge in out
-                ]
-                for out in adjacency
+                [(target, edge, edge) for target, _entry, _extra, edge in out]
+                for out in self.adjacency
             ]
         return known
 
@@ -474,8 +482,7 @@ class SchemaGraph:
         fragment needs a field to stand under. Equal costs go to the way found first (sources
         in the order given, fields in schema order), so a caller's order decides ties, which
         whole-number costs make common. Types without fields are left out: no way goes on
-        from one, and `arrived` never wants one.
-        """
+        from one, and `arrived` never wants one."""
         hop_cost = self._unit_hops if hops is None else hops
         moves = self._field_moves
         best = [math.inf] * len(self.type_names)
@@ -592,20 +599,16 @@ class SchemaGraph:
 
     def root_costs(self) -> dict[str, float]:
         """Start costs: the query root is free; mutation and subscription roots cost more.
-
         Most questions read; the types only a mutation returns (its payloads) are many and
-        rarely what a reader wants, so they start `other_root_cost` hops behind.
-        """
+        rarely what a reader wants, so they start `other_root_cost` hops behind."""
         costs: dict[str, float] = {}
         for number, root in enumerate(self.roots):
             costs.setdefault(root, 0.0 if number == 0 else self.other_root_cost)
         return costs
 
     def shortest_paths(self, field_cost: HopCosts | None = None) -> ShortestPaths:
-        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1).
-
-        The walk runs lazily, as far as the types asked about (see `ShortestPaths`).
-        """
+        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1). The
+        walk runs lazily, as far as the types asked about (see `ShortestPaths`)."""
         return ShortestPaths(self, self._unit_hops if field_cost is None else field_cost)
 
     def owner_costs(self) -> list[float]:
