@@ -409,7 +409,7 @@ class SchemaGraph:
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
-        self._by_target: dict[int, list[int]] | None = None
+        self._by_target: dict[bool, dict[int, list[int]]] = {}  # leaf or not: fields into
 
     def edge(self, number: int) -> Edge:
         """Edge `number`: a field's (by its corpus position), then the fragments'."""
@@ -420,17 +420,20 @@ class SchemaGraph:
 
     def _fields_into(self, target: str) -> list[int]:
         """The fields (corpus entries) into `target`, in corpus order (filed by the type
-        they return when first asked: a BM25 search reads paths but never imports numpy): only
-        those into inner types, which a search's ways lead into; a leaf's are looked for."""
+        they return when first asked: a BM25 search reads paths but never imports numpy):
+        those into inner types, which a search's ways lead into, apart from a leaf's."""
         number = self.type_ids.get(target, -1)
-        if number < 0 or self.is_leaf[number]:
-            return [position for position, into in enumerate(self._target_ids) if into == number]
-        if self._by_target is None:
-            by_target: defaultdict[int, list[int]] = defaultdict(list)
-            for position in self.inner_entries:
-                by_target[self._target_ids[position]].append(position)
-            self._by_target = by_target
-        return self._by_target.get(number, [])
+        if number < 0:
+            return []
+        leaf = self.is_leaf[number]
+        filed = self._by_target.get(leaf)
+        if filed is None:
+            filed = self._by_target[leaf] = defaultdict(list)
+            targets, is_leaf = self._target_ids, self.is_leaf
+            into = (p for p, t in enumerate(targets) if is_leaf[t]) if leaf else self.inner_entries
+            for position in into:
+                filed[targets[position]].append(position)
+        return filed.get(number, [])
 
     @cached_property
     def adjacency(self) -> list[list[tuple[int, int, float, int]]]:
@@ -629,8 +632,7 @@ class SchemaGraph:
         Alternatives differ in their last hop into the owner type: the cheapest way in
         through each incoming field, so a user sees distinct routes rather than one route
         with small detours. `preferred` (a question's own routes) goes first when given.
-        A field of a root type is its own path.
-        """
+        A field of a root type is its own path."""
         if limit < 1:
             return ()
         owner = self.corpus.owner_column[coordinate_entry]
@@ -659,8 +661,7 @@ class SchemaGraph:
         of its possible types' ways, so a wide interface (thousands of implementations, each
         reached through every field returning it) costs each type only the routes it uses.
         The ways depend on the schema alone, so each type's are found once (a search asks
-        for its hits' owners' ways on every question).
-        """
+        for its hits' owners' ways on every question)."""
         key = (type_name, limit)
         known = self._ways.get(key)
         if known is None:

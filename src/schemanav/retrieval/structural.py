@@ -652,32 +652,28 @@ def _best_first(scores: FloatArray, k: int, *, lists: bool = True) -> Iterator[t
 
     Chunks are lists, or arrays (`lists` False) for a caller that goes on in arrays.
 
-    The threshold is the `size`-th best score of every entry, not of those above nothing: when
-    it is above nothing the best `size` all are, so it is the same score, and the entries
-    scoring something (nearly all of them) are not gathered first unless the first chunk
-    falls short (a tenth of a search's ranking at depth 10)."""
+    The threshold is the `size`-th best score of every entry, not of those above nothing
+    gathered first: when more than `size` score something, the best `size` all do, so it is
+    the same score, and the entries scoring something (nearly all of them) are gathered only
+    for the rest, when a ranking reads past the first chunk."""
     import numpy as np
 
     size = max(_FIRST_CHUNK * k, _MIN_CHUNK)
-    if len(scores) > size:
+    above = scores > 0.0
+    if np.count_nonzero(above) > size:
         threshold = np.partition(scores, len(scores) - size)[len(scores) - size]
-        if threshold > 0.0:
-            head = np.flatnonzero(scores >= threshold)
-            values = scores[head]
-            order = np.argsort(-values, kind="stable")
-            chunk = head[order], values[order]
-            yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
-            rest = np.flatnonzero((scores > 0.0) & (scores < threshold))
-            if len(head) + len(rest) > size:  # (else the first chunk held every one)
-                values = scores[rest]
-                order = np.argsort(-values, kind="stable")
-                chunk = rest[order], values[order]
-                yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
-            return
-    positive = np.flatnonzero(scores > 0.0)
-    values = scores[positive]
+        head = np.flatnonzero(scores >= threshold)
+        values = scores[head]
+        order = np.argsort(-values, kind="stable")
+        chunk = head[order], values[order]
+        yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
+        rest = np.flatnonzero(above & (scores < threshold))
+        values = scores[rest]
+    else:
+        rest = np.flatnonzero(above)
+        values = scores[rest]
     order = np.argsort(-values, kind="stable")
-    chunk = positive[order], values[order]
+    chunk = rest[order], values[order]
     yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
 
 
