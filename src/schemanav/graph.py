@@ -33,11 +33,9 @@ NO_PATH_COST = 20.0
 
 
 class Edge(NamedTuple):
-    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to.
-
-    A fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its
-    possible types; it has no coordinate and costs only `extra_cost`. (A named tuple: a
-    graph holds one per field, built in every process that searches.)"""
+    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to. A
+    fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its possible
+    types; it has no coordinate and costs only `extra_cost` (`SchemaGraph.edge`)."""
 
     entry: int
     source: str
@@ -628,7 +626,6 @@ class SchemaGraph:
         self, coordinate_entry: int, limit: int, preferred: ShortestPaths | None = None
     ) -> tuple[Path, ...]:
         """Up to `limit` root-first coordinate lists ending in the entry, cheapest first.
-
         Alternatives differ in their last hop into the owner type: the cheapest way in
         through each incoming field, so a user sees distinct routes rather than one route
         with small detours. `preferred` (a question's own routes) goes first when given.
@@ -636,17 +633,17 @@ class SchemaGraph:
         if limit < 1:
             return ()
         owner = self.corpus.owner_column[coordinate_entry]
-        chains: list[list[int]] = []
+        chains: list[list[int]] = []  # read, not changed: the walks' and ways' own lists
         if owner in self.roots:
             chains.append([])
         else:
             if preferred is not None and preferred.reaches(owner):
-                chains.append(self.chain_to(owner, preferred))
-            chains.extend(self.ways_into(owner, limit))
-        coordinates = self.corpus.coordinates
+                chains.append(preferred.shared_chain(self.type_ids[owner]))
+            chains.extend(self._ways_into(owner, limit))
+        coordinate = self.corpus.coordinates.__getitem__
         paths: list[Path] = []
         for chain in chains:
-            path = tuple(coordinates[i] for i in [*chain, coordinate_entry])
+            path = (*map(coordinate, chain), coordinate(coordinate_entry))
             if path not in paths:
                 paths.append(path)
             if len(paths) == limit:
@@ -656,17 +653,20 @@ class SchemaGraph:
     def ways_into(self, type_name: str, limit: int | None = None) -> list[list[int]]:
         """Cheapest route through each field that leads into `type_name`, cheapest first
         (then fewest hops, then corpus order); the first `limit` of them when given.
-
         The fields into an interface or union are ranked once and merged lazily into each
         of its possible types' ways, so a wide interface (thousands of implementations, each
         reached through every field returning it) costs each type only the routes it uses.
         The ways depend on the schema alone, so each type's are found once (a search asks
         for its hits' owners' ways on every question)."""
+        return [list(way) for way in self._ways_into(type_name, limit)]
+
+    def _ways_into(self, type_name: str, limit: int | None) -> list[list[int]]:
+        """`ways_into`'s own lists, kept per type and limit (not to be changed)."""
         key = (type_name, limit)
         known = self._ways.get(key)
         if known is None:
             known = self._ways[key] = self._find_ways_into(type_name, limit)
-        return [list(way) for way in known]
+        return known
 
     def _find_ways_into(self, type_name: str, limit: int | None) -> list[list[int]]:
         streams = [self._ranked_into(type_name, 0.0)] + [
