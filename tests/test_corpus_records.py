@@ -59,6 +59,7 @@ def test_a_full_read_reuses_the_records_made_and_equals_the_tuple(tmp_path: Path
     assert read == built
     assert pickle.loads(pickle.dumps(read.entries)) == built.entries
     assert records[3] is whole[3]  # from the tuple from now on
+    assert type(read.entries) is tuple and read.entries == whole  # indexed without a call
 
 
 def test_the_columns_a_search_reads_are_those_of_the_records(tmp_path: Path) -> None:

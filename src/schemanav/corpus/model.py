@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -121,11 +122,11 @@ class Records(Sequence[CorpusEntry]):
     schema four times GitHub's took 0.025 s of a 0.25 s search. A caller that reads every
     record (iterating, as the slicer's tables and `bench` do) gets them all made at once, in
     the loop `from_payload` ran before, reusing any made already; from then on the records are
-    a tuple. Equal to, and hashing as, the tuple of the same records, so a corpus read back is
-    equal to the one built.
+    a tuple, which becomes the corpus's `entries` (indexed without a call). Equal to, and
+    hashing as, the tuple of the same records, so a corpus read back equals the one built.
     """
 
-    __slots__ = ("_arguments", "_columns", "_made", "_starts", "_tuple")
+    __slots__ = ("_arguments", "_columns", "_corpus", "_made", "_starts", "_tuple")
 
     def __init__(self, columns: dict[str, list[Any]], arguments: dict[str, list[Any]]) -> None:
         self._columns = columns
@@ -133,6 +134,7 @@ class Records(Sequence[CorpusEntry]):
         self._made: dict[int, CorpusEntry] = {}
         self._starts: list[int] | None = None  # each entry's first argument, when first needed
         self._tuple: tuple[CorpusEntry, ...] | None = None
+        self._corpus: Callable[[], Corpus | None] = lambda: None  # whose `entries` this is
 
     def __len__(self) -> int:
         return len(self._columns["owner"])
@@ -183,6 +185,11 @@ class Records(Sequence[CorpusEntry]):
         if self._tuple is None:
             self._tuple = self._make_all()
             self._made.clear()
+            # The corpus's `entries` become the tuple: the slicer and `bench` index records
+            # in their loops, and a tuple's indexing costs no call.
+            corpus = self._corpus()
+            if corpus is not None and corpus.entries is self:
+                object.__setattr__(corpus, "entries", self._tuple)
         return self._tuple
 
     def _make_all(self) -> tuple[CorpusEntry, ...]:
@@ -415,8 +422,9 @@ class Corpus:
         of a schema four times GitHub's took a tenth of the search."""
         query_root, mutation_root, subscription_root = payload["roots"]
         columns = payload["entries"]
+        records = Records(columns, payload["arguments"])
         corpus = cls(
-            entries=Records(columns, payload["arguments"]),
+            entries=records,
             query_root=query_root,
             mutation_root=mutation_root,
             subscription_root=subscription_root,
@@ -426,6 +434,7 @@ class Corpus:
             input_fields={str(k): tuple(v) for k, v in payload["input_fields"].items()},
             identity=identity,
         )
+        records._corpus = weakref.ref(corpus)
         corpus.remember_token_counts({fmt: list(payload["tokens"][fmt.value]) for fmt in Format})
         # The columns searches read, from the columns at hand rather than from the records.
         owners, returns = columns["owner"], columns["return_type"]
