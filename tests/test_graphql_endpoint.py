@@ -244,3 +244,68 @@ def test_lists_of_strings_complete_as_graphql_core_completes_them(
     first = ours[0]
     assert first is not None
     assert any(hit["pathsToRoot"] for hit in first["data"]["__search"])
+
+
+_PLAIN = [
+    "query($q: String!) { __search(query: $q, first: 30) { coordinate score pathsToRoot } }",
+    "query($q: String!) { __search(query: $q, first: 7) { p: pathsToRoot c: coordinate "
+    "coordinate s: score } }",
+    "query($q: String!) { __search(query: $q, first: 7) { ...r } } "
+    "fragment r on __SearchResult { score coordinate }",
+]
+_NOT_PLAIN = [
+    "query($q: String!) { __search(query: $q, first: 7) { coordinate score @include(if: false) "
+    "__typename } }",
+    "query($q: String!) { __search(query: $q, first: 4) { cursor score } }",
+    "query($q: String!) { __search(query: $q, first: 4) { score definition { __typename } } }",
+]
+
+
+@pytest.mark.parametrize("question", ["movies with a high rating", "actors of a film"])
+def test_plain_results_complete_as_graphql_core_completes_them(
+    question: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LeafListExecutor` completes a list of results whose fields are all plain leaves at
+    once (aliases, a field asked twice, a fragment), and leaves any other selection to
+    graphql-core: every answer is graphql-core's, and the plain ones took the short way."""
+    from graphql.execution.incremental.incremental_executor import IncrementalExecutor
+
+    from schemanav.servers import leaf_lists
+
+    endpoint = SemanticEndpoint(_navigator(tmp_path))
+    short: list[bool] = []
+    plain = leaf_lists.LeafListExecutor._plain_objects
+
+    def counted(self: Any, *args: Any) -> Any:
+        completed = plain(self, *args)
+        short.append(completed is not None)
+        return completed
+
+    monkeypatch.setattr(leaf_lists.LeafListExecutor, "_plain_objects", counted)
+    ours = [endpoint._answer_here(d, {"q": question}, None) for d in _PLAIN + _NOT_PLAIN]
+    assert short[: len(_PLAIN)] == [True] * len(_PLAIN) and not any(short[len(_PLAIN) :])
+    monkeypatch.setattr(leaf_lists, "LeafListExecutor", IncrementalExecutor)
+    theirs = [endpoint._answer_here(d, {"q": question}, None) for d in _PLAIN + _NOT_PLAIN]
+    assert ours == theirs
+    assert all(answer is not None and "errors" not in answer for answer in ours)
+
+
+@pytest.mark.parametrize("max_fields", [1, 90, 91, 500])
+def test_plain_results_spend_the_field_budget_as_graphql_core_does(
+    max_fields: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The short way counts every field of every result against the request's budget at
+    once: a budget one short of the answer (1 root field + 30 results × 3 fields) refuses it
+    as graphql-core's path does, with the same words; one that holds it answers."""
+    from graphql.execution.incremental.incremental_executor import IncrementalExecutor
+
+    from schemanav.servers import leaf_lists
+
+    endpoint = SemanticEndpoint(_navigator(tmp_path))
+    endpoint._max_fields = max_fields
+    question = {"q": "movies with a high rating"}
+    ours = endpoint._answer_here(_PLAIN[0], question, None)
+    monkeypatch.setattr(leaf_lists, "LeafListExecutor", IncrementalExecutor)
+    assert ours == endpoint._answer_here(_PLAIN[0], question, None)
+    assert ours is not None
+    assert ("errors" in ours) == (max_fields < 91)

@@ -448,10 +448,18 @@ def test_the_route_goes_through_fields_the_question_is_about(people: Corpus) -> 
     assert _coordinates(static.search("email account", 2)) == ["Query.viewer", "Person.email"]
 
 
+_EDGES = ["64 ones", "65 ones", "64 ones after zeros", "63 ones", "all tie", "none"]
+
+
 @pytest.mark.parametrize("k", [1, 3, 16, 40, 500])
-def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(k: int) -> None:
+@pytest.mark.parametrize("case", ["random", *_EDGES])
+def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(
+    k: int, case: str
+) -> None:
     """`_best_first` sorts only the best few first; read whole, its chunks must be what a
-    stable sort of every entry scoring more than nothing gives (entry order among ties)."""
+    stable sort of every entry scoring more than nothing gives (entry order among ties),
+    also where as many entries score something as the first chunk holds, one more or one
+    fewer (its threshold is taken over every entry)."""
     import numpy as np
 
     from schemanav.retrieval.structural import _best_first
@@ -459,7 +467,15 @@ def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(k: in
     generator = np.random.default_rng(k)
     # Few distinct values, so ties straddle the first chunk's threshold; zeros and
     # negatives are never hits.
-    scores = generator.integers(-3, 9, size=900).astype(float) / 4
+    scores = {
+        "random": generator.integers(-3, 9, size=900).astype(float) / 4,
+        "64 ones": np.r_[np.ones(64), -np.ones(30)],
+        "65 ones": np.r_[np.zeros(3), np.ones(65)],
+        "64 ones after zeros": np.r_[np.zeros(200), np.ones(64)],
+        "63 ones": np.r_[np.ones(63), np.zeros(200)],
+        "all tie": np.full(300, 0.5),
+        "none": np.zeros(300),
+    }[case]
     positive = np.flatnonzero(scores > 0.0)
     expected = positive[np.argsort(-scores[positive], kind="stable")].tolist()
     chunks = list(_best_first(scores, k))
@@ -961,3 +977,21 @@ def test_a_set_of_an_object_named_by_its_path_is_not_everyones() -> None:
     assert scoped_detours is not None and everyones_detours is not None
     assert scoped_detours[root] == pytest.approx(2.0)
     assert everyones_detours[root] == 0.0
+
+
+@pytest.mark.parametrize(
+    "query", ["title", "film title title", "genre of a restricted film", "nothing known", ""]
+)
+def test_lexical_scores_are_the_terms_rows_added_one_by_one(films: Corpus, query: str) -> None:
+    """`lexical_scores` sums the question's term rows in one call; each entry's score must be
+    the same float as adding the rows one after the other (a term asked twice, twice)."""
+    import numpy as np
+
+    searcher = _structural(films)
+    expected = np.zeros(searcher.state.size)
+    for term in searcher.stem(query):
+        if (row := searcher._term_rows.get(term)) is not None:
+            start, end = row
+            expected[searcher.state.positions[start:end]] += searcher.state.contributions[start:end]
+    scores = searcher.lexical_scores(query)
+    assert scores.dtype == np.float64 and scores.tolist() == expected.tolist()

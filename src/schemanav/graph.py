@@ -33,12 +33,9 @@ NO_PATH_COST = 20.0
 
 
 class Edge(NamedTuple):
-    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to.
-
-    A fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its
-    possible types; it has no coordinate and costs only `extra_cost`. (A named tuple: a
-    graph holds one per field, built in every process that searches.)
-    """
+    """A field seen as an edge: `entry` indexes the corpus, `target` is a type it leads to. A
+    fragment edge (`entry` FRAGMENT) leads from an interface or union to one of its possible
+    types; it has no coordinate and costs only `extra_cost` (`SchemaGraph.edge`)."""
 
     entry: int
     source: str
@@ -83,12 +80,9 @@ class ShortestPaths:
     cost, then type name), so stopping once the types asked about are settled gives exactly
     the answers of the full walk. A search asks about a few dozen owner types; the whole
     graph has thousands. Types without fields (scalars, enums) lead nowhere, so they change
-    no other type's answer: the walk leaves them out until one of them is asked about.
-    """
+    no other type's answer: the walk leaves them out until one of them is asked about."""
 
-    def __init__(
-        self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False
-    ) -> None:
+    def __init__(self, graph: SchemaGraph, hops: HopCosts, *, with_leaves: bool = False) -> None:
         self._graph = graph
         self._field_cost = hops
         # What each edge adds to a cost: a field its hop, a fragment its extra cost (the other
@@ -128,9 +122,7 @@ class ShortestPaths:
         walk = self
         if self._graph.is_leaf[number]:
             if self._with_leaves is None:
-                self._with_leaves = ShortestPaths(
-                    self._graph, self._field_cost, with_leaves=True
-                )
+                self._with_leaves = ShortestPaths(self._graph, self._field_cost, with_leaves=True)
             walk = self._with_leaves
         return (walk, number) if walk._settled[number] or walk._settle(number) else None
 
@@ -218,8 +210,7 @@ class ShortestPaths:
         more than nothing, so a type's cheapest way was set by the first relaxation that
         reached its final cost, and the queue relaxes from types in (cost, number) order and
         from each type in edge order; a root keeps its start cost when a way only ties it.
-        With a hop that costs nothing that argument fails: then the queue walks instead.
-        """
+        With a hop that costs nothing that argument fails: then the queue walks instead."""
         import numpy as np
 
         edges = self._graph.edge_arrays(with_leaves=self._with_leaves is self)
@@ -370,7 +361,8 @@ class SchemaGraph:
         self._fragment_cost: dict[str, float] = {}
         self._abstract_over: dict[str, list[str]] = defaultdict(list)
         self._fragments: list[Edge] = []
-        for abstract in sorted(set(targets)):
+        named = set(targets)
+        for abstract in sorted(named):
             possible = corpus.possible_types.get(abstract, ())
             if not possible:
                 continue
@@ -382,39 +374,40 @@ class SchemaGraph:
         roots = (corpus.query_root, corpus.mutation_root, corpus.subscription_root)
         self.roots = [root for root in roots if root]
         # Types numbered in name order, so the queue's (cost, number) order is (cost, name).
-        self.type_names = sorted(
-            {*self.roots, *owners, *targets, *(edge.target for edge in self._fragments)}
-        )
+        fragment_targets = [edge.target for edge in self._fragments]
+        self.type_names = sorted({*self.roots, *owners, *named, *fragment_targets})
         self.type_ids = type_ids = {name: number for number, name in enumerate(self.type_names)}
         owner_ids = list(map(type_ids.__getitem__, owners))
-        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
         self._target_ids = target_ids = list(map(type_ids.__getitem__, targets))
-        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
-            adjacency[source].append((target, number, 0.0, number))
         fragment_sources = [type_ids[edge.source] for edge in self._fragments]
-        for number, edge in enumerate(self._fragments, start=fields):
-            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
-            adjacency[fragment_sources[number - fields]].append(hop)
-        self.adjacency = adjacency
         # Leaves: types no edge leads out of (scalars, enums), roots excepted.
-        root_ids = {self.type_ids[root] for root in self.roots}
-        is_leaf = [not out and number not in root_ids for number, out in enumerate(adjacency)]
-        self.is_leaf = is_leaf
-        self.inner_adjacency = [[hop for hop in out if not is_leaf[hop[0]]] for out in adjacency]
-        # The fields the inner walk hops through, and the fragments' extra costs in edge order.
-        self.inner_entries = sorted(
-            {entry for out in self.inner_adjacency for _, entry, _, _ in out} - {FRAGMENT}
-        )
+        has_out = {*owner_ids, *fragment_sources, *(type_ids[root] for root in self.roots)}
+        self.is_leaf = is_leaf = [number not in has_out for number in range(len(type_ids))]
+        # The inner walk's `step_adjacency` from the columns, not from `adjacency` (made when
+        # read): a warm search walks only inner types, and built every edge thrice before.
+        inner: list[list[tuple[int, int, int]]] = [[] for _ in type_ids]
+        self.inner_entries: list[int] = []  # the fields the inner walk hops through
+        inner_entries = self.inner_entries
+        for number, (source, target) in enumerate(zip(owner_ids, target_ids, strict=True)):
+            if not is_leaf[target]:
+                inner[source].append((target, len(inner_entries), number))
+                inner_entries.append(number)
+        fragment_step = len(inner_entries) - fields  # a fragment's step: its edge + this
+        for number, concrete in enumerate(fragment_targets, start=fields):
+            if not is_leaf[target := type_ids[concrete]]:
+                inner[fragment_sources[number - fields]].append(
+                    (target, number + fragment_step, number)
+                )
         self.fragment_extras = [edge.extra_cost for edge in self._fragments]
-        self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {}
+        self._step_adjacency: dict[bool, list[list[tuple[int, int, int]]]] = {False: inner}
         self.edge_entry = [*range(fields), *(FRAGMENT for _ in self._fragments)]
         self.edge_source = owner_ids + fragment_sources
-        self._unit_hops = [1.0] * len(corpus.entries)
+        self._unit_hops = [1.0] * fields
         self._edge_arrays: dict[bool, EdgeArrays] = {}
         self.static = self.shortest_paths().settle_all()
         self._ranked: dict[str, list[tuple[float, int, int, str]]] = {}
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
-        self._by_target: dict[int, list[int]] | None = None
+        self._by_target: dict[bool, dict[int, list[int]]] = {}  # leaf or not: fields into
 
     def edge(self, number: int) -> Edge:
         """Edge `number`: a field's (by its corpus position), then the fragments'."""
@@ -425,39 +418,51 @@ class SchemaGraph:
 
     def _fields_into(self, target: str) -> list[int]:
         """The fields (corpus entries) into `target`, in corpus order (filed by the type
-        they return when first asked: a BM25 search reads paths but never imports numpy)."""
-        if self._by_target is None:
-            self._by_target = defaultdict(list)
-            for position, number in enumerate(self._target_ids):
-                self._by_target[number].append(position)
-        return self._by_target.get(self.type_ids.get(target, -1), [])
+        they return when first asked: a BM25 search reads paths but never imports numpy):
+        those into inner types, which a search's ways lead into, apart from a leaf's."""
+        number = self.type_ids.get(target, -1)
+        if number < 0:
+            return []
+        leaf = self.is_leaf[number]
+        filed = self._by_target.get(leaf)
+        if filed is None:
+            filed = self._by_target[leaf] = defaultdict(list)
+            targets, is_leaf = self._target_ids, self.is_leaf
+            into = (p for p, t in enumerate(targets) if is_leaf[t]) if leaf else self.inner_entries
+            for position in into:
+                filed[targets[position]].append(position)
+        return filed.get(number, [])
+
+    @cached_property
+    def adjacency(self) -> list[list[tuple[int, int, float, int]]]:
+        """Each type's edges out as (target, entry or FRAGMENT, extra cost, edge), fields then
+        fragments: made when first read (walks through leaves or in arrays, `cheapest_way`)."""
+        fields, type_ids = len(self._target_ids), self.type_ids
+        adjacency: list[list[tuple[int, int, float, int]]] = [[] for _ in self.type_names]
+        sources = self.edge_source
+        for number, target in enumerate(self._target_ids):
+            adjacency[sources[number]].append((target, number, 0.0, number))
+        for number, edge in enumerate(self._fragments, start=fields):
+            hop = (type_ids[edge.target], FRAGMENT, edge.extra_cost, number)
+            adjacency[sources[number]].append(hop)
+        return adjacency
+
+    @cached_property
+    def inner_adjacency(self) -> list[list[tuple[int, int, float, int]]]:
+        """`adjacency` without the edges into leaves."""
+        is_leaf = self.is_leaf
+        return [[hop for hop in out if not is_leaf[hop[0]]] for out in self.adjacency]
 
     def step_adjacency(self, *, with_leaves: bool) -> list[list[tuple[int, int, int]]]:
         """The adjacency `ShortestPaths` walks, as (target, step, edge): `step` indexes the
         walk's steps, its fields' hops (every entry's, or `inner_entries`') followed by
-        `fragment_extras`. Made once per kind of walk, when first walked."""
+        `fragment_extras`. The inner walk's is made with the graph; the other, through leaves
+        (where a step is the edge's number), when first walked."""
         known = self._step_adjacency.get(with_leaves)
         if known is None:
-            adjacency = self.adjacency if with_leaves else self.inner_adjacency
-            place = (
-                None
-                if with_leaves
-                else {entry: number for number, entry in enumerate(self.inner_entries)}
-            )
-            fields = len(self.corpus.entries) if place is None else len(place)
-            first_fragment = fields - len(self.corpus.entries)  # a fragment's step: edge + this
             known = self._step_adjacency[with_leaves] = [
-                [
-                    (
-                        target,
-                        edge + first_fragment
-                        if entry == FRAGMENT
-                        else (entry if place is None else place[entry]),
-                        edge,
-                    )
-                    for target, entry, _extra, edge in out
-                ]
-                for out in adjacency
+                [(target, edge, edge) for target, _entry, _extra, edge in out]
+                for out in self.adjacency
             ]
         return known
 
@@ -478,8 +483,7 @@ class SchemaGraph:
         fragment needs a field to stand under. Equal costs go to the way found first (sources
         in the order given, fields in schema order), so a caller's order decides ties, which
         whole-number costs make common. Types without fields are left out: no way goes on
-        from one, and `arrived` never wants one.
-        """
+        from one, and `arrived` never wants one."""
         hop_cost = self._unit_hops if hops is None else hops
         moves = self._field_moves
         best = [math.inf] * len(self.type_names)
@@ -596,20 +600,16 @@ class SchemaGraph:
 
     def root_costs(self) -> dict[str, float]:
         """Start costs: the query root is free; mutation and subscription roots cost more.
-
         Most questions read; the types only a mutation returns (its payloads) are many and
-        rarely what a reader wants, so they start `other_root_cost` hops behind.
-        """
+        rarely what a reader wants, so they start `other_root_cost` hops behind."""
         costs: dict[str, float] = {}
         for number, root in enumerate(self.roots):
             costs.setdefault(root, 0.0 if number == 0 else self.other_root_cost)
         return costs
 
     def shortest_paths(self, field_cost: HopCosts | None = None) -> ShortestPaths:
-        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1).
-
-        The walk runs lazily, as far as the types asked about (see `ShortestPaths`).
-        """
+        """Cheapest way to every type; a field hop costs `field_cost[entry]` (default 1). The
+        walk runs lazily, as far as the types asked about (see `ShortestPaths`)."""
         return ShortestPaths(self, self._unit_hops if field_cost is None else field_cost)
 
     def owner_costs(self) -> list[float]:
@@ -626,26 +626,24 @@ class SchemaGraph:
         self, coordinate_entry: int, limit: int, preferred: ShortestPaths | None = None
     ) -> tuple[Path, ...]:
         """Up to `limit` root-first coordinate lists ending in the entry, cheapest first.
-
         Alternatives differ in their last hop into the owner type: the cheapest way in
         through each incoming field, so a user sees distinct routes rather than one route
         with small detours. `preferred` (a question's own routes) goes first when given.
-        A field of a root type is its own path.
-        """
+        A field of a root type is its own path."""
         if limit < 1:
             return ()
-        owner = self.corpus.entries[coordinate_entry].owner
-        chains: list[list[int]] = []
+        owner = self.corpus.owner_column[coordinate_entry]
+        chains: list[list[int]] = []  # read, not changed: the walks' and ways' own lists
         if owner in self.roots:
             chains.append([])
         else:
             if preferred is not None and preferred.reaches(owner):
-                chains.append(self.chain_to(owner, preferred))
-            chains.extend(self.ways_into(owner, limit))
-        coordinates = self.corpus.coordinates
+                chains.append(preferred.shared_chain(self.type_ids[owner]))
+            chains.extend(self._ways_into(owner, limit))
+        coordinate = self.corpus.coordinates.__getitem__
         paths: list[Path] = []
         for chain in chains:
-            path = tuple(coordinates[i] for i in [*chain, coordinate_entry])
+            path = (*map(coordinate, chain), coordinate(coordinate_entry))
             if path not in paths:
                 paths.append(path)
             if len(paths) == limit:
@@ -655,25 +653,27 @@ class SchemaGraph:
     def ways_into(self, type_name: str, limit: int | None = None) -> list[list[int]]:
         """Cheapest route through each field that leads into `type_name`, cheapest first
         (then fewest hops, then corpus order); the first `limit` of them when given.
-
         The fields into an interface or union are ranked once and merged lazily into each
         of its possible types' ways, so a wide interface (thousands of implementations, each
         reached through every field returning it) costs each type only the routes it uses.
         The ways depend on the schema alone, so each type's are found once (a search asks
-        for its hits' owners' ways on every question).
-        """
+        for its hits' owners' ways on every question)."""
+        return [list(way) for way in self._ways_into(type_name, limit)]
+
+    def _ways_into(self, type_name: str, limit: int | None) -> list[list[int]]:
+        """`ways_into`'s own lists, kept per type and limit (not to be changed)."""
         key = (type_name, limit)
         known = self._ways.get(key)
         if known is None:
             known = self._ways[key] = self._find_ways_into(type_name, limit)
-        return [list(way) for way in known]
+        return known
 
     def _find_ways_into(self, type_name: str, limit: int | None) -> list[list[int]]:
         streams = [self._ranked_into(type_name, 0.0)] + [
             self._ranked_into(abstract, self._fragment_cost[abstract])
             for abstract in self._abstract_over.get(type_name, ())
         ]
-        entries = self.corpus.entries
+        owners = self.corpus.owner_column
         ways: list[list[int]] = []
         for _, _, entry, source in heapq.merge(*streams):
             if limit is not None and len(ways) >= limit:
@@ -681,14 +681,12 @@ class SchemaGraph:
             if source == type_name:
                 continue
             chain = self.chain_to(source)
-            if any(entries[i].owner == type_name for i in chain):
+            if any(owners[i] == type_name for i in chain):
                 continue  # a route through the type itself is a cycle
             ways.append([*chain, entry])
         return ways
 
-    def _ranked_into(
-        self, target: str, extra: float
-    ) -> Iterator[tuple[float, int, int, str]]:
+    def _ranked_into(self, target: str, extra: float) -> Iterator[tuple[float, int, int, str]]:
         """The fields returning `target` whose owner a root reaches, as (cost of the way
         through them plus `extra`, its hops, entry, owner), cheapest first."""
         ranked = self._ranked.get(target)

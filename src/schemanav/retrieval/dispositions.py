@@ -74,8 +74,8 @@ def forms_path(coordinates: Iterable[str], corpus: Corpus) -> bool:
     interface or union through an inline fragment; the chain is complete at a field whose
     type is a scalar or an enum (a type that owns no fields and has no possible types).
     """
-    by_coordinate = corpus.by_coordinate
-    entries = [by_coordinate[c] for c in dict.fromkeys(coordinates) if c in by_coordinate]
+    positions, records = corpus.positions, corpus.entries
+    entries = [records[positions[c]] for c in dict.fromkeys(coordinates) if c in positions]
     owners = corpus.owners
     possible = corpus.possible_types
     roots = [r for r in (corpus.query_root, corpus.mutation_root, corpus.subscription_root) if r]
