@@ -29,8 +29,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from schemanav.graph import Path, SchemaGraph
-from schemanav.records import to_json
 from schemanav.question.analyzer import Stemmer
+from schemanav.records import to_json
 from schemanav.retrieval.base import Ranking, Searcher, SearchHit, ranking_of
 
 if TYPE_CHECKING:

@@ -67,9 +67,9 @@ from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question import read
+from schemanav.question.analyzer import Stemmer
 from schemanav.question.grammar import requested_write
 from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
-from schemanav.question.analyzer import Stemmer
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import CALLER_DESCRIPTION, is_time_scalar
 from schemanav.retrieval.registry import register_backend

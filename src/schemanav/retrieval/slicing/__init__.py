@@ -30,12 +30,13 @@ sentence, `schemanav.question`), and brings the `id` of each type it takes objec
 `id` (`writes`); a connection shows its way to its nodes (`nodes`, another list of them, or
 `edges { node }`: `connections`); a union that may return the outcome most of the schema's
 unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
-its fields bring, a type carrying the envelope most answers carry (`error` beside `data`)
-shows it, whole, and a write returning a union (of at most 16 types) shows every member with
-its best-ranked field, each way the write can end (`build._Growth.add_write_outcomes`). Ways in are closed over the schema's shape: fields into a union or interface
-through which a hit's type is reached, a query field without arguments returning a type in the
-slice (a viewer), a list way into a type with several hits, and the single-object fields between
-types with several hits each. Fields are indented by one space (tokens are the budget). The
+its fields bring, a type carrying the envelope most answers carry (`error` beside `data`) shows
+it, whole, and a write returning a union (of at most 16 types) shows every member with its
+best-ranked field, each way the write can end (`build._Growth.add_write_outcomes`). Ways in are
+closed over the schema's shape: fields into a union or interface through which a hit's type is
+reached, a query field without arguments returning a type in the slice (a viewer), a list way
+into a type with several hits, and the single-object fields between types with several hits
+each. Fields are indented by one space (tokens are the budget). The
 question is read once per slice, by the schema's one reader, the ranking's too
 (`schemanav.question.vocabulary.TypeReader.for_slice`): its words, marked when it is in time or
 names a quoted value, the types it asks a set of, names, or names as one object, and whether it
