@@ -6,9 +6,11 @@ real Movie DB GraphQL server, which demands a bearer token.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -309,3 +311,46 @@ def test_plain_results_spend_the_field_budget_as_graphql_core_does(
     assert ours == endpoint._answer_here(_PLAIN[0], question, None)
     assert ours is not None
     assert ("errors" in ours) == (max_fields < 91)
+
+
+class _Recording(SemanticEndpoint):
+    """The endpoint, noting the thread each request's own work ran on."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.threads: list[int] = []
+
+    def _answer_here(self, *args: Any, **kwargs: Any) -> Any:
+        self.threads.append(threading.get_ident())
+        return super()._answer_here(*args, **kwargs)
+
+
+SEARCH_PAGE = "query($q: String!) { __search(query: $q, first: 3) { coordinate } }"
+
+
+def test_a_small_request_is_answered_on_the_event_loop_any_other_in_a_thread(
+    tmp_path: Path,
+) -> None:
+    endpoint = _Recording(_navigator(tmp_path))
+
+    async def ask(query: str, variables: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return threading.get_ident(), await endpoint.answer(query, variables, None)
+
+    long_document = SEARCH_PAGE + "\n#" + "x" * 2_000
+    cases = [
+        (SEARCH_PAGE, {"q": "movie titles"}, True),
+        (long_document, {"q": "movie titles"}, False),  # parsing it could hold the loop
+        (SEARCH_PAGE, {"q": "movie titles " * 100}, False),  # a long variable, likewise
+    ]
+    answers = []
+    for query, variables, on_loop in cases:
+        loop_thread, answer = asyncio.run(ask(query, variables))
+        answers.append(answer)
+        assert (endpoint.threads[-1] == loop_thread) is on_loop
+    assert answers[0] == answers[1] and answers[0]["data"]["__search"]
+    # A search holding the index sends a small request to a thread too: on the loop it would
+    # make every other request wait for that search.
+    endpoint._search_lock.acquire()
+    threading.Timer(0.2, endpoint._search_lock.release).start()
+    loop_thread, answer = asyncio.run(ask(SEARCH_PAGE, {"q": "movie titles"}))
+    assert endpoint.threads[-1] != loop_thread and answer == answers[0]

@@ -90,6 +90,13 @@ DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
 TOKENS_REFUSED = "tokens; send a smaller document"
+INLINE_QUERY_CHARS = 2_000
+"""A request whose document is at most this long, with no variables but short scalars, is
+answered on the event loop: parsing and validating it, and any answer the cost bounds leave
+uncostly (a page of `__search`), take less than the hop to a worker thread and back (0.5 ms on
+a busy machine). A longer document is parsed in a thread, so the loop never waits on it, and a
+costly answer waits for its turn on threads of its own (`fair_share`) either way."""
+INLINE_VARIABLE_CHARS = 1_000
 MISSING_EXTRA = ("the GraphQL server needs Starlette and uvicorn", "serve")
 
 SEMANTIC_SDL = f"""
@@ -201,7 +208,8 @@ class SemanticEndpoint:
         navigator.members.page("warm up", count=1)
         self.version = hashlib.sha256(navigator.corpus.fingerprint().encode()).hexdigest()[:16]
         """The schema a cursor was given out for (a cursor of another is refused)."""
-        # Requests run in worker threads; searches take turns on the one warm index.
+        # Requests run in worker threads (a small one on the event loop, when no search holds
+        # the index); searches take turns on the one warm index.
         self._search_lock = threading.Lock()
         self._max_fields = resolved_field_cap()
         # Agents send the same documents with new variables: parse and validate each once
@@ -363,9 +371,14 @@ class SemanticEndpoint:
         costly request answered here waits for its turn (`fair_share`): one per `client` at a
         time, a few in all, on threads of their own."""
         outcome = outcome or RequestOutcome()
-        local = await asyncio.to_thread(
-            self._answer_here, query, variables, operation_name, forwarded, True, outcome
-        )
+        # A small request is answered here, on the event loop (`INLINE_QUERY_CHARS`); any
+        # other in a worker thread.
+        arguments = (query, variables, operation_name, forwarded, True, outcome)
+        if _answered_inline(query, variables) and not self._search_lock.locked():
+            # Small, and no search holds the index (one would make the loop wait for it).
+            local = self._answer_here(*arguments)
+        else:
+            local = await asyncio.to_thread(self._answer_here, *arguments)
         if local is _COSTLY:
             try:
                 local = await self._turns.run(
@@ -398,7 +411,7 @@ class SemanticEndpoint:
         """The answer when this endpoint gives it, redacted; None when the operation is valid
         and goes upstream; `_COSTLY` (with `defer_costly`) when it would be answered here and
         is costly, to be run in its turn. Blocking (parsing, validation, search): run in a
-        worker thread."""
+        worker thread, or on the event loop for a small request (`INLINE_QUERY_CHARS`)."""
         outcome = outcome or RequestOutcome()
         document = self._parse(query)
         if isinstance(document, dict):
@@ -622,6 +635,20 @@ def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionN
 def _root_fields(document: DocumentNode, operation: OperationDefinitionNode) -> set[str]:
     """The root field names the operation selects, through fragments."""
     return {field.name.value for field in root_field_nodes(document, operation)}
+
+
+def _answered_inline(query: str, variables: Mapping[str, Any] | None) -> bool:
+    """Whether a request is small enough to answer on the event loop (`INLINE_QUERY_CHARS`):
+    a short document, and variables (if any) that are short strings, numbers, booleans or null,
+    whose coercion costs nothing."""
+    if len(query) > INLINE_QUERY_CHARS:
+        return False
+    return all(
+        value is None
+        or isinstance(value, bool | int | float)
+        or (isinstance(value, str) and len(value) <= INLINE_VARIABLE_CHARS)
+        for value in (variables or {}).values()
+    )
 
 
 _COSTLY: dict[str, Any] = {"errors": [{"message": "costly: answered in its turn"}]}
