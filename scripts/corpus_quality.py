@@ -47,7 +47,7 @@ CACHE = ROOT / ".corpus-cache"
 BUDGETS = (500, 1000, 2000, 4000, 8000, 16000)
 
 # Each candidate: a name and its changes to StructuralParams ("s"), SliceParams ("l") and the
-# slicer's fixed sizes ("c": `schemanav.retrieval.slicing.params`, `scripts/slice_constants.py`).
+# slicer's fixed sizes ("c": `schemanav.retrieval.slicing.params`, `scripts/corpus_parameters.py`).
 # One change at a time from the defaults. The knobs no held-out set chose another value of
 # (closeness, description weight, sibling evidence, the root's lists, the reserve, short
 # forms and path expansion off) were deleted and their values built in

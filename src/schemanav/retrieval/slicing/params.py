@@ -26,7 +26,7 @@ SNAPSHOT_FROM = 0.9
 RESERVE = 0.2
 
 # The sizes below were each tried at half and twice their value on every set of the corpus
-# (`python scripts/slice_constants.py`; slice-experiments.md, "The slicer's sizes on the
+# (`python scripts/corpus_parameters.py`; slice-experiments.md, "The slicer's sizes on the
 # corpus"): two values moved by the corpus rule, `PLURAL_WAY_FIELDS` (3 → 2) and
 # `SUBJECT_LEAVES` (16 → 32); no other value won.
 # A new object type shows this many of its leaves by the question's scores.

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""The slicer's fixed sizes chosen on the corpus: each at half and twice its value, by the rule a
-change is kept by, with the leave-one-schema-out choice.
+"""Numbers chosen on the corpus: the slicer's fixed sizes and the structural ranking's weights,
+each at half and twice its value, by the rule a change is kept by, with the leave-one-schema-out
+choice.
 
-`schemanav.retrieval.slicing.params` holds the sizes whose other values lost (how many leaves
-a new type shows, how much of the budget an entry field's arguments may take, …). Each was
-first tried on GitHub alone; this scores every one on every set of `benchmarks/corpus.toml`
-(`scripts/corpus_quality.py`'s scoring, cache and rule): a value is chosen only if it raises
-the mean over the sets and loses no set more than one question within any budget, and the
-leave-one-out column gives, for each held-out set, the value chosen on the other sets alone.
+`schemanav.retrieval.slicing.params` holds the slicer's sizes (how many leaves a new type
+shows, how much of the budget an entry field's arguments may take, …) and `StructuralParams`
+the ranking's weights (a field's name against its owner's, the return type's, …). Each was
+first tried on GitHub (and GitLab) alone; this scores every one on every set of
+`benchmarks/corpus.toml` (`scripts/corpus_quality.py`'s scoring, cache and rule): a value is
+chosen only if it raises the mean over the sets and loses no set more than one question within
+any budget, and the leave-one-out column gives, for each held-out set, the value chosen on the
+other sets alone.
 
-    python scripts/slice_constants.py [--names FILLER_LEAVES,...] [--jobs N]
+    python scripts/corpus_parameters.py [--kind sizes|weights] [--names NAME,...] [--jobs N]
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import corpus_quality as cq
 
 # Each size and the values tried beside its own: half and twice (a count at least one less
 # and one more), the shares likewise.
-CONSTANTS: dict[str, tuple[Any, ...]] = {
+SIZES: dict[str, tuple[Any, ...]] = {
     "FILLER_LEAVES": (2, 5),
     "VALUE_FIELDS": (2, 6),
     "LABELS": (1, 3),
@@ -46,6 +49,22 @@ CONSTANTS: dict[str, tuple[Any, ...]] = {
     "FILL_MEMBER_CAP": (8, 32),
     "FILL_MEMBER_SHARE": (0.01, 0.04),
 }
+# Each structural weight (`StructuralParams`) and the values tried beside its own: half and
+# twice. (Closeness, the description's weight, sibling evidence and the root's lists were
+# tried so and their knobs deleted: slice-experiments.md, "Knobs deleted".)
+WEIGHTS: dict[str, tuple[Any, ...]] = {
+    "name_weight": (1.0, 4.0),
+    "owner_weight": (0.75, 3.0),
+    "return_weight": (0.35, 1.4),
+    "arguments_weight": (0.15, 0.6),
+    "return_detail_weight": (0.15, 0.6),
+    "abstract_penalty": (0.5, 2.0),
+    "other_root_cost": (1.5, 6.0),
+    "plural_lookups": (0.15, 0.6),
+    "time_evidence": (0.15, 0.6),
+    "caller_weight": (0.25, 1.0),
+}
+KINDS = {"sizes": ("c", SIZES), "weights": ("s", WEIGHTS)}
 
 
 def candidate_name(name: str, value: Any) -> str:
@@ -54,23 +73,23 @@ def candidate_name(name: str, value: Any) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--names", help="constants to try, comma-separated (default: all)")
+    parser.add_argument("--kind", choices=list(KINDS), default="sizes")
+    parser.add_argument("--names", help="numbers to try, comma-separated (default: every one)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    names = args.names.split(",") if args.names else list(CONSTANTS)
-    unknown = [n for n in names if n not in CONSTANTS]
+    change, tried = KINDS[args.kind]
+    names = args.names.split(",") if args.names else list(tried)
+    unknown = [n for n in names if n not in tried]
     if unknown:
-        parser.error(f"unknown constants: {', '.join(unknown)}; choose from {', '.join(CONSTANTS)}")
-    from schemanav.retrieval.slicing import params
-
+        parser.error(f"unknown {args.kind}: {', '.join(unknown)}; choose from {', '.join(tried)}")
     for name in names:
-        for value in CONSTANTS[name]:
-            cq.CANDIDATES[candidate_name(name, value)] = {"c": {name: value}}
+        for value in tried[name]:
+            cq.CANDIDATES[candidate_name(name, value)] = {change: {name: value}}
     sets = cq.load_sets()
     missing = [f"{s.name}: {s.fetch}" for s in sets for p in s.files() if not p.exists()]
     if missing:
-        sys.exit("slice_constants: files missing; run:\n  " + "\n  ".join(missing))
-    candidates = ["defaults"] + [candidate_name(n, v) for n in names for v in CONSTANTS[n]]
+        sys.exit("corpus_parameters: files missing; run:\n  " + "\n  ".join(missing))
+    candidates = ["defaults"] + [candidate_name(n, v) for n in names for v in tried[n]]
     source = cq.source_digest()
     tasks = [(s, c, source) for c in candidates for s in sets]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # forks: sees CANDIDATES
@@ -79,13 +98,26 @@ def main(argv: list[str] | None = None) -> int:
     for (corpus_set, candidate, _), records in zip(tasks, results, strict=True):
         scores[candidate][corpus_set.name] = records
     set_names = [s.name for s in sets]
-    print(render(scores, names, set_names, {n: getattr(params, n) for n in names}))
+    print(render(scores, names, tried, set_names, current(args.kind, names)))
     return 0
+
+
+def current(kind: str, names: list[str]) -> dict[str, Any]:
+    """Each number's value in the code today."""
+    if kind == "sizes":
+        from schemanav.retrieval.slicing import params
+
+        return {n: getattr(params, n) for n in names}
+    from schemanav.retrieval.structural import StructuralParams
+
+    defaults = StructuralParams()
+    return {n: getattr(defaults, n) for n in names}
 
 
 def render(
     scores: dict[str, dict[str, list[dict[str, Any]]]],
     names: list[str],
+    tried: dict[str, tuple[Any, ...]],
     set_names: list[str],
     defaults: dict[str, Any],
 ) -> str:
@@ -93,12 +125,12 @@ def render(
     one set (and which), and the leave-one-out choice of each size among its own values."""
     budgets = " / ".join(f"{b:,}" for b in cq.BUDGETS)
     lines = [
-        f"| size = value | corpus mean, {budgets} | most lost on a set | chosen in sample | "
+        f"| number = value | corpus mean, {budgets} | most lost on a set | chosen in sample | "
         "leave-one-out mean (held-out sets choosing it) |",
         "|---|---|---|---|---|",
     ]
     for name in names:
-        own = ["defaults", *(candidate_name(name, v) for v in CONSTANTS[name])]
+        own = ["defaults", *(candidate_name(name, v) for v in tried[name])]
         table = cq.standings({c: scores[c] for c in own})
         chosen = cq.best_candidate(table, set_names)
         loo = cq.leave_one_out(table, set_names)
