@@ -68,7 +68,7 @@ KINDS = {"sizes": ("c", SIZES), "weights": ("s", WEIGHTS)}
 
 
 def candidate_name(name: str, value: Any) -> str:
-    return f"{name}={value}"
+    return f"{name} = {value}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +143,7 @@ def render(
             label = f"{name} = {defaults[name]} (today)" if candidate == "defaults" else candidate
             takers = [s for s in set_names if loo[s] == candidate]
             lines.append(
-                f"| {label.replace('=', ' = ') if candidate != 'defaults' else label} | {cells} | "
+                f"| {label} | {cells} | "
                 f"{f'{lost} ({worst})' if lost > 0 else '0'} | "
                 f"{'yes' if chosen == candidate else ''} | "
                 f"{f'{loo_mean:.3f} ({len(takers)})' if takers else ''} |"

@@ -107,9 +107,9 @@ def slicer_constants(changes: dict[str, Any]) -> Iterator[None]:
     that holds them (each imports them by name), and restored after: an experiment's values,
     never the product's."""
     saved: list[tuple[Any, str, Any]] = []
+    modules = [importlib.import_module(m) for m in SLICING_MODULES] if changes else []
     try:
         for name, value in changes.items():
-            modules = [importlib.import_module(m) for m in SLICING_MODULES]
             holders = [m for m in modules if hasattr(m, name)]
             if not holders:
                 raise KeyError(f"no slicing module has a constant {name}")

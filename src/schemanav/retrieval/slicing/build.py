@@ -352,17 +352,12 @@ class _Growth:
         how the write reports each way it can end (`Sensor | UnauthorizedError |
         PythonError`), and an operation making the change selects every one, or never
         learns that it was refused. A read's unions wait for the completion."""
-        facts, possible, owners = self.s.facts, self.s.corpus.possible_types, self.s.write_owners
+        facts, owners = self.s.facts, self.s.write_owners
         for owner in [o for o in state.fields if o in owners]:  # the slice's order, not a set's
             for name in list(state.fields[owner]):
                 union = facts[owner][name].named
-                members = possible.get(union, ())
-                if union not in state.unions or len(members) > FILL_MEMBER_CAP:
-                    continue
-                for member in members:
-                    at = None if member in state.fields else self._best_field(member)
-                    if at is not None:
-                        state = self._tried(state, ("member", at, union))
+                if union in state.unions:
+                    state = self._other_members_of(state, union)
         return state
 
     def _whole(self, state: GrowingState, type_name: str, further: bool) -> GrowingState:
@@ -542,14 +537,20 @@ class _Growth:
         union selects every member it may return (`... on AddReactionFailure { reason }`
         beside the success), though the question names only the outcome it hopes for."""
         for union in sorted(state.unions):
-            members = self.s.corpus.possible_types.get(union, ())  # declaration order
-            if len(members) > FILL_MEMBER_CAP:
-                continue
-            for member in members:
-                if member not in state.fields:
-                    at = self._best_field(member)
-                    if at is not None:
-                        state = self._tried(state, ("member", at, union))
+            state = self._other_members_of(state, union)
+        return state
+
+    def _other_members_of(self, state: GrowingState, union: str) -> GrowingState:
+        """`union`'s members not yet in the slice, in declaration order (never a set's: a
+        slice is the same in every process), each with its best-ranked field while it fits;
+        none for a union of more than `FILL_MEMBER_CAP` possible types."""
+        members = self.s.corpus.possible_types.get(union, ())
+        if len(members) > FILL_MEMBER_CAP:
+            return state
+        for member in members:
+            at = None if member in state.fields else self._best_field(member)
+            if at is not None:
+                state = self._tried(state, ("member", at, union))
         return state
 
     def _add_member(self, state: GrowingState, position: int) -> GrowingState:
