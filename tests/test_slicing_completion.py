@@ -1,4 +1,4 @@
-"""The completion (`build._Growth.complete`): the budget a slice has left once its ranked hits
+"""The completion (`build.Growth.complete`): the budget a slice has left once its ranked hits
 are in fills the types in the slice, leaves first, then the values they hold, then further
 types, and then the other members of the slice's unions."""
 
@@ -59,7 +59,7 @@ def test_a_budget_the_fill_leaves_completes_the_types_in_the_slice() -> None:
     budget = 100
     for params, completed in ((SliceParams(), True), (GROWTH, False)):
         slicer = slicer_for(sdl, params)
-        piece = slicer.from_scores(scored(slicer, hits), budget)
+        piece = slicer.from_scores(scored(slicer, hits), budget, ladder=budget)
         valid(piece.sdl)
         assert "Query.report" not in piece.fields and piece.tokens <= budget
         assert ({"Customer.email", "Customer.phone"} <= set(piece.fields)) is completed

@@ -165,11 +165,12 @@ def test_cheap_hits_past_the_first_that_does_not_fit_still_go_in(tiny: Any) -> N
     # already in: the three leaves ranked before it came with Order) still does, and is four
     # hits further down.
     ranked = ["Query.order", "Query.orders", *leaves]
-    piece = filled.from_ranked(ranked, budget)
+    # One growth within the budget (a ladder starting at it): the fill at a few dozen tokens.
+    piece = filled.from_ranked(ranked, budget, ladder=budget)
     assert piece.tokens <= budget and "Order.number" in piece.fields
     assert "Query.orders" not in piece.fields
     strict = Slicer.of(schema, corpus, params=dataclasses.replace(params, fill=False))
-    assert "Order.number" not in strict.from_ranked(ranked, budget).fields
+    assert "Order.number" not in strict.from_ranked(ranked, budget, ladder=budget).fields
 
 
 def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
@@ -193,7 +194,7 @@ def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
         ("the order 3 of shop s", "Shop.s4", "Order.o4"),
     ):
         budget = slicer.from_ranked([*head, shown], 1000, question).tokens
-        piece = slicer.from_ranked(ranked, budget, question)
+        piece = slicer.from_ranked(ranked, budget, question, ladder=budget)
         assert shown in piece.fields and left not in piece.fields, question
 
 
@@ -563,16 +564,18 @@ def test_fields_between_types_with_hits_use_the_reserved_budget(
     # each a line: Shop.flagship and Shop.orders (the list too, its type being in), ranked
     # last, come before the hit ranked 7th; Shop.owner leads to a type not in.
     budget = next(
-        b for b in range(30, 200) if connectives <= reserved.from_ranked(ranked, b).coordinates
+        b
+        for b in range(30, 200)
+        if connectives <= reserved.from_ranked(ranked, b, ladder=b).coordinates
     )
-    piece = reserved.from_ranked(ranked, budget)
+    piece = reserved.from_ranked(ranked, budget, ladder=budget)
     valid(piece.sdl)
     assert piece.tokens <= budget
     assert "Shop.phone" not in piece.fields and "Shop.owner" not in piece.fields
     # Without the reserve, the hits take the budget first.
     monkeypatch.setattr(build, "RESERVE", 0.0)
     plain = Slicer.of(schema, corpus, params=params)
-    assert "Shop.phone" in plain.from_ranked(ranked, budget).fields
+    assert "Shop.phone" in plain.from_ranked(ranked, budget, ladder=budget).fields
 
 
 def test_two_types_are_related_by_at_most_a_few_connectives() -> None:

@@ -1,5 +1,5 @@
 """What a write brings into a slice besides itself (`schemanav.retrieval.slicing.writes` and
-`build._Growth.add_write_outcomes`): the `id` of each type it takes objects of, every argument
+`build.Growth.add_write_outcomes`): the `id` of each type it takes objects of, every argument
 it offers, the list its payload reports failure through, and every way its union says it ended."""
 
 from __future__ import annotations

@@ -240,7 +240,23 @@ past the hits that fit, its fill looks far down the ranking for fields that cost
 line, so ranking only `budget` deep would starve it at small budgets."""
 
 
+SLICE_LADDER_BASE = 500
+"""The smallest rung of the slices' budget ladder; every rung doubles the one below (500,
+1,000, 2,000, … tokens: the bench's budgets and the default are rungs). A rung's slice is
+built on the slice of the rung below, so a larger budget never shows less
+(`schemanav.retrieval.slicing.ladder`)."""
+
+
+def slice_rung(budget: int) -> int:
+    """The smallest rung of the ladder at least `budget` (the base for any smaller one)."""
+    rung = SLICE_LADDER_BASE
+    while rung < budget:
+        rung *= 2
+    return rung
+
+
 def slice_rank_depth(budget: int, entries: int) -> int:
     """How deep a slice of `budget` tokens ranks (`search --slice`, the MCP tool and `bench`
-    alike, so bench scores the slice those print)."""
-    return min(entries, SLICE_RANK_DEPTH_PER_TOKEN * budget)
+    alike, so bench scores the slice those print): as deep as the rung that holds it reads
+    (`slice_rung`), as a slice between two rungs is a part of the upper one."""
+    return min(entries, SLICE_RANK_DEPTH_PER_TOKEN * slice_rung(budget))

@@ -32,7 +32,7 @@ sentence, `schemanav.question`), and brings the `id` of each type it takes objec
 unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
 its fields bring, a type carrying the envelope most answers carry (`error` beside `data`) shows
 it, whole, and a write returning a union (of at most 16 types) shows every member with its
-best-ranked field, each way the write can end (`build._Growth.add_write_outcomes`). Ways in are
+best-ranked field, each way the write can end (`build.Growth.add_write_outcomes`). Ways in are
 closed over the schema's shape: fields into a union or interface through which a hit's type is
 reached, a query field without arguments returning a type in the slice (a viewer), a list way
 into a type with several hits, and the single-object fields between types with several hits
@@ -42,15 +42,32 @@ question is read once per slice, by the schema's one reader, the ranking's too
 names a quoted value, the types it asks a set of, names, or names as one object, and whether it
 asks for a write.
 
+A larger budget never shows less: for one question and one ranking, the slice within B holds
+every field, argument and type of the slice within any smaller budget. Grown afresh for each
+budget it would not (the main hits' frontier moves with the budget, and a smaller slice's fill
+or completion may take a line a larger one spends elsewhere), so budgets climb a fixed ladder
+(`ladder`: 500, 1,000, 2,000, … tokens, `schemanav.defaults.slice_rung`), each rung's slice
+built on the slice within the rung below: under 2,000 tokens the rung's own slice is grown
+afresh and its steps laid over the one below while they fit (a small budget is mostly main
+hits, which the smaller slice's fill would crowd out); from 2,000 up the rung grows, by the
+steps above, from the slice below (its hits passed over as in, the whole slice counting
+against the main budget), so the best hits' types are completed before the slice reaches
+further down. A budget between two rungs, or under the first, takes the rung below's slice and
+the longest prefix of the upper rung's steps that fits. Each rung reads the ranking as deep as
+a slice of its budget does (`slice_rank_depth` ranks a budget as deep as its upper rung), and
+the rungs of the latest question are remembered, so a run slicing one question within several
+budgets builds each once.
+
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`
 (what a slicer precomputes per schema), `state` (a slice's record and its token count),
 `closure` (fields and types entering, keeping the slice a valid piece of the schema), `growth`
-(ranked hits with their ways in), `build` (the growth within a budget: main hits, connectives,
-the fill, the completion, the trim) and `render` (the SDL).
+(ranked hits with their ways in), `ladder` (the rungs a slice climbs, and the prefix a budget
+between two takes), `build` (the growth within a budget: main hits, connectives, the fill, the
+completion, the trim), `slicer` (a question's ranking up the ladder) and `render` (the SDL).
 """
 
-from schemanav.retrieval.slicing.build import Slicer
 from schemanav.retrieval.slicing.params import EMPTY_SLICE, SchemaSlice, SliceParams
+from schemanav.retrieval.slicing.slicer import Slicer
 
 __all__ = ["EMPTY_SLICE", "SchemaSlice", "SliceParams", "Slicer"]

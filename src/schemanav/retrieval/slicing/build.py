@@ -1,16 +1,16 @@
-"""The growth of one slice within a token budget: ranked hits while they fit the main budget,
-then connectives, then the fill past the frontier, then the completion of the slice's types
-with what budget is left, then trimmed until the SDL fits."""
+"""The growth of one slice within a token budget, from nothing or from the slice of the rung
+below (`ladder`): ranked hits while they fit the main budget, then connectives, then the fill
+past the frontier, then the completion of the slice's types with what budget is left, then
+trimmed until the SDL fits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from schemanav.question.vocabulary import NO_QUESTION
-from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.growth import GrowingState
+from schemanav.retrieval.slicing.ladder import Rung, counted_hits, finished
 from schemanav.retrieval.slicing.params import (
     EMPTY_SLICE,
     ENTRY_ARGUMENTS_SHARE,
@@ -20,19 +20,15 @@ from schemanav.retrieval.slicing.params import (
     RESERVE,
     SNAPSHOT_FROM,
     SchemaSlice,
-    SliceParams,
 )
-from schemanav.retrieval.slicing.render import slice_of
 from schemanav.retrieval.slicing.state import Step
-from schemanav.retrieval.slicing.tables import SchemaTables
 
 if TYPE_CHECKING:
     import numpy as np
-    from graphql import GraphQLSchema
     from numpy.typing import NDArray
 
-    from schemanav.corpus import Corpus
-    from schemanav.graph import SchemaGraph
+    from schemanav.retrieval.slicing.arguments import ArgumentTables
+    from schemanav.retrieval.slicing.tables import SchemaTables
 
 
 _FILL_STRETCH = 64
@@ -40,115 +36,22 @@ _FILL_STRETCH = 64
 whose bare line fits what is left (the slice only grows, so none cut would have fitted)."""
 
 
-class Slicer(SchemaTables):
-    """Builds slices of one schema; build once, slice many questions (caches line costs)."""
-
-    @classmethod
-    def of(
-        cls,
-        schema: GraphQLSchema,
-        corpus: Corpus,
-        graph: SchemaGraph | None = None,
-        params: SliceParams | None = None,
-        words: Callable[[str], list[str]] | None = None,
-    ) -> Slicer:
-        """A slicer of a parsed schema and its corpus (`build_corpus(schema)`)."""
-        from schemanav.corpus.facts import SliceFacts
-
-        return cls(SliceFacts.of(schema), corpus, graph, params, words)
-
-    @cached_property
-    def arguments(self) -> ArgumentTables:
-        """What the schema's lists' arguments say of the objects they return."""
-        return ArgumentTables(self)
-
-    def from_scores(
-        self, scores: Sequence[float] | Any, budget: int, question: str | None = None
-    ) -> SchemaSlice:
-        """A slice from one score per corpus entry (higher is better; ≤ 0 is never added)."""
-        import numpy as np
-
-        array = np.asarray(scores, dtype=float)
-        if array.shape != (len(self.corpus),):
-            raise ValueError(f"{array.size} scores for {len(self.corpus)} corpus entries")
-        ranked = np.argsort(-array, kind="stable")
-        order = ranked[: int((array > 0.0).sum())].tolist()
-        values = array.tolist()
-        return self._build(order, values, budget, question)
-
-    def from_ranked(
-        self,
-        coordinates: Sequence[str],
-        budget: int,
-        question: str | None = None,
-        entries: Sequence[int] | None = None,
-    ) -> SchemaSlice:
-        """A slice from any backend's ranked coordinates (unknown ones are skipped).
-
-        Rank r (1-based) stands in for a score of 1/r: a type entering the slice shows the
-        leaves ranked best. `entries`, when the caller has them (`Ranking.entries`), are the
-        coordinates' positions in this slicer's corpus, each once: thousands of look-ups
-        spared.
-        """
-        import numpy as np
-
-        order: list[int]
-        if entries is not None and self._positions_of(coordinates, entries):
-            order = list(entries)
-        else:
-            positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
-            positions.pop(None, None)
-            order = list(positions)  # type: ignore[arg-type]
-        scores = np.zeros(len(self.corpus))
-        # 1/r, the same division; `fromiter` turns thousands of positions into an array
-        # faster than indexing by the list does.
-        ranks = np.fromiter(order, dtype=np.intp, count=len(order))
-        scores[ranks] = 1.0 / np.arange(1, len(order) + 1)
-        return self._build(order, scores.tolist(), budget, question)
-
-    def _positions_of(self, coordinates: Sequence[str], entries: Sequence[int]) -> bool:
-        """Whether `entries` can stand for `coordinates` (as many, and the first and last
-        are theirs in this corpus: a ranking of another corpus fails this)."""
-        known = self.corpus.coordinates
-        return len(entries) == len(coordinates) and (
-            not entries
-            or (known[entries[0]] == coordinates[0] and known[entries[-1]] == coordinates[-1])
-        )
-
-    def _build(
-        self, order: list[int], values: list[float], budget: int, question: str | None
-    ) -> SchemaSlice:
-        if budget <= 0 or not order:
-            return EMPTY_SLICE
-        growth = _Growth(self, values, budget, question)
-        state, fitted, failed = growth.add_main_hits(order)
-        if growth.steps:
-            state = growth.add_connectives(state or growth.replayed())
-            state = growth.add_set_ways(state)
-            state = growth.add_filtering_lists(state)
-            state = growth.add_paging(state)
-            state = growth.add_entry_arguments(state)
-            state = growth.add_envelopes(state)
-            state = growth.add_shared_outcomes(state)
-            state = growth.add_filtered_members(state)
-            state = growth.add_write_outcomes(state)
-        if fitted and self.params.fill and failed != -1:
-            state = growth.fill(state or growth.replayed(), order, fitted, failed)
-            if self.params.complete:
-                state = growth.complete(state)  # the budget the fill left
-        elif failed == -1 and growth.steps and self.params.complete:
-            state = growth.complete(state or growth.replayed())
-        return growth.trimmed(state)
-
-
-class _Growth:
-    """One slice as the steps that grew it; replaying them into a fresh state rebuilds it
-    exactly, so a slice over its budget is cut back by dropping steps from the end."""
+class Growth:
+    """One slice as the steps that grew it from its start (empty, or the slice of the rung
+    below); replaying them on the start rebuilds it exactly, so a slice over its budget is
+    cut back by dropping steps from the end, never below the start."""
 
     def __init__(
-        self, slicer: Slicer, values: list[float], budget: int, question: str | None
+        self,
+        slicer: SchemaTables,
+        arguments: ArgumentTables,
+        values: list[float],
+        budget: int,
+        question: str | None,
+        below: Rung | None = None,
     ) -> None:
         self.s = slicer
+        self.arguments = arguments  # what the schema's lists' arguments say (`Slicer.arguments`)
         self.values = values
         self.budget = budget
         self.routes = slicer.graph.static
@@ -162,20 +65,27 @@ class _Growth:
         self.many, self.named, self.one = reading.many, reading.named, reading.one
         self.writes = reading.writes
         self.steps: list[Step] = []
-        # A copy of the state as it was after the first n steps, kept where the fill
-        # begins: a slice trimmed to fit replays only the steps after it.
-        self.kept_at: tuple[int, GrowingState] | None = None
+        # The state the growth starts from: the rung below's slice, read with this rung's
+        # scores and budget (its steps replayed on it would make it again), or an empty one.
+        if below is not None:
+            start = below.state.copy()
+            start.values, start.budget = values, budget
+        else:
+            start = GrowingState(
+                slicer, values, self.routes, self.words, self.many, budget, self.writes
+            )
+        self.start, self.below, self.seeded = start, below, below is not None
+        # The hits the rungs below took: not ranked again (a hit counts once).
+        self.taken_below = below.taken if below is not None else frozenset()
+        # A copy of the state as it was after the first n steps (the start, then where the
+        # fill begins): a slice trimmed to fit replays only the steps after it.
+        self.kept_at: tuple[int, GrowingState] = (0, start)
 
     def replayed(self, upto: int | None = None) -> GrowingState:
         """A slice state holding the first `upto` steps (all by default)."""
         upto = len(self.steps) if upto is None else upto
-        if self.kept_at is not None and self.kept_at[0] <= upto:
-            start, fresh = self.kept_at[0], self.kept_at[1].copy()
-        else:
-            start = 0
-            fresh = GrowingState(
-                self.s, self.values, self.routes, self.words, self.many, self.budget, self.writes
-            )
+        start, kept = self.kept_at if self.kept_at[0] <= upto else (0, self.start)
+        fresh = kept.copy()
         for step in self.steps[start:upto]:
             fresh.apply(step)
         return fresh
@@ -184,7 +94,9 @@ class _Growth:
         """Ranked hits, each with its way in, while the running estimate fits the main
         budget (`RESERVE` keeps a share for connectives and the fill): the state (None when
         the hit that did not fit came before any copy was kept), how many hits of `order`
-        fitted, and the corpus position of the first that did not (-1 if all fitted).
+        fitted, and the corpus position of the first that did not (-1 if all fitted). The
+        hits a rung below took are passed over as in (a hit counts once: `SUBJECT_HITS`);
+        the slice they are in counts against the main budget like this rung's hits.
 
         The estimate sums each line's tokens, as exact as the final count of the rendered
         SDL, which `trimmed` checks."""
@@ -193,9 +105,10 @@ class _Growth:
         fitted, failed = 0, -1
         main_budget = self.budget * (1.0 - RESERVE)
         near = main_budget * SNAPSHOT_FROM
+        below = self.taken_below
         for number, position in enumerate(order):
             # Near the budget, keep a copy to fall back on if this hit does not fit.
-            if state.shows_twin(position):
+            if position in below or state.shows_twin(position):
                 fitted = number + 1  # passed over, as if in: the fill starts after it
                 continue
             snapshot = state.copy() if state.total >= near else None
@@ -205,6 +118,16 @@ class _Growth:
             self.steps.append(("hit", position))
             fitted = number + 1
         return state, fitted, failed
+
+    def add_steps(self, steps: Sequence[Step]) -> GrowingState:
+        """Another growth's steps from this one's start, in their order, each while the slice
+        fits; a hit already in is passed over."""
+        state, names = self.replayed(), self.s.names
+        for step in steps:
+            if step[0] == "hit" and names[step[1]][1] in state.fields.get(names[step[1]][0], {}):
+                continue
+            state = self.tried(state, step)
+        return state
 
     def add_connectives(self, state: GrowingState) -> GrowingState:
         """Fields between types with hits that cost only their line, while they fit (see
@@ -221,7 +144,7 @@ class _Growth:
                     state.add_field(owner, name)
                     self.steps.append(("link", owner, name))
             elif owner not in roots and self.s.connection_nodes(owner, name) in named:
-                state = self._tried(state, ("link", owner, name))
+                state = self.tried(state, ("link", owner, name))
         return state
 
     def add_set_ways(self, state: GrowingState) -> GrowingState:
@@ -240,12 +163,12 @@ class _Growth:
             ]
             if not ways and not any(many for _, _, many in leading):
                 # No list returns the set: a list whose arguments name it selects it.
-                described = self.s.arguments.described_lists(target)
+                described = self.arguments.described_lists(target)
                 ways = [way for way in described if way[0] in state.fields]
             if not ways:
                 continue
             source, name = self.s.names[self._best([position[way] for way in ways])]
-            state = self._tried(state, ("link", source, name))
+            state = self.tried(state, ("link", source, name))
         return state
 
     def add_filtering_lists(self, state: GrowingState) -> GrowingState:
@@ -257,7 +180,7 @@ class _Growth:
         type the question names beside an identifier ("is alert 3 open?"), nor beside a root
         lookup, the way in to the object the question starts from ("is the order open?")."""
         position, facts = self.s.position, self.s.facts
-        roots, filters = self.s.graph.roots, self.s.arguments.names_a_filter
+        roots, filters = self.s.graph.roots, self.arguments.names_a_filter
         for owner, shown in list(state.fields.items()):
             if owner in roots:
                 continue
@@ -271,7 +194,7 @@ class _Growth:
                 if not lists or any(n in shown for n in lists):
                     continue
                 best = self._best([position[owner, n] for n in lists])
-                state = self._tried(state, ("link", owner, self.s.names[best][1]))
+                state = self.tried(state, ("link", owner, self.s.names[best][1]))
         return state
 
     def add_paging(self, state: GrowingState) -> GrowingState:
@@ -279,7 +202,7 @@ class _Growth:
         (`ClosedState.pageable`), each while it fits: spent from the reserve, before the
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
-            state = self._tried(state, ("page", owner, name))
+            state = self.tried(state, ("page", owner, name))
         return state
 
     def add_entry_arguments(self, state: GrowingState) -> GrowingState:
@@ -299,7 +222,7 @@ class _Growth:
                 if not missing or field.leaf:
                     continue
                 most = min(each, start + total - state.total)
-                state = self._tried(state, ("args", owner, name, missing), most)
+                state = self.tried(state, ("args", owner, name, missing), most)
         return state
 
     def add_envelopes(self, state: GrowingState) -> GrowingState:
@@ -319,7 +242,7 @@ class _Growth:
                 if field is None:
                     continue
                 if name not in state.fields[owner]:
-                    state = self._tried(state, ("link", owner, name))
+                    state = self.tried(state, ("link", owner, name))
                 if field.named in state.fields:
                     state = self._whole(state, field.named, further=False)
         return state
@@ -341,7 +264,7 @@ class _Growth:
                     best = self._best_field(member)
                     if best is None:
                         continue
-                    state = self._tried(state, ("member", best, union))
+                    state = self.tried(state, ("member", best, union))
                 if member in state.fields:
                     state = self._whole(state, member, further=True)
         return state
@@ -375,7 +298,7 @@ class _Growth:
             ):
                 continue
             entered = field.named in state.fields
-            state = self._tried(state, ("link", type_name, name))
+            state = self.tried(state, ("link", type_name, name))
             if further and not field.leaf and not entered and field.named in state.fields:
                 state = self._whole(state, field.named, further=False)
         return state
@@ -389,11 +312,11 @@ class _Growth:
             for name, arguments in list(shown.items()):
                 if not arguments:
                     continue
-                members = self.s.arguments.filtered_members(owner, name, arguments, state.words)
+                members = self.arguments.filtered_members(owner, name, arguments, state.words)
                 for member, abstract in members:
                     best = None if member in state.fields else self._best_field(member)
                     if best is not None:
-                        state = self._tried(state, ("member", best, abstract))
+                        state = self.tried(state, ("member", best, abstract))
         return state
 
     def _best_field(self, type_name: str) -> int | None:
@@ -411,9 +334,7 @@ class _Growth:
         values = self.values
         return max(positions, key=lambda at: (values[at], -at))
 
-    def _tried(
-        self, state: GrowingState, step: Step, most: float | None = None
-    ) -> GrowingState:
+    def tried(self, state: GrowingState, step: Step, most: float | None = None) -> GrowingState:
         """The state with `step` applied and kept when the slice still fits the budget (and
         the step added at most `most` tokens), else as it was before."""
         snapshot, before = state.copy(), state.total
@@ -434,7 +355,7 @@ class _Growth:
         # The hits not taken: of the first `fitted` of `order`, those passed over (twins);
         # then every one after the hit that failed (`order` holds each position once).
         assert order[fitted] == failed
-        taken = {step[1] for step in self.steps if step[0] == "hit"}
+        taken = {step[1] for step in self.steps if step[0] == "hit"} | self.taken_below
         passed = [p for p in order[:fitted] if p not in taken]
         ranked = self._fill_order([*passed, *order[fitted + 1 :]])
         # No step adds less than its hit's line, and no line costs less than its field
@@ -528,7 +449,7 @@ class _Growth:
                         state.add_field(owner, name)
                         self.steps.append(("link", owner, name))
                 else:
-                    state = self._tried(state, ("link", owner, name))
+                    state = self.tried(state, ("link", owner, name))
         return state
 
     def _other_members(self, state: GrowingState) -> GrowingState:
@@ -550,7 +471,7 @@ class _Growth:
         for member in members:
             at = None if member in state.fields else self._best_field(member)
             if at is not None:
-                state = self._tried(state, ("member", at, union))
+                state = self.tried(state, ("member", at, union))
         return state
 
     def _add_member(self, state: GrowingState, position: int) -> GrowingState:
@@ -575,20 +496,20 @@ class _Growth:
         self.steps.append(step)
         return state
 
-    def trimmed(self, state: GrowingState | None) -> SchemaSlice:
-        """The slice of every step if its SDL fits the budget, else of fewer steps: each
-        try drops a share of the steps as large as the share of tokens over."""
+    def trimmed(self, state: GrowingState | None) -> tuple[GrowingState, int, SchemaSlice]:
+        """The state of every step if its SDL fits the budget, else of fewer steps, with how
+        many it keeps and its slice: each try drops a share of the steps as large as the
+        share of tokens over. None kept, the start is the slice: the rung below's, which fits
+        a smaller budget, or none."""
         steps, budget = self.steps, self.budget
+        below = self.below.piece if self.below is not None else EMPTY_SLICE
         kept = len(steps)
         while kept:
             if state is None:
                 state = self.replayed(kept)
-            query_root = self.s.corpus.query_root
-            if query_root and query_root not in state.fields:
-                state.ensure_output(query_root)  # a schema needs its query type
-            result = slice_of(state, sum(1 for step in steps[:kept] if step[0] != "link"))
+            result = finished(state, below.hits + counted_hits(steps[:kept]))
             if result.tokens <= budget:
-                return result
+                return state, kept, result
             excess, state = result.tokens - budget, None
             kept -= max(1, kept * excess // max(result.tokens, 1))
-        return EMPTY_SLICE
+        return self.start, 0, below

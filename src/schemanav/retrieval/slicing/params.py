@@ -79,10 +79,10 @@ class SliceParams:
     `arguments` (every argument: exact signatures; only the required ones), `descriptions`
     (the fields' descriptions, whole or their first sentence) and `indent` (graphql-core's
     two spaces) choose how the SDL reads, at a cost in tokens. `fill`: past the first ranked
-    hit that does not fit, cheaper hits further down still go in (`_Growth.fill`); off, the
+    hit that does not fit, cheaper hits further down still go in (`Growth.fill`); off, the
     slice stops there.
     `complete`: a slice with budget left once every ranked hit is in, or once the fill found
-    nothing more that fits, shows the other fields of the types it holds (`_Growth.complete`);
+    nothing more that fits, shows the other fields of the types it holds (`Growth.complete`);
     off, it holds the hits, their ways in and what they bring only.
     """
 
