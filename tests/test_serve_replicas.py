@@ -127,6 +127,7 @@ def test_metrics_count_requests_refusals_upstream_errors_and_the_version(tmp_pat
                 TOO_MANY,
                 FORWARDED,
                 '{ __definitions(coordinates: ["Movie"]) { __typename } }',
+                "{ " + "a " * 60_000 + "}",  # over 100,000 characters: refused unparsed
             ):
                 httpx.post(base + GRAPHQL_PATH, json={"query": query})
             httpx.post(base + GRAPHQL_PATH, content=b"not json")
@@ -138,10 +139,11 @@ def test_metrics_count_requests_refusals_upstream_errors_and_the_version(tmp_pat
     text = answer.text
     assert _metric(text, "schemanav_requests_total", kind="search", outcome="ok") == 2
     assert _metric(text, "schemanav_requests_total", kind="definitions", outcome="ok") == 1
-    assert _metric(text, "schemanav_requests_total", kind="invalid", outcome="refused") == 1
+    assert _metric(text, "schemanav_requests_total", kind="invalid", outcome="refused") == 2
     assert _metric(text, "schemanav_requests_total", kind="forwarded", outcome="error") == 1
     assert _metric(text, "schemanav_requests_total", kind="invalid", outcome="error") == 1
     assert _metric(text, "schemanav_refused_total", limit="semantic_selections") == 1
+    assert _metric(text, "schemanav_refused_total", limit="document_chars") == 1
     assert _metric(text, "schemanav_upstream_errors_total", reason="unreachable") == 1
     assert _metric(text, "schemanav_request_seconds_count", kind="search") == 2
     assert _metric(text, "schemanav_request_seconds_bucket", kind="search", le="+Inf") == 2

@@ -61,6 +61,7 @@ from schemanav.servers.fair_share import (
 from schemanav.servers.forwarding import pick_forwarded
 from schemanav.servers.metrics import RequestOutcome
 from schemanav.servers.request_limits import (
+    MAX_DOCUMENT_CHARS,
     MAX_DOCUMENT_TOKENS,
     BudgetSpent,
     RequestBudget,
@@ -90,6 +91,7 @@ DEFINITIONS = "__definitions"
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type", "__typename"})
 SEMANTIC_ROOTS = frozenset({SEARCH, DEFINITIONS})
 TOKENS_REFUSED = "tokens; send a smaller document"
+CHARS_REFUSED = "characters; send a smaller document"
 INLINE_QUERY_CHARS = 2_000
 """A request whose document is at most this long, with no variables but short scalars, is
 answered on the event loop: parsing and validating it, and any answer the cost bounds leave
@@ -220,6 +222,8 @@ class SemanticEndpoint:
         self._turns = CostlyTurns()
 
     def _parse(self, query: str) -> DocumentNode | dict[str, Any]:
+        if len(query) > MAX_DOCUMENT_CHARS:  # refused before a single token is lexed
+            return _error(f"the document has more than {MAX_DOCUMENT_CHARS:,} {CHARS_REFUSED}")
         if len(query) > CACHED_CHARS:
             return self._parse_uncached(query)
         return self._parse_cached(query)
@@ -415,8 +419,11 @@ class SemanticEndpoint:
         outcome = outcome or RequestOutcome()
         document = self._parse(query)
         if isinstance(document, dict):
-            if TOKENS_REFUSED in str(document["errors"][0].get("message", "")):
+            message = str(document["errors"][0].get("message", ""))
+            if TOKENS_REFUSED in message:
                 outcome.refused("document_tokens")
+            elif CHARS_REFUSED in message:
+                outcome.refused("document_chars")
             return document
         operation = _operation(document, operation_name)
         if isinstance(operation, str):

@@ -7,8 +7,8 @@
   `refused`: a bound of `request_limits` refused it);
 - `schemanav_request_seconds{kind}`: their latency, a histogram;
 - `schemanav_refused_total{limit}`: requests refused, by the bound that refused them
-  (`document_tokens`, `selection_depth`, `expanded_selections`, `semantic_selections`,
-  `total_first`, `resolved_fields`, `answer_bytes`, `body_bytes`);
+  (`document_chars`, `document_tokens`, `selection_depth`, `expanded_selections`,
+  `semantic_selections`, `total_first`, `resolved_fields`, `answer_bytes`, `body_bytes`);
 - `schemanav_upstream_errors_total{reason}`: forwarded operations the upstream API did not
   answer (`timeout`, `too_large`, `unreachable`, `not_graphql`);
 - `schemanav_schema_info{version}`: 1 for the schema version served (the digest cursors

@@ -6,6 +6,10 @@ request once held the server for two minutes and 500 MB while every other client
 Each request is therefore measured before and while it runs, and refused with one GraphQL
 error that names the bound:
 
+- `MAX_DOCUMENT_CHARS` (100,000): characters of the document, checked before it is parsed
+  (the standard introspection query has about 1,500). graphql-core lexes 20,000 tokens in
+  about 0.1 s of CPU, holding the interpreter while every other request waits: a document far
+  longer than any an agent sends is refused for its length at once.
 - `MAX_DOCUMENT_TOKENS` (20,000): lexical tokens of the document, counted by graphql-core's
   parser (the standard introspection query has about 1,000); checked before validation, whose
   overlapping-fields rule is quadratic in the fields of one selection set.
@@ -30,6 +34,7 @@ from schemanav.limits import MAX_RESPONSE_BYTES, describe_bytes
 if TYPE_CHECKING:
     from graphql import DocumentNode, OperationDefinitionNode, SelectionSetNode
 
+MAX_DOCUMENT_CHARS = 100_000
 MAX_DOCUMENT_TOKENS = 20_000
 MAX_SEMANTIC_SELECTIONS = 10
 MAX_SELECTION_DEPTH = 32
