@@ -148,13 +148,15 @@ def _evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
     deepest = slice_rank_depth(max(BUDGETS), len(corpus))
     records = []
     for query in load_labelled(ROOT / corpus_set.questions):
-        ranked = list(searcher.ranking(query.question, deepest).coordinates)
+        ranking = searcher.ranking(query.question, deepest)
+        ranked, reading = list(ranking.coordinates), ranking.reading
         fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
         first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
         complete = []
         for budget in BUDGETS:
             depth = slice_rank_depth(budget, len(corpus))
-            shown = slicer.from_ranked(ranked[:depth], budget, query.question).coordinates
+            piece = slicer.from_ranked(ranked[:depth], budget, query.question, reading=reading)
+            shown = piece.coordinates
             if all(c in shown for c in query.expected_coordinates):
                 complete.append(budget)
         records.append(

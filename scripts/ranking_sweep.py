@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         answers = per_question[name] = {}
         for query in labelled:
             deepest = slice_rank_depth(max(budgets), len(corpus))
-            ranked = list(searcher.ranking(query.question, deepest).coordinates)
+            ranking = searcher.ranking(query.question, deepest)
+            ranked, reading = list(ranking.coordinates), ranking.reading
             fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
             first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
             if first is not None:
@@ -84,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                 top += first == 1
             for budget in budgets:
                 depth = slice_rank_depth(budget, len(corpus))  # as `search --slice` reads
-                shown = slicer.from_ranked(ranked[:depth], budget, query.question).coordinates
+                piece = slicer.from_ranked(
+                    ranked[:depth], budget, query.question, reading=reading
+                )
+                shown = piece.coordinates
                 if all(c in shown for c in query.expected_coordinates):
                     complete[budget] += 1
                     answers.setdefault(query.question, []).append(budget)

@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     records = []
     for query in questions:
         deepest = slice_rank_depth(max(budgets), len(navigator.corpus))
-        ranked = list(ranking_of(searcher, query.question, deepest).coordinates)
+        ranking = ranking_of(searcher, query.question, deepest)
+        ranked, reading = list(ranking.coordinates), ranking.reading
         if args.labels_first:
             fields = [c for c in query.expected_coordinates if "." in c and "(" not in c]
             ranked = list(dict.fromkeys([*fields, *ranked]))
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             depth = slice_rank_depth(budget, len(navigator.corpus))  # as `search --slice`
             if args.labels_first:
                 depth = max(depth, len(query.expected_coordinates))
-            piece = slicer.from_ranked(ranked[:depth], budget, query.question)
+            piece = slicer.from_ranked(ranked[:depth], budget, query.question, reading=reading)
             missing = [c for c in query.expected_coordinates if c not in piece.coordinates]
             if not missing:
                 complete[budget] += 1

@@ -65,10 +65,11 @@ def snapshot(name: str, params: SliceParams) -> dict[str, Any]:
     started = time.perf_counter()
     sliced = 0.0
     for question in asked:
-        ranked = ranking_of(searcher, question, depth).coordinates
+        ranking = ranking_of(searcher, question, depth)
+        ranked = ranking.coordinates
         begun = time.perf_counter()
         for budget in BUDGETS:
-            piece = slicer.from_ranked(ranked, budget, question)
+            piece = slicer.from_ranked(ranked, budget, question, reading=ranking.reading)
             slices[f"{budget}\t{question}"] = dataclasses.asdict(piece)
         sliced += time.perf_counter() - begun
     product = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -375,10 +375,8 @@ class ScriptedSlice:
             for entry in corpus.entries
         }
 
-    def __call__(
-        self, question: str, ranked: Sequence[str], budget: int, entries: object = None
-    ) -> View:
-        fields = list(ranked[: budget // 10])
+    def __call__(self, question: str, ranking: Ranking, budget: int) -> View:
+        fields = list(ranking.coordinates[: budget // 10])
         shown = {*fields, *(f.split(".")[0] for f in fields)}
         shown.update(a for f in fields for a in self.arguments[f])
         return View(frozenset(shown), 9 * len(fields))
@@ -426,9 +424,9 @@ def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
     def slice_output(navigator: Navigator, fmt: Format) -> SliceOutput:
         slicer = ScriptedSlice(navigator.corpus)
 
-        def build(question: str, ranked: Sequence[str], budget: int, entries: object) -> View:
+        def build(question: str, ranking: Ranking, budget: int) -> View:
             built.append((question, budget))
-            return slicer(question, ranked, budget)
+            return slicer(question, ranking, budget)
 
         return SliceOutput(build)
 
@@ -450,14 +448,17 @@ def test_slices_are_built_once_per_question_and_budget_whatever_the_formats(
 def test_a_slice_output_rebuilds_for_another_ranking_of_the_same_question() -> None:
     built: list[tuple[str, ...]] = []
 
-    def build(question: str, ranked: Sequence[str], budget: int, entries: object) -> View:
-        built.append(tuple(ranked))
-        return View(frozenset(ranked[:1]), budget)
+    def build(question: str, ranking: Ranking, budget: int) -> View:
+        built.append(tuple(ranking.coordinates))
+        return View(frozenset(ranking.coordinates[:1]), budget)
+
+    def ranked(*coordinates: str) -> Ranking:
+        return Ranking(coordinates, (1.0,) * len(coordinates))
 
     output = SliceOutput(build)
-    first = output.observe("q", ["Movie.id", "Movie.title"], ["Movie.title"], [10])
-    assert output.observe("q", ["Movie.id", "Movie.title"], ["Movie.title"], [10]) == first
-    other = output.observe("q", ["Movie.title", "Movie.id"], ["Movie.title"], [10, 20])
+    first = output.observe("q", ranked("Movie.id", "Movie.title"), ["Movie.title"], [10])
+    assert output.observe("q", ranked("Movie.id", "Movie.title"), ["Movie.title"], [10]) == first
+    other = output.observe("q", ranked("Movie.title", "Movie.id"), ["Movie.title"], [10, 20])
     assert built == [("Movie.id", "Movie.title")] + [("Movie.title", "Movie.id")] * 2
     assert other != first
 

@@ -432,6 +432,34 @@ def test_a_type_named_in_the_plural_gets_a_list_from_the_slice_though_no_hit_on_
     assert "Project.pipelines" not in slicer.from_ranked(ranked, 1000, "project p").fields
 
 
+SHORT_FORM_SDL = """
+type Query { project(fullPath: ID!): Project  mergeRequest(id: ID!): MergeRequest }
+type Project { name: String  mergeRequests(first: Int): [MergeRequest!]!  pipelines: [Pipeline!]! }
+type MergeRequest { title: String  state: String }
+type Pipeline { status: String }
+"""
+
+
+def test_a_slice_reads_the_question_as_its_ranking_read_it() -> None:
+    """One reading (`Ranking.reading`): the ranking expands the short form ("MRs" → merge
+    requests), and the slice of its ranking takes that reading, so the set the question asks
+    for gets its list though no hit on it was handed over; read again from the raw words, it
+    would not."""
+    from schemanav.corpus import Format
+    from schemanav.retrieval.structural import StructuralBackend
+
+    slicer = slicer_for(SHORT_FORM_SDL)
+    searcher = StructuralBackend(Format.DOT_PLUS_GLOSS, max_paths=0).index(slicer.corpus)
+    question = "open MRs of project p"
+    reading = searcher.ranking(question, 50).reading
+    assert reading is not None and "merge requests" in reading.text
+    ranked = ["Query.project", "Project.name"]
+    shown = slicer.from_ranked(ranked, 1000, question, reading=reading)
+    valid(shown.sdl)
+    assert "Project.mergeRequests" in shown.fields
+    assert "Project.mergeRequests" not in slicer.from_ranked(ranked, 1000, question).fields
+
+
 REF_SDL = """
 type Query { repo(name: String!): Repo }
 type Repo {

@@ -297,7 +297,9 @@ class Navigator:
         searcher = self.searcher(backend, fmt, paths=False)
         depth = slice_rank_depth(budget, len(self.corpus))
         ranked = ranking_of(searcher, question, depth)
-        piece = self.slicer.from_ranked(ranked.coordinates, budget, question, ranked.entries)
+        piece = self.slicer.from_ranked(
+            ranked.coordinates, budget, question, ranked.entries, reading=ranked.reading
+        )
         return SliceResult(
             query=question,
             backend=searcher.name,

@@ -135,12 +135,7 @@ class Output(Protocol):
     """What an agent is handed from one question's ranking, observed at every budget."""
 
     def observe(
-        self,
-        question: str,
-        ranked: Sequence[str],
-        expected: Sequence[str],
-        budgets: Sequence[int],
-        entries: Sequence[int] | None = None,
+        self, question: str, ranking: Ranking, expected: Sequence[str], budgets: Sequence[int]
     ) -> Observation: ...
 
 
@@ -164,13 +159,9 @@ class ListOutput:
                 self._showing[label].add(coordinate)
 
     def observe(
-        self,
-        question: str,
-        ranked: Sequence[str],
-        expected: Sequence[str],
-        budgets: Sequence[int],
-        entries: Sequence[int] | None = None,
+        self, question: str, ranking: Ranking, expected: Sequence[str], budgets: Sequence[int]
     ) -> Observation:
+        ranked = ranking.coordinates
         shown, nothing = self._shown, frozenset[str]()
         showing = set().union(*(self._showing.get(label, ()) for label in expected))
         seen = [
@@ -181,9 +172,9 @@ class ListOutput:
         return Observation.of_list(seen, tokens, expected, budgets)
 
 
-SliceBuilder = Callable[[str, Sequence[str], int, Sequence[int] | None], View]
-"""(question, ranked coordinates, budget, their corpus positions if known) → the coordinates
-a slice within that budget contains (fields, `Type.field(arg:)`, types) and its tokens."""
+SliceBuilder = Callable[[str, Ranking, int], View]
+"""(question, its ranking, budget) → the coordinates a slice within that budget contains
+(fields, `Type.field(arg:)`, types) and its tokens."""
 
 
 class SliceOutput:
@@ -200,21 +191,16 @@ class SliceOutput:
         self._built: dict[str, tuple[tuple[str, ...], dict[int, View]]] = {}
 
     def observe(
-        self,
-        question: str,
-        ranked: Sequence[str],
-        expected: Sequence[str],
-        budgets: Sequence[int],
-        entries: Sequence[int] | None = None,
+        self, question: str, ranking: Ranking, expected: Sequence[str], budgets: Sequence[int]
     ) -> Observation:
-        ranking = tuple(ranked)
+        ranked = tuple(ranking.coordinates)
         built = self._built.get(question)
-        if built is None or built[0] != ranking:
-            built = self._built[question] = (ranking, {})
+        if built is None or built[0] != ranked:
+            built = self._built[question] = (ranked, {})
         views = built[1]
         for budget in budgets:
             if budget not in views:
-                views[budget] = self._build(question, ranking, budget, entries)
+                views[budget] = self._build(question, ranking, budget)
         return Observation.of_views({budget: views[budget] for budget in budgets}, expected)
 
 
@@ -223,14 +209,15 @@ def _slice_output(navigator: Navigator, fmt: Format) -> Output:
     the navigator's slicer, which `search --slice` and the MCP tool use."""
     slicer = navigator.slicer
 
-    def build(
-        question: str, ranked: Sequence[str], budget: int, entries: Sequence[int] | None
-    ) -> View:
+    def build(question: str, ranking: Ranking, budget: int) -> View:
         # As deep as `Navigator.slice` ranks for this budget, not the run's largest: the
-        # slice scored is the one `search --slice --budget B` prints.
+        # slice scored is the one `search --slice --budget B` prints, reading the question
+        # as its ranking did.
         depth = slice_rank_depth(budget, len(navigator.corpus))
+        entries = ranking.entries
         within = None if entries is None else entries[:depth]
-        piece = slicer.from_ranked(ranked[:depth], budget, question, within)
+        ranked = ranking.coordinates[:depth]
+        piece = slicer.from_ranked(ranked, budget, question, within, reading=ranking.reading)
         return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)
@@ -482,11 +469,7 @@ class _QuestionScorer:
         for output in self._outputs:
             started = time.perf_counter()
             observed = output.observe(
-                query.question,
-                ranking.coordinates,
-                query.expected_coordinates,
-                budgets,
-                ranking.entries,
+                query.question, ranking, query.expected_coordinates, budgets
             )
             result = evaluate_observation(
                 query.question,

@@ -11,12 +11,14 @@ grammar, not from any API's vocabulary: "which merge requests…" names the type
 "merge request"), and their English plural forms are matched as runs of the question's words.
 
 One `TypeReader` per schema (`reader_of`, by the names of the types that own fields) reads
-every question for both the ranking (`TypeReader.mentions`) and the slicer
-(`TypeReader.for_slice`): a new rule of the form "a question that names a type so" has this
-one home. The ranking reads the question with its short forms expanded (`ShortForms`, which
-it builds from the counts of fields returning each type and the words its own index knows),
-the slicer as asked. The schema reaches this module only as names, counts and that test of
-words: nothing here imports it.
+every question once (`TypeReader.read`) into one frozen `QuestionReading`, for both the ranking
+(its text, grammar and `mentions`) and the slicer (its `slice`, `TypeReader.for_slice`): a new
+rule of the form "a question that names a type so" has this one home. The structural ranking
+reads the question with its short forms expanded (`ShortForms`, which it builds from the
+counts of fields returning each type and the words its own index knows) and hands its
+reading to the slices of its ranking (`Ranking.reading`); a slice of another backend's ranking
+reads the question as asked. The schema reaches this module only as names, counts and that
+test of words: nothing here imports it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from schemanav.question.reading import read
+from schemanav.question.reading import Reading, read
 
 # English nouns whose plural the Snowball stemmer does not bring back to the singular (it
 # leaves `children`, turns `people` into `peopl`): "child epics" must find `Epic.children`.
@@ -361,6 +363,21 @@ NO_QUESTION = SliceReading(frozenset(), frozenset(), frozenset(), frozenset(), F
 """What the slicer reads when it is given no question."""
 
 
+@dataclass(frozen=True)
+class QuestionReading:
+    """One question read once against one schema, by its `TypeReader`, for the ranking and the
+    slicer alike: `text`, the question as both read it (its short forms expanded by the
+    ranking's `ShortForms`, or as asked); `grammar`, what that text says of itself (`read`);
+    `asked_writes`, whether the question as asked is a request to change something;
+    `mentions`, the types it names as the ranking reads them; `slice`, as the slicer does."""
+
+    text: str
+    grammar: Reading
+    asked_writes: bool
+    mentions: TypeMentions
+    slice: SliceReading
+
+
 class TypeReader:
     """One schema's type names as questions name them, read the same way for the ranking and
     for the slicer (see the module's docstring). Built once per schema: `reader_of`."""
@@ -372,6 +389,20 @@ class TypeReader:
         """The types the question names, as the ranking reads them: a set word makes a set
         (`SET_WORDS`); order words do not ("the latest release" is often a lookup)."""
         return self.type_names.mentions(question)
+
+    def read(
+        self, asked: str, words: Callable[[str], Iterable[str]], text: str | None = None
+    ) -> QuestionReading:
+        """The question's one reading: of `text` (the question as asked with its short forms
+        expanded) when given, else of the question as asked; `words` is the analyzer."""
+        text = asked if text is None else text
+        return QuestionReading(
+            text,
+            grammar=read(text),
+            asked_writes=read(asked).writes,
+            mentions=self.mentions(text),
+            slice=self.for_slice(text, words),
+        )
 
     def for_slice(self, question: str, words: Callable[[str], Iterable[str]]) -> SliceReading:
         """The question as the slicer reads it, by `words` (its analyzer): a set word or an

@@ -11,6 +11,7 @@ from schemanav.events import Events, SilentEvents
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus, Format
+    from schemanav.question.vocabulary import QuestionReading
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,9 @@ class Ranking:
     # The coordinates' corpus positions, from a searcher that ranks corpus entries (the
     # structural backend): a slice of the ranking then looks none of them up.
     entries: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    # The question as the searcher read it (the structural backend): a slice of the ranking
+    # takes the same reading instead of reading the question again.
+    reading: QuestionReading | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, hits: Sequence[SearchHit]) -> Ranking:

@@ -66,7 +66,6 @@ from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
-from schemanav.question import read
 from schemanav.question.analyzer import Stemmer
 from schemanav.question.grammar import requested_write
 from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
@@ -89,7 +88,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, Format
-    from schemanav.question.vocabulary import ShortForms, TypeMentions
+    from schemanav.question.vocabulary import QuestionReading, ShortForms, TypeMentions
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -281,26 +280,28 @@ class StructuralSearcher:
         )
 
     @cached_property
-    def _expanded(self) -> Callable[[str], str]:
-        """The question with its short forms' expansions (`ShortForms.expand`), remembered for
-        the last few: a ranking reads it for its scores and again for its ways in."""
-        return lru_cache(maxsize=4)(self._short_forms.expand)
-
-    @cached_property
-    def _mentions(self) -> Callable[[str], TypeMentions]:
-        """The types the question names among those a field reaches (`TypeReader.mentions`,
-        by the schema's one reader, the slicer's too), remembered for the last few questions
-        (as `_expanded`)."""
+    def _reading(self) -> Callable[[str], QuestionReading]:
+        """The question's one reading (`TypeReader.read`, by the schema's one reader, the
+        slicer's too), its short forms expanded (`ShortForms.expand`); remembered for the last
+        few questions: a ranking reads it for its scores and again for its ways in, and hands
+        it to the slices of the ranking (`Ranking.reading`)."""
         from schemanav.question.vocabulary import reader_of
 
-        reader, reached = reader_of(self.corpus.owners), frozenset(self.state.reached)
+        reader, expand, stem = reader_of(self.corpus.owners), self._short_forms.expand, self.stem
 
-        def mentions(question: str) -> TypeMentions:
-            return reader.mentions(question).among(reached)
+        def reading(question: str) -> QuestionReading:
+            return reader.read(question, stem, expand(question))
 
-        return lru_cache(maxsize=4)(mentions)
+        return lru_cache(maxsize=4)(reading)
 
-    def _literal_lookups(self, query: str, scores: FloatArray, everyones: bool) -> FloatArray:
+    @cached_property
+    def _reached(self) -> frozenset[str]:
+        """The types a field reaches: those a question's mentions count among."""
+        return frozenset(self.state.reached)
+
+    def _literal_lookups(
+        self, mentions: TypeMentions, scores: FloatArray, everyones: bool
+    ) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
         score `literal_lookups` more. A type it names in the plural is then wanted as a set
@@ -313,7 +314,6 @@ class StructuralSearcher:
         "my repos" are the caller's, "runners of group/project" that object's)."""
         import numpy as np
 
-        mentions = self._mentions(query)
         one = mentions.one
         sets = mentions.plural - mentions.singular
         numbers = self._reached_numbers
@@ -383,21 +383,22 @@ class StructuralSearcher:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
         import numpy as np
 
-        original = query
-        query = self._expanded(query)
+        question = self._reading(query)
+        query = question.text  # short forms expanded
         lexical = without_path_literals(query) if self.params.path_literals else query
         scores = self.lexical_scores(lexical) * self.closeness
-        reading = read(query)  # as the ranking reads it: short forms expanded
+        reading = question.grammar
         about_the_caller = (
             bool(self.params.caller_weight) and self._caller is not None and reading.first_person
         )
         # A set of the asker's ("my repos") or of an object the question names by its path
         # ("vulnerabilities in group/project") is not the root's list of everyone's.
         everyones = not about_the_caller and not PATH_LITERAL.search(query)
-        scores = self._literal_lookups(query, scores, everyones=everyones)
+        mentions = question.mentions.among(self._reached)
+        scores = self._literal_lookups(mentions, scores, everyones=everyones)
         if about_the_caller:
             scores = self._about_the_caller(scores)
-        if self.params.write_weight and read(original).writes:
+        if self.params.write_weight and question.asked_writes:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
             scores = scores * np.where(self._on_mutation_root, 1.0 + self.params.write_weight, 1.0)
@@ -526,8 +527,8 @@ class StructuralSearcher:
         kinds[SET_ROUTE_BY_IDENTIFIER] = wrong
         if not kinds.any():
             return None
-        query = self._expanded(query)
-        mentions = self._mentions(query)
+        question = self._reading(query)
+        query, mentions = question.text, question.mentions.among(self._reached)
         numbers = self._reached_numbers
         sets = [numbers[n] for n in mentions.plural - mentions.singular if n in numbers]
         if not sets:
@@ -598,7 +599,7 @@ class StructuralSearcher:
             coordinates = itemgetter(*entries)(known)
         else:  # itemgetter of one item gives the item, not a tuple
             coordinates = tuple(known[entry] for entry in entries)
-        return Ranking(coordinates, tuple(kept), tuple(entries))
+        return Ranking(coordinates, tuple(kept), tuple(entries), self._reading(query))
 
     def rank(
         self, scores: FloatArray, k: int, detours: FloatArray | None = None

@@ -37,10 +37,10 @@ closed over the schema's shape: fields into a union or interface through which a
 reached, a query field without arguments returning a type in the slice (a viewer), a list way
 into a type with several hits, and the single-object fields between types with several hits
 each. Fields are indented by one space (tokens are the budget). The
-question is read once per slice, by the schema's one reader, the ranking's too
-(`schemanav.question.vocabulary.TypeReader.for_slice`): its words, marked when it is in time or
-names a quoted value, the types it asks a set of, names, or names as one object, and whether it
-asks for a write.
+question is read once, by the schema's one reader, and the slice takes the reading its ranking
+made (`Ranking.reading`, `schemanav.question.vocabulary.QuestionReading`; read afresh only for a
+backend that hands none): its words, marked when it is in time or names a quoted value, the types
+it asks a set of, names, or names as one object, and whether it asks for a write.
 
 A larger budget never shows less: for one question and one ranking, the slice within B holds
 every field, argument and type of the slice within any smaller budget. Grown afresh for each

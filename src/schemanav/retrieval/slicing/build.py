@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from schemanav.question.vocabulary import NO_QUESTION
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.ladder import Rung, counted_hits, finished
 from schemanav.retrieval.slicing.params import (
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from schemanav.question.vocabulary import SliceReading
     from schemanav.retrieval.slicing.arguments import ArgumentTables
     from schemanav.retrieval.slicing.tables import SchemaTables
 
@@ -47,7 +47,7 @@ class Growth:
         arguments: ArgumentTables,
         values: list[float],
         budget: int,
-        question: str | None,
+        reading: SliceReading,
         below: Rung | None = None,
     ) -> None:
         self.s = slicer
@@ -55,12 +55,10 @@ class Growth:
         self.values = values
         self.budget = budget
         self.routes = slicer.graph.static
-        # The question as the slicer reads it (`SliceReading`), by the schema's one reader:
-        # its words (with the time and quoted-value marks); the types it asks a set of, every
-        # type it names but those it names as one object (once, beside a literal identifier),
-        # and those. A request to change something opens the way to its write, wherever it
-        # ranks.
-        reading = slicer.reader.for_slice(question, slicer.words) if question else NO_QUESTION
+        # The question as the slicer reads it (`SliceReading`): its words (with the time and
+        # quoted-value marks); the types it asks a set of, every type it names but those it
+        # names as one object (once, beside a literal identifier), and those. A request to
+        # change something opens the way to its write, wherever it ranks.
         self.words = reading.words
         self.many, self.named, self.one = reading.many, reading.named, reading.one
         self.writes = reading.writes

@@ -34,6 +34,7 @@ from schemanav.retrieval.slicing.params import EMPTY_SLICE, SchemaSlice
 from schemanav.retrieval.slicing.render import slice_of
 
 if TYPE_CHECKING:
+    from schemanav.question.vocabulary import SliceReading
     from schemanav.retrieval.slicing.growth import GrowingState
     from schemanav.retrieval.slicing.state import Step
 
@@ -115,23 +116,23 @@ def finished(state: GrowingState, hits: int) -> SchemaSlice:
 class RungMemory:
     """The rungs of the latest question, per thread: `bench` and the corpus scripts slice
     one question within several budgets in a row, and each budget's ladder shares the rungs
-    below it, so each is grown once. A rung is reused only for the same question and the same
-    ranking read (its first `depth` hits)."""
+    below it, so each is grown once. A rung is reused only for the same reading of the
+    question (all a growth reads of it) and the same ranking read (its first `depth` hits)."""
 
     def __init__(self) -> None:
         self._local = threading.local()
 
-    def get(self, question: str | None, budget: int, read: tuple[int, ...]) -> Rung | None:
-        rungs = self._rungs(question)
+    def get(self, reading: SliceReading, budget: int, read: tuple[int, ...]) -> Rung | None:
+        rungs = self._rungs(reading)
         rung = rungs.get(budget)
         return rung if rung is not None and rung.read == read else None
 
-    def put(self, question: str | None, rung: Rung) -> None:
-        self._rungs(question)[rung.budget] = rung
+    def put(self, reading: SliceReading, rung: Rung) -> None:
+        self._rungs(reading)[rung.budget] = rung
 
-    def _rungs(self, question: str | None) -> dict[int, Rung]:
+    def _rungs(self, reading: SliceReading) -> dict[int, Rung]:
         local = self._local
-        if getattr(local, "question", None) != question or not hasattr(local, "rungs"):
-            local.question, local.rungs = question, {}
+        if getattr(local, "reading", None) != reading or not hasattr(local, "rungs"):
+            local.reading, local.rungs = reading, {}
         rungs: dict[int, Rung] = local.rungs
         return rungs

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from schemanav.defaults import SLICE_LADDER_BASE, SLICE_RANK_DEPTH_PER_TOKEN
+from schemanav.question.vocabulary import NO_QUESTION
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.build import Growth
 from schemanav.retrieval.slicing.ladder import GROWN_RUNGS_FROM, MAX_RUNGS, Rung, RungMemory
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
     from schemanav.corpus import Corpus
     from schemanav.graph import SchemaGraph
+    from schemanav.question.vocabulary import QuestionReading, SliceReading
     from schemanav.retrieval.slicing.growth import GrowingState
 
 
@@ -62,7 +64,8 @@ class Slicer(SchemaTables):
         ranked = np.argsort(-array, kind="stable")
         order = ranked[: int((array > 0.0).sum())].tolist()
         values = array.tolist()
-        return self._build(order, lambda _: values, budget, question, ladder, remember=False)
+        reading = self.reading_of(question)
+        return self._build(order, lambda _: values, budget, reading, ladder, remember=False)
 
     def from_ranked(
         self,
@@ -72,6 +75,7 @@ class Slicer(SchemaTables):
         entries: Sequence[int] | None = None,
         *,
         ladder: int = SLICE_LADDER_BASE,
+        reading: QuestionReading | None = None,
     ) -> SchemaSlice:
         """A slice from any backend's ranked coordinates (unknown ones are skipped).
 
@@ -81,7 +85,9 @@ class Slicer(SchemaTables):
         spared. `ladder` is the first rung of the budget ladder (`ladder.py`); a slice
         within it is one growth (the tests of a mechanism at a few dozen tokens set it to
         their budget), and every rung reads as deep as `slice_rank_depth` ranks for the
-        default ladder only when it is left as it is.
+        default ladder only when it is left as it is. `reading`, the question as the ranking
+        that made `coordinates` read it (`Ranking.reading`), is taken instead of reading
+        `question` again: the two read it once, alike.
         """
         import numpy as np
 
@@ -105,7 +111,14 @@ class Slicer(SchemaTables):
             values: list[float] = scores.tolist()
             return values
 
-        return self._build(order, values, budget, question, ladder, remember=True)
+        taken = reading.slice if reading is not None else self.reading_of(question)
+        return self._build(order, values, budget, taken, ladder, remember=True)
+
+    def reading_of(self, question: str | None) -> SliceReading:
+        """The question as the slicer reads it, by the schema's one reader (`TypeReader`)."""
+        if not question:
+            return NO_QUESTION
+        return self.reader.for_slice(question, self.words)
 
     def _positions_of(self, coordinates: Sequence[str], entries: Sequence[int]) -> bool:
         """Whether `entries` can stand for `coordinates` (as many, and the first and last
@@ -126,14 +139,14 @@ class Slicer(SchemaTables):
         order: list[int],
         values: Callable[[int], list[float]],
         budget: int,
-        question: str | None,
+        reading: SliceReading,
         ladder: int,
         remember: bool,
     ) -> SchemaSlice:
         """The slice within `budget`: up the ladder to the first rung at least `budget`, each
         rung grown from the one below (reading its first `SLICE_RANK_DEPTH_PER_TOKEN` × rung
         hits, scored by `values(depth)`), then the prefix of the top rung's growth that fits
-        (`Rung.within`). `remember`: reuse the rungs grown for the same question and ranking."""
+        (`Rung.within`). `remember`: reuse the rungs grown for the same reading and ranking."""
         if ladder < 1:
             raise ValueError(f"the ladder's first rung must be at least 1 token, not {ladder}")
         if budget <= 0 or not order:
@@ -143,14 +156,14 @@ class Slicer(SchemaTables):
         for _ in range(MAX_RUNGS):
             depth = SLICE_RANK_DEPTH_PER_TOKEN * size
             read = tuple(order[:depth])
-            known = self.rungs.get(question, size, read) if remember else None
+            known = self.rungs.get(reading, size, read) if remember else None
             if known is None or known.below is not rung:
                 if rung is not None and size < GROWN_RUNGS_FROM:
-                    known = self._laid_over(list(read), values(depth), size, question, rung)
+                    known = self._laid_over(list(read), values(depth), size, reading, rung)
                 else:
-                    known = self._grow(list(read), values(depth), size, question, rung)
+                    known = self._grow(list(read), values(depth), size, reading, rung)
                 if remember:
-                    self.rungs.put(question, known)
+                    self.rungs.put(reading, known)
             rung = known
             if size >= budget:
                 break
@@ -163,7 +176,7 @@ class Slicer(SchemaTables):
         order: list[int],
         values: list[float],
         budget: int,
-        question: str | None,
+        reading: SliceReading,
         below: Rung | None,
     ) -> Rung:
         """One rung: the growth within `budget` from the slice of the rung below (its state,
@@ -171,7 +184,7 @@ class Slicer(SchemaTables):
         order, while the whole slice fits the main budget, then connectives, the fill and the
         completion with the room left. Only the steps past the rung below are recorded: the
         prefixes a budget between two rungs takes (`Rung.within`)."""
-        growth = Growth(self, self.arguments, values, budget, question, below)
+        growth = Growth(self, self.arguments, values, budget, reading, below)
         return self._rung(growth, self._grown(growth, order), order, below)
 
     def _laid_over(
@@ -179,7 +192,7 @@ class Slicer(SchemaTables):
         order: list[int],
         values: list[float],
         budget: int,
-        question: str | None,
+        reading: SliceReading,
         below: Rung,
     ) -> Rung:
         """One rung under `GROWN_RUNGS_FROM`: its own slice grown afresh within `budget`, its
@@ -187,9 +200,9 @@ class Slicer(SchemaTables):
         below (a hit already in is passed over). A small budget is mostly main hits, and the
         rung below's fill and completion would take their room: the slice keeps the hits
         ranked best, as afresh, and still holds the one below."""
-        fresh = Growth(self, self.arguments, values, budget, question)
+        fresh = Growth(self, self.arguments, values, budget, reading)
         _, kept, _ = fresh.trimmed(self._grown(fresh, order))
-        growth = Growth(self, self.arguments, values, budget, question, below)
+        growth = Growth(self, self.arguments, values, budget, reading, below)
         return self._rung(growth, growth.add_steps(fresh.steps[:kept]), order, below)
 
     def _rung(
