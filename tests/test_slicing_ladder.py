@@ -10,8 +10,7 @@ budget (`slice_rank_depth`) and for one ranking sliced within many budgets.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,6 +20,9 @@ from schemanav.navigator import Navigator
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
 from schemanav.schema import bundled_path
 from slicing_support import TINY_SDL, slicer_for, valid
+
+if TYPE_CHECKING:
+    from conftest import BenchFiles
 
 # The bench's budgets, the rungs' neighbours and budgets between rungs or under the first.
 BUDGETS = (60, 250, 499, 500, 501, 700, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 16000)
@@ -150,18 +152,15 @@ def test_a_larger_budget_never_shows_less_on_github(github: dict[str, Any]) -> N
 
 
 @pytest.fixture(scope="module")
-def github(github_schema_path: Path) -> dict[str, Any]:
+def github(github_slice: BenchFiles) -> dict[str, Any]:
     from graphql import build_schema
 
     from schemanav.corpus import Format, build_corpus
     from schemanav.retrieval.structural import StructuralBackend
 
-    schema = build_schema(github_schema_path.read_text(encoding="utf-8"))
+    schema = build_schema(github_slice.schema.read_text(encoding="utf-8"))
     corpus = build_corpus(schema)
     searcher = StructuralBackend(Format.RAW, max_paths=0).index(corpus)
     slicer = Slicer.of(schema, corpus, searcher.graph, words=searcher.stem)
-    tsv = Path(__file__).resolve().parents[1] / "benchmarks" / "github-wg.tsv"
-    if not tsv.is_file():
-        pytest.skip(f"{tsv.name} not found (bash scripts/fetch-wg-benchmark.sh)")
-    questions = [q.question for q in load_labelled(tsv)]
+    questions = [q.question for q in load_labelled(github_slice.questions)]
     return {"slicer": slicer, "searcher": searcher, "questions": questions}
