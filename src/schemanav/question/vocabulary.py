@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from schemanav.question.reading import Reading, read
@@ -369,13 +369,20 @@ class QuestionReading:
     slicer alike: `text`, the question as both read it (its short forms expanded by the
     ranking's `ShortForms`, or as asked); `grammar`, what that text says of itself (`read`);
     `asked_writes`, whether the question as asked is a request to change something;
-    `mentions`, the types it names as the ranking reads them; `slice`, as the slicer does."""
+    `mentions`, the types it names as the ranking reads them; `slice`, as the slicer does,
+    read when first asked for (by `words`, the analyzer): a search that slices nothing never
+    pays for it."""
 
     text: str
     grammar: Reading
     asked_writes: bool
     mentions: TypeMentions
-    slice: SliceReading
+    reader: TypeReader = field(repr=False, compare=False)
+    words: Callable[[str], Iterable[str]] = field(repr=False, compare=False)
+
+    @cached_property
+    def slice(self) -> SliceReading:
+        return self.reader.for_slice(self.text, self.words)
 
 
 class TypeReader:
@@ -401,7 +408,8 @@ class TypeReader:
             grammar=read(text),
             asked_writes=read(asked).writes,
             mentions=self.mentions(text),
-            slice=self.for_slice(text, words),
+            reader=self,
+            words=words,
         )
 
     def for_slice(self, question: str, words: Callable[[str], Iterable[str]]) -> SliceReading:
