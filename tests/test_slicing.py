@@ -130,6 +130,31 @@ def test_a_first_hit_with_dozens_of_filters_shows_those_the_question_names() -> 
     assert [a for a in many.arguments if a.startswith("Query.many(")] == ["Query.many(state:)"]
 
 
+def test_a_list_and_its_count_show_the_same_filters() -> None:
+    schema = build_schema(
+        """
+        type Query {
+          orders(first: Int, status: Status, tag: String, since: String): [Order!]!
+          ordersCount(status: Status, tag: String, since: String, mine: Boolean): Int!
+          customersCount(tag: String): Int!
+        }
+        type Order { number: Int }
+        enum Status { OPEN CLOSED }
+        """
+    )
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    ranked = ["Query.orders", "Order.number", "Query.ordersCount", "Query.customersCount"]
+    # The first hit shows every argument; the count, named after it, takes its filters
+    # (the question names none of them), but not the one the list does not take.
+    piece = slicer.from_ranked(ranked, 1000, "the orders and how many there are")
+    shown = set(piece.arguments)
+    assert {f"Query.ordersCount({a}:)" for a in ("status", "tag", "since")} <= shown
+    assert "Query.ordersCount(mine:)" not in shown
+    # Another list's count is not its companion.
+    assert "Query.customersCount(tag:)" not in shown
+    valid(piece.sdl)
+
+
 def test_the_first_or_last_of_a_set_is_reached_through_its_list(tiny: Any) -> None:
     _, slicer = tiny
     assert "Query.order" in slicer.from_ranked(["Order.total"], 1000, "the order's total").fields

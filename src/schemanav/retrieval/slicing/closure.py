@@ -30,6 +30,22 @@ if TYPE_CHECKING:
     from schemanav.retrieval.slicing.tables import FieldFacts
 
 
+def companions(one: str, other: str) -> bool:
+    """Two fields of one type named one after the other (`orders`, `ordersCount`; `items`,
+    `items_aggregate`; `users`, `usersConnection`): a list and its count or aggregate, which
+    an operation asks with the same filters."""
+    one, other = one.lower(), other.lower()
+    return one.startswith(other) or other.startswith(one)
+
+
+def same_argument(one: FieldFacts, other: FieldFacts, argument: str) -> bool:
+    """Whether two fields take `argument` as the same type."""
+    return (
+        one.argument_types[one.arguments.index(argument)]
+        == other.argument_types[other.arguments.index(argument)]
+    )
+
+
 class ClosedState(SliceState):
     """A slice that stays closed: every type a field or argument needs is in it."""
 
@@ -40,7 +56,8 @@ class ClosedState(SliceState):
         of a field returning one object whose arguments are all optional (they choose it);
         all of a write (`SchemaTables.write_owners`): its optional arguments are inputs the user
         gives ("with my answers", "as a draft"), not filters a question names. A deprecated
-        optional argument is never offered: an agent should not write it."""
+        optional argument is never offered: an agent should not write it. (`add_field` then
+        adds those the field's companions show: `_share_arguments`.)"""
         if not facts.arguments:  # most fields take none
             return []
         mode = self.s.params.arguments
@@ -124,10 +141,42 @@ class ClosedState(SliceState):
         if implementors:
             for implementor in list(implementors):
                 self._copy_field(owner, implementor, name)
+        if arguments or (new and facts.arguments):
+            self._share_arguments(owner, name, arguments)
         if new and owner == self.s.corpus.mutation_root:
             for taken in self.s.writes.references.get(name, ()):
                 if taken in self.fields and "id" in self.s.facts[taken]:
                     self.add_field(taken, "id")
+
+    def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:
+        """A field and its companions (`companions`) show the same optional arguments: the
+        ones just `added` to this field go to its companions in the slice that take them, and
+        this field takes those its companions show."""
+        shown = self.fields[owner]
+        own = self.s.facts[owner]
+        facts = own[name]
+        pulled: list[str] = []
+        for sibling, arguments in list(shown.items()):
+            if sibling == name or not companions(name, sibling):
+                continue
+            other = own[sibling]
+            pushed = [
+                a
+                for a in added
+                if a in other.offered and a not in arguments and same_argument(facts, other, a)
+            ]
+            if pushed:
+                self.add_field(owner, sibling, pushed)
+            pulled += [
+                a
+                for a in arguments
+                if a in facts.offered
+                and a not in shown[name]
+                and a not in pulled
+                and same_argument(other, facts, a)
+            ]
+        if pulled:
+            self.add_field(owner, name, pulled)
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows its way to its nodes (`nodes`, another list of them, or
