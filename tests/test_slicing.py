@@ -155,6 +155,30 @@ def test_a_list_and_its_count_show_the_same_filters() -> None:
     valid(piece.sdl)
 
 
+def test_a_value_shows_the_unit_it_comes_in() -> None:
+    schema = build_schema(
+        """
+        type Query { parcel(id: ID!): Parcel }
+        type Parcel {
+          label: String
+          length(unit: LengthUnit = METERS): Float
+          weight(unit: MassUnit, precision: Int = 2): Float
+        }
+        enum LengthUnit { METERS FEET }
+        enum MassUnit { KILOGRAM POUND }
+        """
+    )
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    ranked = ["Query.parcel", "Parcel.label", "Parcel.weight", "Parcel.length"]
+    # Past the first two hits (which show every argument), "centimetres" names no value of
+    # the unit; its default tells the agent what it reads without one.
+    piece = slicer.from_ranked(ranked, 1000, "the parcel's length in centimetres and its weight")
+    assert "Parcel.length(unit:)" in piece.arguments
+    # Only an enum with a default shapes a value: the others follow the question's words.
+    assert not {"Parcel.weight(unit:)", "Parcel.weight(precision:)"} & set(piece.arguments)
+    valid(piece.sdl)
+
+
 def test_the_first_or_last_of_a_set_is_reached_through_its_list(tiny: Any) -> None:
     _, slicer = tiny
     assert "Query.order" in slicer.from_ranked(["Order.total"], 1000, "the order's total").fields

@@ -56,7 +56,10 @@ class ClosedState(SliceState):
         of a field returning one object whose arguments are all optional (they choose it);
         all of a write (`SchemaTables.write_owners`): its optional arguments are inputs the user
         gives ("with my answers", "as a draft"), not filters a question names. A deprecated
-        optional argument is never offered: an agent should not write it. (`add_field` then
+        optional argument is never offered: an agent should not write it. A leaf's enum
+        argument with a default says how its value comes (`length(unit: LengthUnit = METERS)`):
+        shown whatever the question's words, it costs a few tokens and tells the agent what it
+        reads without it, or how to ask for another unit. (`add_field` then
         adds those the field's companions show: `_share_arguments`.)"""
         if not facts.arguments:  # most fields take none
             return []
@@ -84,6 +87,9 @@ class ClosedState(SliceState):
         for argument, answers in self.s.offered_words(owner, name):
             # Relay's page size: a list or connection cannot be read without it.
             page_size = many and argument == PAGE_SIZE_ARGUMENT
+            if facts.leaf and self.s.shapes_value(facts, argument):
+                shown.append(argument)
+                continue
             if (
                 page_size
                 or (words and not words.isdisjoint(answers))

@@ -564,6 +564,12 @@ class SchemaTables:
 
     # --- words ---------------------------------------------------------------------------
 
+    def shapes_value(self, facts: FieldFacts, argument: str) -> bool:
+        """Whether an argument of a field is an enum with a default value (a unit, a format):
+        on a leaf, it shapes the value the field returns."""
+        number = facts.arguments.index(argument)
+        return facts.defaults[number] and self.kinds.get(facts.argument_types[number]) == "enum"
+
     def offered_words(self, owner: str, field: str) -> tuple[tuple[str, frozenset[str]], ...]:
         """A field's offered arguments (`FieldFacts.offered`), each with its `argument_words`:
         what a slice weighs for every list field it shows, so each field's are made once."""
