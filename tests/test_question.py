@@ -12,6 +12,7 @@ from schemanav.question.grammar import (
     in_time,
     quoted_value_nouns,
     requested_write,
+    write_verbs,
 )
 
 
@@ -87,3 +88,14 @@ def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
     assert requested_write("issues close to the deadline", writes) == []
     assert requested_write("List who closed issue 42 and why: close issue", writes) == []
     assert requested_write("Add a label to issue 5", writes) == []
+
+
+def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
+    named = {"publish", "media", "delete", "update"}
+    assert write_verbs("Remove this photo.", named) == ["delete"]
+    assert write_verbs("Please rename the tag", named) == ["update", "change"]
+    assert write_verbs("Duplicate this product.", named) == ["clone", "copy"]
+    # A verb the schema's writes are named by is taken at its word; a read has no verb of change.
+    assert write_verbs("Publish this photo.", named) == []
+    assert write_verbs("Delete this photo.", named) == []
+    assert write_verbs("Show the photos.", named) == []

@@ -309,6 +309,27 @@ def test_a_write_asked_for_in_the_imperative_ranks_first(chain: Corpus) -> None:
     assert read["Change.addBook"] < written["Change.addBook"]
 
 
+def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
+    corpus = _corpus(
+        """
+        type Query { media(id: ID!): Media }
+        type Media { id: ID! title: String }
+        type Mutation {
+          publishMedia(id: ID!): Media
+          deleteMedia(id: ID!): Media
+          updateMediaTitle(id: ID!, title: String!): Media
+        }
+        """
+    )
+    searcher = _structural(corpus)
+    for asked, write in (
+        ("Remove this media item.", "Mutation.deleteMedia"),
+        ("Change the title of this media item.", "Mutation.updateMediaTitle"),
+    ):
+        scores = _by_coordinate(corpus, searcher.search_scores(asked))
+        assert max(scores, key=scores.__getitem__) == write, asked
+
+
 @pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_request_to_change_something_weighs_the_mutation_roots_fields(chain: Corpus) -> None:
     # Every field says "thing"; as a request, the write's own words need not be named.

@@ -18,6 +18,7 @@ status").
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that may open a request before its verb ("please close issue 42").
@@ -52,6 +53,35 @@ _DETERMINERS = frozenset(
 )
 # "give me …", "let me see …": a request to be shown something.
 _SHOW_ME = frozenset({"see", "know", "look", "view", "read", "check"})
+
+
+# The verbs of change by what they do, the first two of each family the words writes are
+# most often named by (`createX`, `addX`; `updateX`; `deleteX`, `removeX`; `cloneX`, `copyX`).
+# English, not any API's words.
+WRITE_VERBS = (
+    ("create", "add", "new", "insert", "register"),
+    ("update", "change", "edit", "modify", "set", "rename", "move", "make"),
+    ("delete", "remove", "archive", "destroy", "drop", "erase", "discard"),
+    ("clone", "copy", "duplicate"),
+)
+
+
+def write_verbs(question: str, named: Container[str]) -> list[str]:
+    """The words a request's verb stands for among writes, when the schema names none of
+    its writes with that verb (`named`: the words of the mutation root's field names): "Remove
+    this photo" asks for a `deleteMedia` in a schema without a `remove…`, "Change the title"
+    for an `update…`. A schema that speaks the asker's verb is taken at its word: "Add a
+    country" in one with `addCountry` and `createCountry` is not widened."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    while words and words[0] in POLITE:
+        words = words[1:]
+    if not words or words[0] in named:
+        return []
+    verb = words[0]
+    for family in WRITE_VERBS:
+        if verb in family:
+            return [word for word in family[:2] if word != verb]
+    return []
 
 
 def asks_for_write(question: str) -> bool:

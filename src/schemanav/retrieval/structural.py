@@ -67,7 +67,7 @@ from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question.analyzer import Stemmer
-from schemanav.question.grammar import requested_write
+from schemanav.question.grammar import requested_write, write_verbs
 from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.quantity import CALLER_DESCRIPTION, is_time_scalar
@@ -386,6 +386,10 @@ class StructuralSearcher:
         question = self._reading(query)
         query = question.text  # short forms expanded
         lexical = without_path_literals(query) if self.params.path_literals else query
+        if question.asked_writes:
+            # A request in a verb the schema's writes are not named by asks in the words
+            # they are (`write_verbs`).
+            lexical = " ".join([lexical, *write_verbs(query, self._writes)])
         scores = self.lexical_scores(lexical) * self.closeness
         reading = question.grammar
         about_the_caller = (
