@@ -116,7 +116,8 @@ def test_a_quoted_value_shows_the_argument_whose_descriptions_call_it_by_the_wor
 
 SET_SDL = """
 type Query { board(key: String!): Board }
-type Board { key: String!  lists(first: Int): [BoardList!]! }
+type Board { key: String!  lists(first: Int): [BoardList!]!  owner: Person }
+type Person { name: String  email: String  phone: String  id: ID! }
 type BoardList { position: Int  color: String  size: Int  title: String  id: ID! }
 """
 
@@ -127,8 +128,26 @@ def test_a_type_asked_as_a_set_shows_its_id() -> None:
     many = slicer.from_ranked(ranked, 1000, "positions of the board lists of board b")
     valid(many.sdl)
     assert "BoardList.id" in many.fields
-    # One list, not a set: its id stays out (opaque, and ranked last here).
-    assert "BoardList.id" not in slicer.from_ranked(ranked, 1000, "position of board list 3").fields
+    # An object not read through a list nor asked as a set: its id stays out (opaque).
+    one = slicer.from_ranked(["Query.board", "Board.owner", "Person.name"], 1000, "owner's name")
+    assert "Person.id" not in one.fields
+
+
+def test_a_lists_items_show_their_id_unless_something_else_identifies_them() -> None:
+    slicer = slicer_for(
+        """
+        type Query { labels: [Label!]! order(number: Int!): Order orders: [Order!]! }
+        type Label { name: String slug: String color: String hidden: Boolean _id: ID! }
+        type Order { total: Float placed: String paid: Boolean status: String id: ID! number: Int! }
+        """
+    )
+    # A client tells a list's items apart by their id, whatever it is called…
+    labels = slicer.from_ranked(["Query.labels", "Label.name"], 1000, "what are the labels called")
+    assert "Label._id" in labels.fields
+    # …unless they have another identifier (`number`, by which `order` looks one up).
+    orders = slicer.from_ranked(["Query.orders", "Order.total"], 1000, "the order totals")
+    assert "Order.number" in orders.fields
+    assert "Order.id" not in orders.fields
 
 
 STATE_SDL = """

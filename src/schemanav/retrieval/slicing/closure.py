@@ -143,6 +143,8 @@ class ClosedState(SliceState):
             else:
                 self.ensure_output(facts.named)
                 self._connection_nodes(facts.named)
+                if facts.many:
+                    self._item_id(facts.named)
         implementors = self.implemented_by.get(owner)
         if implementors:
             for implementor in list(implementors):
@@ -183,6 +185,20 @@ class ClosedState(SliceState):
             ]
         if pulled:
             self.add_field(owner, name, pulled)
+
+    def _item_id(self, type_name: str) -> None:
+        """The objects a list or connection field returns show their `id` (`object_ids`)
+        when their type has no other identifier (`SchemaTables.identifiers`: a number, a
+        path): a client tells a list's items apart, and caches them, by it."""
+        item = self.s.node_types.get(type_name, type_name)
+        object_id = self.s.object_ids.get(item)
+        if (
+            object_id is not None
+            and item in self.fields
+            and self.s.kinds.get(item) == "object"
+            and not self.s.identifiers.get(item)
+        ):
+            self.add_field(item, object_id)
 
     def _connection_nodes(self, type_name: str) -> None:
         """A Relay connection shows its way to its nodes (`nodes`, another list of them, or
@@ -359,10 +375,11 @@ class ClosedState(SliceState):
             chosen = [leaves[i] for i in ranked[:wanted] if scores[i] >= 0.0]
             chosen += [n for n in self.s.identifiers.get(type_name, ()) if n not in chosen]
             chosen += [n for n in self.s.labels.get(type_name, ()) if n not in chosen]
-            if type_name in self.many and "id" not in chosen and "id" in facts and facts["id"].free:
+            object_id = self.s.object_ids.get(type_name)
+            if type_name in self.many and object_id is not None and object_id not in chosen:
                 # A set's objects are told apart by their `id` (Relay's object identification),
                 # though it is opaque: an answer listing them selects it.
-                chosen.append("id")
+                chosen.append(object_id)
             state = self.s.states.get(type_name)
             if type_name in self.many and state is not None and state not in chosen:
                 # …and a set is read by its objects' state (open, merged, failed).

@@ -257,6 +257,22 @@ class SchemaTables:
                     known.extend(n for n in declared if n not in known)
         return dict(found)
 
+    @cached_property
+    def object_ids(self) -> dict[str, str]:
+        """Per object or interface type, the field that identifies its objects for a client's
+        cache and a write's arguments: `id` (Relay's object identification), or else its one
+        non-null `ID` leaf without arguments, whatever its name (`_id`, `uuid`)."""
+        found: dict[str, str] = {}
+        for type_name, fields in self.facts.items():
+            own = fields.get("id")
+            if own is not None and own.free and own.leaf:
+                found[type_name] = "id"
+                continue
+            ids = [n for n, f in fields.items() if f.free and f.return_type == "ID!"]
+            if len(ids) == 1:
+                found[type_name] = ids[0]
+        return found
+
     def _most_shared(self, keep: Callable[[FieldFacts], bool]) -> dict[str, list[str]]:
         """Per type, its fields without required arguments that `keep` accepts, the names the
         most types share first (definition order among ties): what many types call alike
