@@ -24,22 +24,24 @@ type Done { done: Boolean }
 
 
 @pytest.mark.parametrize(
-    ("write", "way", "taken"),
+    ("write", "way", "taken", "object_id"),
     [
-        ("Mutation.closeIssue", "Repo.issue", "Issue"),  # an input field `issueId: ID!`
-        ("Mutation.labelUpdate", "Repo.label", "Label"),  # `id: ID!` on a write named for it
+        ("Mutation.closeIssue", "Repo.issue", "Issue", "id"),  # an input field `issueId: ID!`
+        ("Mutation.labelUpdate", "Repo.label", "Label", "id"),  # `id: ID!` on a write named for it
+        ("Mutation.labelUpdate", "Repo.label", "Label", "_id"),  # the type's one `ID!` field
     ],
 )
 def test_a_write_shows_the_id_of_each_type_it_takes_objects_of_by_it(
-    write: str, way: str, taken: str
+    write: str, way: str, taken: str, object_id: str
 ) -> None:
-    slicer = slicer_for(WRITE_SDL)
+    sdl = WRITE_SDL.replace("notes: String  id: ID!", f"notes: String  {object_id}: ID!")
+    slicer = slicer_for(sdl)
     read = slicer.from_ranked(["Query.repo", way], 1000)
-    assert f"{taken}.id" not in read.fields  # its fillers are other leaves
+    assert f"{taken}.{object_id}" not in read.fields  # its fillers are other leaves
     for ranked in ([write, "Query.repo", way], ["Query.repo", way, write]):
         piece = slicer.from_ranked(ranked, 1000)
         valid(piece.sdl)
-        assert write in piece.fields and f"{taken}.id" in piece.fields
+        assert write in piece.fields and f"{taken}.{object_id}" in piece.fields
 
 
 GROUPED_WRITES_SDL = """

@@ -153,8 +153,9 @@ class ClosedState(SliceState):
             self._share_arguments(owner, name, arguments)
         if new and owner == self.s.corpus.mutation_root:
             for taken in self.s.writes.references.get(name, ()):
-                if taken in self.fields and "id" in self.s.facts[taken]:
-                    self.add_field(taken, "id")
+                object_id = self.s.object_ids.get(taken)
+                if taken in self.fields and object_id is not None:
+                    self.add_field(taken, object_id)
 
     def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:
         """A field and its companions (`companions`) show the same optional arguments: the
@@ -402,8 +403,9 @@ class ClosedState(SliceState):
             return []
         found = []
         takers = self.s.writes.id_takers.get(type_name)
-        if "id" in self.s.facts[type_name] and takers and not takers.isdisjoint(writes):
-            found.append("id")
+        object_id = self.s.object_ids.get(type_name)
+        if object_id is not None and takers and not takers.isdisjoint(writes):
+            found.append(object_id)
         errors = self.s.writes.payload_errors.get(type_name)
         if errors is not None:
             found.append(errors)
