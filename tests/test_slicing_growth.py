@@ -685,6 +685,18 @@ def test_a_union_shows_the_outcome_most_of_the_schemas_unions_share_whole(
         assert not whole & shown
 
 
+def test_the_shared_outcome_needs_no_way_of_its_own() -> None:
+    # Every union may return `PythonError`: in the slice as the outcome of `run`, it is no
+    # hit a way must reach, or each field of the slice into such a union would come with it.
+    sdl = OUTCOMES_SDL.format(sensor_error="PythonError").replace(
+        "type Run { id: ID!  status: String }",
+        "type Run { id: ID!  status: String  job: JobOrError  asset: AssetOrError }",
+    )
+    piece = slicer_for(sdl).from_ranked(["Query.run", "Run.status"], 2000, "Run 7's status?")
+    assert "PythonError.message" in piece.fields
+    assert not {"Run.job", "Run.asset"} & set(piece.fields)
+
+
 ENVELOPE_SDL = """
 type Query { pages: PageQuery  forms: FormQuery }
 type PageQuery { page(id: ID!): PageResponse  pages: PageListResponse

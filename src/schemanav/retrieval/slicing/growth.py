@@ -98,11 +98,14 @@ class GrowingState(ClosedState):
     def _hit_type(self, owner: str) -> None:
         """What a ranked hit's type brings: for the subject of several hits, its leaves and
         its fields to the other subjects; for a new hit type, the fields of types in the
-        slice into a union or interface through which it is reached."""
+        slice into a union or interface through which it is reached; but not for one of
+        the schema's shared outcomes (`SchemaTables.shared_outcomes`): every union may return
+        it, so its ways in are everywhere and none is needed (the error of `run`'s union is
+        no reason to show every field of the slice into an `…OrError` union)."""
         if self.hit_counts[owner] == SUBJECT_HITS and owner not in self.s.graph.roots:
             self._subject_leaves(owner)
             self._links_between_subjects(owner)
-        if owner in self.hit_types:
+        if owner in self.hit_types or owner in self.s.shared_outcomes:
             return
         self.hit_types[owner] = None
         self._abstract_ways_in(owner)
