@@ -697,6 +697,19 @@ def test_the_shared_outcome_needs_no_way_of_its_own() -> None:
     assert not {"Run.job", "Run.asset"} & set(piece.fields)
 
 
+def test_the_shared_outcome_comes_with_its_parts_at_any_depth() -> None:
+    # A chain link's frame, and the frame's source, exist only to make up the error: a
+    # client's one fragment for it selects them all.
+    sdl = OUTCOMES_SDL.format(sensor_error="PythonError").replace(
+        "note: String }", "note: String  frame: Frame }\n"
+        "type Frame { file: String  line: Int  source: Source }\n"
+        "type Source { text: String  lines: Int }",
+    )
+    piece = slicer_for(sdl).from_ranked(["Query.run", "Run.status"], 2000, "Run 7's status?")
+    valid(piece.sdl)
+    assert {"ChainLink.frame", "Frame.source", "Source.text", "Source.lines"} <= set(piece.fields)
+
+
 ENVELOPE_SDL = """
 type Query { pages: PageQuery  forms: FormQuery }
 type PageQuery { page(id: ID!): PageResponse  pages: PageListResponse

@@ -281,23 +281,37 @@ class Growth:
                     state = self._other_members_of(state, union)
         return state
 
-    def _whole(self, state: GrowingState, type_name: str, further: bool) -> GrowingState:
+    def _whole(
+        self,
+        state: GrowingState,
+        type_name: str,
+        further: bool,
+        parts: frozenset[str] | None = None,
+        seen: set[str] | None = None,
+    ) -> GrowingState:
         """Every field of `type_name` that takes no required argument and is not deprecated
-        (an agent should not select it), each while it fits; with `further`, the types they
-        bring in are shown whole too (one level: an error's chain of causes, not what those
-        lead to)."""
+        (an agent should not select it), each while it fits. With `further`, the types they
+        bring in are shown whole too: its `parts` (`SchemaTables.parts`: the types only it
+        and its parts return, a transaction request's raw request and that request's
+        metadata) at any depth, each once, and a type a field brings in one level (an error's
+        chain of causes, not what those lead to)."""
         facts, entries = self.s.facts[type_name], self.s.corpus.entries
+        if further and parts is None:
+            parts, seen = self.s.parts(type_name), {type_name}
         for name in self.s.fields_of.get(type_name, ()):
             field = facts[name]
-            if (
-                field.required
-                or name in state.fields.get(type_name, {})
-                or entries[field.position].deprecation is not None  # not to be written
-            ):
-                continue
+            if field.required or entries[field.position].deprecation is not None:
+                continue  # an argument it cannot be asked without, or not to be written
+            shown = name in state.fields.get(type_name, {})
             entered = field.named in state.fields
-            state = self.tried(state, ("link", type_name, name))
-            if further and not field.leaf and not entered and field.named in state.fields:
+            if not shown:
+                state = self.tried(state, ("link", type_name, name))
+            if not further or field.leaf or field.named not in state.fields:
+                continue
+            if parts and seen is not None and field.named in parts and field.named not in seen:
+                seen.add(field.named)
+                state = self._whole(state, field.named, True, parts, seen)
+            elif not shown and not entered:
                 state = self._whole(state, field.named, further=False)
         return state
 

@@ -124,6 +124,7 @@ class SchemaTables:
             for connection, way in self.node_ways.items()
         }
         self.identifiers = self._identifiers()
+        self._parts: dict[str, frozenset[str]] = {}
         self.labels = self._labels()
         self.states = self._states()
         self.context_roots = self._context_roots()
@@ -513,6 +514,37 @@ class SchemaTables:
         unions = sum(kind == "union" for kind in self.kinds.values())
         least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * unions)
         return frozenset(member for member, of in self.member_of.items() if len(of) >= least)
+
+    @cached_property
+    def _returned_by(self) -> dict[str, frozenset[str]]:
+        """By output type, the types whose fields return it."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for owner, fields in self.facts.items():
+            for facts in fields.values():
+                found[facts.named].add(owner)
+        return {name: frozenset(owners) for name, owners in found.items()}
+
+    def parts(self, type_name: str) -> frozenset[str]:
+        """The types that exist only to make up `type_name`: those only its fields, or its
+        parts' fields, return (Dagster's `ErrorChainLink` of a `PythonError`; a transaction
+        request's raw request, that request's metadata, the metadata's paymaster)."""
+        cached = self._parts.get(type_name)
+        if cached is not None:
+            return cached
+        closure = {type_name}
+        grown = True
+        while grown:
+            grown = False
+            for owner in list(closure):
+                for facts in self.facts.get(owner, {}).values():
+                    named = facts.named
+                    if facts.leaf or named in closure or named not in self.facts:
+                        continue
+                    if self._returned_by.get(named, frozenset()) <= closure:
+                        closure.add(named)
+                        grown = True
+        found = self._parts[type_name] = frozenset(closure - {type_name})
+        return found
 
     @cached_property
     def entry_owners(self) -> frozenset[str]:
