@@ -110,6 +110,21 @@ def test_a_write_returning_a_union_shows_every_way_it_can_end() -> None:
     assert {"SensorNotFound.message", "Unauthorized.message"} <= set(piece.fields)
 
 
+def test_a_type_in_the_slice_brings_no_other_write_into_a_union_returning_it() -> None:
+    # `Unauthorized` (an outcome of the write) and `Sensor` (a hit's type) may both come out
+    # of `stopSensor` too; a root's field is an operation of its own, not a way to them.
+    sdl = OUTCOME_SDL.replace(
+        "type Mutation { startSensor(name: String!): StartResult }",
+        "type Mutation { startSensor(name: String!): StartResult  stopAll: StopResult }\n"
+        "union StopResult = Sensor | Unauthorized",
+    )
+    ranked = ["Mutation.startSensor", "Sensor.running"]
+    piece = slicer_for(sdl).from_ranked(ranked, 1000, "Start it.")
+    valid(piece.sdl)
+    assert "Unauthorized.message" in piece.fields
+    assert "Mutation.stopAll" not in piece.fields
+
+
 def test_a_read_returning_a_union_waits_for_the_completion() -> None:
     # The same kind of union read through the query root gets no other member before the
     # completion (off here): a budget the ranked hits fill leaves a read's other outcomes out.

@@ -143,7 +143,10 @@ class GrowingState(ClosedState):
 
     def _abstract_ways_in(self, owner: str) -> None:
         """A hit's type may be reached through a union or interface from a type already in
-        the slice (`Ref.target: GitObject` to `Commit`): show those fields."""
+        the slice (`Ref.target: GitObject` to `Commit`): show those fields. Not a root's: a
+        root's field is an operation of its own, and a type many unions may return
+        (`UnauthorizedError`) would bring every write in the slice's root into one
+        (`best_way_in` gives the hit its own way in)."""
         fields, sources = self.fields, self.s.abstract_sources
         for abstract in (*self.s.member_of.get(owner, ()), *self.s.interfaces_of.get(owner, ())):
             if owner not in self.s.possible.get(abstract, ()):
@@ -151,6 +154,8 @@ class GrowingState(ClosedState):
             if sources.get(abstract, frozenset()).isdisjoint(fields):
                 continue  # no field into it from the slice (and none enters in this loop)
             for source, name in self.s.abstract_fields[abstract]:
+                if source in self.s.graph.roots:
+                    continue
                 if source in fields and name not in fields[source]:
                     self.add_field(source, name)
                     self.link(abstract, owner)
