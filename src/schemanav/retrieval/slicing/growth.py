@@ -143,7 +143,9 @@ class GrowingState(ClosedState):
 
     def _abstract_ways_in(self, owner: str) -> None:
         """A hit's type may be reached through a union or interface from a type already in
-        the slice (`Ref.target: GitObject` to `Commit`): show those fields. Not a root's: a
+        the slice (`Ref.target: GitObject` to `Commit`): show the best-scoring such field of
+        each type, unless one is in already (Vendure's `CustomFields` has 25 fields into one
+        union, one for each kind of entity: one way is a way). Not a root's: a
         root's field is an operation of its own, and a type many unions may return
         (`UnauthorizedError`) would bring every write in the slice's root into one
         (`best_way_in` gives the hit its own way in)."""
@@ -153,12 +155,18 @@ class GrowingState(ClosedState):
                 continue
             if sources.get(abstract, frozenset()).isdisjoint(fields):
                 continue  # no field into it from the slice (and none enters in this loop)
+            ways: dict[str, list[str]] = {}
             for source, name in self.s.abstract_fields[abstract]:
-                if source in self.s.graph.roots:
-                    continue
-                if source in fields and name not in fields[source]:
-                    self.add_field(source, name)
-                    self.link(abstract, owner)
+                if source in fields and source not in self.s.graph.roots:
+                    ways.setdefault(source, []).append(name)
+            for source, names in ways.items():
+                shown = fields[source]
+                if any(name in shown for name in names):
+                    continue  # reached through it already
+                own = self.s.facts[source]
+                best = max(names, key=lambda name: self.values[own[name].position])
+                self.add_field(source, best)
+                self.link(abstract, owner)
 
     # --- ways in --------------------------------------------------------------------------
 
