@@ -234,6 +234,24 @@ def test_argument_types_come_with_required_input_fields_and_all_enum_values(tiny
     assert set(schema.type_map["OrderSortField"].values) == {"NUMBER", "TOTAL"}  # type: ignore[attr-defined]
 
 
+def test_an_input_object_never_offers_a_deprecated_field() -> None:
+    schema = build_schema(
+        """
+        type Query { orders(filter: Filter): [Order!]! }
+        type Order { number: Int }
+        input Filter {
+          status: String
+          reviewer: String @deprecated(reason: "Use `reviewers`, which takes several.")
+          reviewers: [String!]
+        }
+        """
+    )
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    piece = slicer.from_ranked(["Query.orders"], 1000, "orders by status and reviewer")
+    valid(piece.sdl)
+    assert "status: String" in piece.sdl and "reviewer: String" not in piece.sdl
+
+
 def test_an_output_enum_shows_the_values_the_question_names(tiny: Any) -> None:
     _, slicer = tiny
     piece = slicer.from_ranked(["Order.status"], 1000, "is it cancelled")

@@ -51,6 +51,11 @@ class InputValue:
         return self.type.endswith("!") and not self.has_default
 
     @property
+    def deprecated(self) -> bool:
+        """Marked `@deprecated`: an operation should not give it."""
+        return "@deprecated" in self.text
+
+    @property
     def named_type(self) -> str:
         """The type without list and non-null wrappers: `[Label!]!` → `Label`."""
         return self.type.strip("[]!")

@@ -432,7 +432,8 @@ class ClosedState(SliceState):
 
     def ensure_input(self, type_name: str, every: bool = False, capped: bool = False) -> None:
         """An argument's type; input objects keep their required fields and those the
-        question names, or `every` field when a default value may name any of them. An enum
+        question names (not a deprecated one: an operation should not give it), or `every`
+        field when a default value may name any of them. An enum
         that a field's argument without a default takes directly (`capped`) and that has
         more than `ARGUMENT_ENUM_CAP` values shows those the question names (or one), as an
         output enum does: an operation can use only those, each a value of the full enum."""
@@ -460,7 +461,7 @@ class ClosedState(SliceState):
             for name, value in fields.items()
             if every
             or value.required
-            or not self.words.isdisjoint(self.s.value_words(name))
+            or (not value.deprecated and not self.words.isdisjoint(self.s.value_words(name)))
             or (had is not None and name in had)
         ] or list(fields)[:1]
         self.inputs[type_name] = chosen

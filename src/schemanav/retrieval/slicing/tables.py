@@ -204,7 +204,7 @@ class SchemaTables:
             # The optional arguments a slice may show: a deprecated one never (an agent
             # should not write it).
             offered = tuple(
-                a.name for a in arguments if not a.required and "@deprecated" not in a.text
+                a.name for a in arguments if not a.required and not a.deprecated
             )
         # Constructed, not `filled`: slicing reads these records' attributes hundreds of
         # thousands of times, faster from the instance layout `__init__` gives.
