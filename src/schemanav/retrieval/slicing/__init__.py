@@ -9,7 +9,9 @@ returning one object whose arguments are all optional and of the first two hits,
 entry field, a root's or of a type grouping them, while they cost at most 0.5% of the budget
 each and 2% in all: an operation states its filters, order and page there), and the input, enum
 and scalar types those arguments and fields need (an enum of more than 8 values that an argument
-takes shows the values the question names). Hits are added in rank order, each with a way in
+takes shows the values the question names). A field shows the optional arguments its
+companions show (`orders` and `ordersCount`), and a leaf its enum argument with a default (a
+unit). Hits are added in rank order, each with a way in
 from the root (the one adding the fewest fields not yet in the slice), until the next one would
 exceed 80% of the token budget; the rest goes first to connectives (fields not yet shown from a
 type in the slice to a type with a hit, each costing only its line, at most two between two
@@ -23,18 +25,20 @@ fields leading to further types, and then to the other members of the slice's un
 most 16 types), each with its best-ranked field. A type entering the slice brings its best leaves by
 the question's scores (an interface, whose fields every implementation in the slice repeats,
 brings none of those), the leaves that identify its objects (named like a lookup field's
-required argument) and its labels (the `String!` leaves most types share); a type of at most 32
+required argument) and its labels (the `String!` leaves most types share), and the item of a
+list its `id` when nothing else identifies it; a type of at most 32
 leaves that gets its third hit shows them all, when they cost at most 2% of the budget; a write
 enters when it ranks among the first three hits or the question asks for one (an imperative
 sentence, `schemanav.question`), and brings the `id` of each type it takes objects of by their
 `id` (`writes`); a connection shows its way to its nodes (`nodes`, another list of them, or
 `edges { node }`: `connections`); a union that may return the outcome most of the schema's
-unions share (the error of every `…OrError` union) shows it whole, with the leaves of the types
-its fields bring, a type carrying the envelope most answers carry (`error` beside `data`) shows
+unions share (the error of every `…OrError` union) shows it whole, with its parts (the types
+only it and its parts return) whole and the leaves of the other types its fields bring, a type
+carrying the envelope most answers carry (`error` beside `data`) shows
 it, whole, and a write returning a union (of at most 16 types) shows every member with its
 best-ranked field, each way the write can end (`build.Growth.add_write_outcomes`). Ways in are
 closed over the schema's shape: fields into a union or interface through which a hit's type is
-reached, a query field without arguments returning a type in the slice (a viewer), a list way
+reached (the best of each type in the slice, no root's), a query field without arguments returning a type in the slice (a viewer), a list way
 into a type with several hits, and the single-object fields between types with several hits
 each. Fields are indented by one space (tokens are the budget). The
 question is read once, by the schema's one reader, and the slice takes the reading its ranking
