@@ -34,13 +34,13 @@ sentence, `schemanav.question`), and brings the `id` of each type it takes objec
 `edges { node }`: `connections`); a union that may return the outcome most of the schema's
 unions share (the error of every `…OrError` union) shows it whole, with its parts (the types
 only it and its parts return) whole and the leaves of the other types its fields bring, a type
-carrying the envelope most answers carry (`error` beside `data`) shows
-it, whole, and a write returning a union (of at most 16 types) shows every member with its
-best-ranked field, each way the write can end (`build.Growth.add_write_outcomes`). Ways in are
-closed over the schema's shape: fields into a union or interface through which a hit's type is
-reached (the best of each type in the slice, no root's), a query field without arguments returning a type in the slice (a viewer), a list way
-into a type with several hits, and the single-object fields between types with several hits
-each. Fields are indented by one space (tokens are the budget). The
+carrying the envelope most answers carry (`error` beside `data`) shows it, whole, and a write
+returning a union (of at most 16 types) shows every member with its best-ranked field, each way
+the write can end (`build.Growth.add_write_outcomes`). Ways in are closed over the schema's
+shape: fields into a union or interface through which a hit's type is reached (the best of each
+type in the slice, no root's), a query field without arguments returning a type in the slice (a
+viewer), a list way into a type with several hits, and the single-object fields between types
+with several hits each. Fields are indented by one space (tokens are the budget). The
 question is read once, by the schema's one reader, and the slice takes the reading its ranking
 made (`Ranking.reading`, `schemanav.question.vocabulary.QuestionReading`; read afresh only for a
 backend that hands none): its words, marked when it is in time or names a quoted value, the types
