@@ -30,22 +30,6 @@ if TYPE_CHECKING:
     from schemanav.retrieval.slicing.tables import FieldFacts
 
 
-def companions(one: str, other: str) -> bool:
-    """Two fields of one type named one after the other (`orders`, `ordersCount`; `items`,
-    `items_aggregate`; `users`, `usersConnection`): a list and its count or aggregate, which
-    an operation asks with the same filters."""
-    one, other = one.lower(), other.lower()
-    return one.startswith(other) or other.startswith(one)
-
-
-def same_argument(one: FieldFacts, other: FieldFacts, argument: str) -> bool:
-    """Whether two fields take `argument` as the same type."""
-    return (
-        one.argument_types[one.arguments.index(argument)]
-        == other.argument_types[other.arguments.index(argument)]
-    )
-
-
 class ClosedState(SliceState):
     """A slice that stays closed: every type a field or argument needs is in it."""
 
@@ -149,7 +133,7 @@ class ClosedState(SliceState):
         if implementors:
             for implementor in list(implementors):
                 self._copy_field(owner, implementor, name)
-        if arguments or (new and facts.arguments):
+        if (arguments or new) and facts.offered and self.s.companions(owner, name):
             self._share_arguments(owner, name, arguments)
         if new and owner == self.s.corpus.mutation_root:
             for taken in self.s.writes.references.get(name, ()):
@@ -158,31 +142,20 @@ class ClosedState(SliceState):
                     self.add_field(taken, object_id)
 
     def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:
-        """A field and its companions (`companions`) show the same optional arguments: the
-        ones just `added` to this field go to its companions in the slice that take them, and
-        this field takes those its companions show."""
+        """A field and its companions (`SchemaTables.companions`) show the same optional
+        arguments: the ones just `added` to this field go to its companions in the slice that
+        take them, and this field takes those its companions show."""
         shown = self.fields[owner]
-        own = self.s.facts[owner]
-        facts = own[name]
         pulled: list[str] = []
-        for sibling, arguments in list(shown.items()):
-            if sibling == name or not companions(name, sibling):
-                continue
-            other = own[sibling]
-            pushed = [
-                a
-                for a in added
-                if a in other.offered and a not in arguments and same_argument(facts, other, a)
-            ]
+        for sibling, shared in self.s.companions(owner, name):
+            arguments = shown.get(sibling)
+            if arguments is None:
+                continue  # not in the slice
+            pushed = [a for a in added if a in shared and a not in arguments]
             if pushed:
                 self.add_field(owner, sibling, pushed)
             pulled += [
-                a
-                for a in arguments
-                if a in facts.offered
-                and a not in shown[name]
-                and a not in pulled
-                and same_argument(other, facts, a)
+                a for a in arguments if a in shared and a not in shown[name] and a not in pulled
             ]
         if pulled:
             self.add_field(owner, name, pulled)

@@ -125,6 +125,7 @@ class SchemaTables:
         }
         self.identifiers = self._identifiers()
         self._parts: dict[str, frozenset[str]] = {}
+        self._companions: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
         self.labels = self._labels()
         self.states = self._states()
         self.context_roots = self._context_roots()
@@ -611,6 +612,33 @@ class SchemaTables:
         return cached
 
     # --- words ---------------------------------------------------------------------------
+
+    def companions(self, owner: str, name: str) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The companions of a field: the fields of its type named one after the other
+        (`orders`, `ordersCount`; `items`, `items_aggregate`; `users`, `usersConnection`), a
+        list and its count or aggregate, which an operation asks with the same filters; each
+        with the optional arguments both take, of the same type."""
+        key = (owner, name)
+        cached = self._companions.get(key)
+        if cached is None:
+            own = self.facts[owner]
+            facts, lowered = own[name], name.lower()
+            typed = dict(zip(facts.arguments, facts.argument_types, strict=True))
+            found = []
+            for sibling, other in own.items():
+                if sibling == name or not other.offered:
+                    continue
+                low = sibling.lower()
+                if not (low.startswith(lowered) or lowered.startswith(low)):
+                    continue
+                theirs = dict(zip(other.arguments, other.argument_types, strict=True))
+                shared = frozenset(
+                    a for a in facts.offered if a in other.offered and typed[a] == theirs[a]
+                )
+                if shared:
+                    found.append((sibling, shared))
+            cached = self._companions[key] = tuple(found)
+        return cached
 
     def shapes_value(self, facts: FieldFacts, argument: str) -> bool:
         """Whether an argument of a field is an enum with a default value (a unit, a format):
