@@ -27,7 +27,7 @@ from schemanav.retrieval.slicing.render import description
 from schemanav.retrieval.slicing.state import SliceState, cut_mark
 
 if TYPE_CHECKING:
-    from schemanav.retrieval.slicing.tables import FieldFacts
+    from schemanav.retrieval.slicing.fields import FieldFacts
 
 
 class ClosedState(SliceState):

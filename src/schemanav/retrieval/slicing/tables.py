@@ -3,7 +3,9 @@
 `SliceFacts` (`schemanav.corpus.facts`) carries what the corpus does not (type kinds,
 interfaces, arguments and input fields as SDL); `SchemaTables` turns it and the corpus into
 the tables a slice grows by: each field's facts, the leaves that identify or label a type,
-the caller's context roots, the fields leading from type to type, and line costs.
+the caller's context roots, the fields leading from type to type, and line costs. Each
+field's record is a `FieldFacts` (`fields.py`); how the schema reports outcomes (its shared
+outcome and its parts, its envelope) comes from `OutcomeTables` (`outcomes.py`).
 """
 
 from __future__ import annotations
@@ -11,23 +13,22 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from schemanav.question.vocabulary import TIME_MARK, VALUE_MARK
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
+from schemanav.retrieval.slicing.fields import FieldFacts
+from schemanav.retrieval.slicing.outcomes import OutcomeTables
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     LABELS,
     MAX_WAYS_IN,
-    SHARED_OUTCOME_SHARE,
-    SHARED_OUTCOME_UNIONS,
     VALUE_FIELDS,
     SliceParams,
 )
-from schemanav.retrieval.slicing.writes import WriteTables, returned_only_by, write_owners
+from schemanav.retrieval.slicing.writes import WriteTables, write_owners
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,27 +45,7 @@ Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
 StaticWay = tuple[list[int], list[tuple[str, str]], float]
 
 
-@dataclass(frozen=True)
-class FieldFacts:
-    """What slicing needs of one output field, computed once per schema."""
-
-    position: int
-    arguments: tuple[str, ...]
-    required: tuple[str, ...]
-    argument_types: tuple[str, ...]
-    argument_texts: tuple[str, ...]
-    defaults: tuple[bool, ...]
-    offered: tuple[str, ...]
-    return_type: str
-    named: str
-    many: bool
-    free: bool
-    leaf: bool
-    description: str | None
-    line: str  # its SDL line without arguments (most fields show none)
-
-
-class SchemaTables:
+class SchemaTables(OutcomeTables):
     """One schema's tables for slicing; the caches fill as questions need them."""
 
     def __init__(
@@ -124,7 +105,6 @@ class SchemaTables:
             for connection, way in self.node_ways.items()
         }
         self.identifiers = self._identifiers()
-        self._parts: dict[str, frozenset[str]] = {}
         self._companions: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
         self.labels = self._labels()
         self.states = self._states()
@@ -505,91 +485,6 @@ class SchemaTables:
             ):
                 found.add(name)
         return frozenset(found)
-
-    @cached_property
-    def shared_outcomes(self) -> frozenset[str]:
-        """The types that are members of at least half the schema's unions (and of at least
-        `SHARED_OUTCOME_UNIONS`): how the schema reports an outcome wherever one may occur
-        (`PythonError` in 73 of Dagster's 102 `…OrError` unions). None in a schema whose
-        unions group unlike things (GitHub's most shared member, `User`, is in 17 of 47)."""
-        unions = sum(kind == "union" for kind in self.kinds.values())
-        least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * unions)
-        return frozenset(member for member, of in self.member_of.items() if len(of) >= least)
-
-    @cached_property
-    def _returned_by(self) -> dict[str, frozenset[str]]:
-        """By output type, the types whose fields return it."""
-        found: dict[str, set[str]] = defaultdict(set)
-        for owner, fields in self.facts.items():
-            for facts in fields.values():
-                found[facts.named].add(owner)
-        return {name: frozenset(owners) for name, owners in found.items()}
-
-    def parts(self, type_name: str) -> frozenset[str]:
-        """The types that exist only to make up `type_name`: those only its fields, or its
-        parts' fields, return (Dagster's `ErrorChainLink` of a `PythonError`; a transaction
-        request's raw request, that request's metadata, the metadata's paymaster)."""
-        cached = self._parts.get(type_name)
-        if cached is not None:
-            return cached
-        closure = {type_name}
-        grown = True
-        while grown:
-            grown = False
-            for owner in list(closure):
-                for facts in self.facts.get(owner, {}).values():
-                    named = facts.named
-                    if facts.leaf or named in closure or named not in self.facts:
-                        continue
-                    if self._returned_by.get(named, frozenset()) <= closure:
-                        closure.add(named)
-                        grown = True
-        found = self._parts[type_name] = frozenset(closure - {type_name})
-        return found
-
-    @cached_property
-    def entry_owners(self) -> frozenset[str]:
-        """The types whose fields an operation enters by: the query and mutation roots, and
-        the object types that only their fields without arguments return (a schema grouping
-        its operations by feature, `Query.pageBuilder: PbQuery`)."""
-        roots = {r for r in (self.corpus.query_root, self.corpus.mutation_root) if r}
-        kinds = self.kinds
-        groups = returned_only_by(
-            self.corpus,
-            roots,
-            lambda entry: not entry.arguments
-            and kinds.get(entry.named_return_type) not in ("scalar", "enum"),
-        )
-        return frozenset(roots | groups)
-
-    @cached_property
-    def envelopes(self) -> tuple[str, ...]:
-        """The names of the fields returning an object that at least half the types the
-        schema's entry fields return carry (and at least `SHARED_OUTCOME_UNIONS`): a response
-        envelope, how the schema reports an outcome beside every answer (`error: PbError` on
-        44 of Webiny's 49 responses). Entry fields are those of `entry_owners`."""
-        facts, kinds, entries = self.facts, self.kinds, self.entry_owners
-        answers = {
-            field.named for owner in entries for field in facts.get(owner, {}).values()
-        }
-        answers = {a for a in answers if kinds.get(a) == "object" and a not in entries}
-        counts: dict[str, int] = defaultdict(int)
-        types: dict[str, set[str]] = defaultdict(set)
-        for answer in answers:
-            for name, field in facts.get(answer, {}).items():
-                if kinds.get(field.named) == "object" and not field.required:
-                    counts[name] += 1
-                    types[name].add(field.named)
-        least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * len(answers))
-        # An envelope's field has one type or a few (one error type per feature), where the
-        # answer itself (`data`, `items`) has a type of its own in each response.
-        return tuple(
-            sorted(
-                name
-                for name, count in counts.items()
-                if count >= least and len(types[name]) * SHARED_OUTCOME_UNIONS <= count
-            )
-        )
 
     def union_members(self, union: str) -> list[tuple[str, list[int]]]:
         """A union's members in declaration order, each with its fields' corpus positions
