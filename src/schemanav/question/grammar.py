@@ -1,6 +1,8 @@
 """The rules of English a question is read by: whether it asks for a change (a write),
-speaks of its asker (first person), is in time, names values in quotes, and which write its
-imperative names. Each is read from the question's words alone, never from a schema's.
+speaks of its asker (first person), is in time, names values in quotes, which write its
+imperative names, and which words its verb of change stands for among writes (`write_verbs`:
+"remove" for a schema whose writes say `delete`). Each is read from the question's words
+alone; the last two are matched against the words of a schema's writes, given as words.
 
 A request to change something:
 
