@@ -68,15 +68,21 @@ WRITE_VERBS = (
 )
 
 
+def _request_words(question: str) -> list[str]:
+    """A request's words from its verb on: lower-cased, polite openers ("please") dropped."""
+    words = _WORD.findall(question.lower().replace("'", " "))
+    while words and words[0] in POLITE:
+        words = words[1:]
+    return words
+
+
 def write_verbs(question: str, named: Container[str]) -> list[str]:
     """The words a request's verb stands for among writes, when the schema names none of
     its writes with that verb (`named`: the words of the mutation root's field names): "Remove
     this photo" asks for a `deleteMedia` in a schema without a `remove…`, "Change the title"
     for an `update…`. A schema that speaks the asker's verb is taken at its word: "Add a
     country" in one with `addCountry` and `createCountry` is not widened."""
-    words = _WORD.findall(question.lower().replace("'", " "))
-    while words and words[0] in POLITE:
-        words = words[1:]
+    words = _request_words(question)
     if not words or words[0] in named:
         return []
     verb = words[0]
@@ -153,9 +159,7 @@ def requested_write(
     root field's name (of two words or more) to the fields holding it, as (position, words).
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
     "which …") asks for none: a read naming a write's words is not a write."""
-    words = _WORD.findall(question.lower().replace("'", " "))
-    while words and words[0] in POLITE:
-        words = words[1:]
+    words = _request_words(question)
     if not words:
         return []
     present = set(words) | {word[:-1] for word in words if word.endswith("s")}
