@@ -43,7 +43,7 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "ARGUMENT_ENUM_CAP": (4, 16),
     "SUBJECT_LEAVES": (16, 64),
     "SUBJECT_LEAVES_SHARE": (0.01, 0.04),
-    "ENTRY_ARGUMENTS_SHARE": (0.0025, 0.01),
+    "ENTRY_ARGUMENTS_SHARE": (0.005, 0.02),
     "ENTRY_ARGUMENTS_TOTAL": (0.01, 0.04),
     "SHARED_OUTCOME_SHARE": (0.3, 0.7),
     "FILL_MEMBER_CAP": (8, 32),

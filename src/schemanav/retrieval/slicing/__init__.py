@@ -6,7 +6,7 @@ object types on the way, the fields the question needs with the arguments that s
 ones, a connection's page size, the ones the question's words name, every argument of a field
 returning one object whose arguments are all optional and of the first two hits, when at most
 16, every argument of a write: its optional ones are the user's inputs, and every argument of an
-entry field, a root's or of a type grouping them, while they cost at most 0.5% of the budget
+entry field, a root's or of a type grouping them, while they cost at most 1% of the budget
 each and 2% in all: an operation states its filters, order and page there), and the input, enum
 and scalar types those arguments and fields need (an enum of more than 8 values that an argument
 takes shows the values the question names). A field shows the optional arguments its

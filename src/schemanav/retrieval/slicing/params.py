@@ -59,7 +59,7 @@ SUBJECT_LEAVES = 32
 SUBJECT_LEAVES_SHARE = 0.02
 # An entry field (a root's, or of a type grouping them) shows every argument it offers while
 # they cost at most this share of the budget a field, and the second share in all.
-ENTRY_ARGUMENTS_SHARE = 0.005
+ENTRY_ARGUMENTS_SHARE = 0.01
 ENTRY_ARGUMENTS_TOTAL = 0.02
 # A type that is a member of at least this share of the schema's unions, and of at least
 # `SHARED_OUTCOME_UNIONS` of them, is an outcome the schema reports alike everywhere (an error
