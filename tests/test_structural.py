@@ -41,9 +41,11 @@ K1 = 1.2
 
 @pytest.fixture
 def no_sibling_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scores without sibling evidence (`SIBLING_EVIDENCE` 0), so another mechanism's factor
-    reads plainly."""
+    """Scores without the evidence a field takes from its siblings and from the way into its
+    type (`SIBLING_EVIDENCE`, `INWARD_EVIDENCE` 0), so another mechanism's factor reads
+    plainly."""
     monkeypatch.setattr(structural, "SIBLING_EVIDENCE", 0.0)
+    monkeypatch.setattr(structural, "INWARD_EVIDENCE", 0.0)
 
 
 def _corpus(sdl: str) -> Corpus:
@@ -413,6 +415,48 @@ def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonnes
     alone = _structural(corpus).search("stars", 10)
     assert "Repo.name" not in [hit.coordinate for hit in alone]
 
+
+
+# `name` is shared by User and Team, `login` by User only: commonness 1 and log(2)/log(3).
+INWARD_SDL = """
+type Query {
+  repo: Repo
+}
+
+type Repo {
+  stars: Int
+  maintainer: User
+}
+
+type User {
+  name: String
+  login: String
+  team: Team
+}
+
+type Team {
+  name: String
+}
+"""
+
+
+def test_leaves_get_three_tenths_of_the_best_field_into_their_type(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    corpus = _corpus(INWARD_SDL)
+    backend = _structural(corpus)
+    lexical = _by_coordinate(corpus, backend.lexical_scores("maintainer"))
+    final = _by_coordinate(corpus, backend.search_scores("maintainer"))
+    # Only Repo.maintainer matches, one hop from the root; User has no match of its own.
+    into = lexical["Repo.maintainer"] * _expected(1)
+    assert into > 0
+    assert final["User.name"] == pytest.approx(0.3 * into)
+    assert final["User.login"] == pytest.approx(0.3 * into * math.log(2) / math.log(3))
+    # Not a field leading on (the way in is no evidence for the next type), nor a leaf of a
+    # type whose way in scored nothing.
+    assert final["User.team"] == final["Team.name"] == 0.0
+    monkeypatch.setattr(structural, "INWARD_EVIDENCE", 0.0)
+    assert _by_coordinate(corpus, backend.search_scores("maintainer"))["User.login"] == 0.0
 
 # --- 4. Paths as hits -------------------------------------------------------------------------
 

@@ -111,6 +111,9 @@ ROOT_CLOSENESS = 0.3
 # Each field gets this share of its owner type's best score, times how common its name is;
 # 0.1 and 0.4 lost in the corpus grid.
 SIBLING_EVIDENCE = 0.2
+# A leaf gets at least this share of the best score of the fields leading into its owner type,
+# times how common its name is (`_inward`); 0.2, 0.4 and 0.5 lost in the corpus grid.
+INWARD_EVIDENCE = 0.3
 # The query root's lists of a type named only in the plural score 1 + this times as much;
 # 0.5 and 2.0 lost in the corpus grid.
 ROOT_LISTS = 1.0
@@ -418,7 +421,11 @@ class StructuralSearcher:
         owner_of = self.state.owner_of
         owner_best = np.zeros(int(owner_of.max()) + 1)
         np.maximum.at(owner_best, owner_of, scores)
-        share = SIBLING_EVIDENCE * owner_best[owner_of] * self.state.name_commonness
+        commonness = self.state.name_commonness
+        share = np.maximum(
+            SIBLING_EVIDENCE * owner_best[owner_of] * commonness,
+            INWARD_EVIDENCE * self._inward(scores) * commonness,
+        )
         result: FloatArray = scores + share
         if self.params.time_evidence and reading.in_time:
             result = result + (
@@ -507,6 +514,39 @@ class StructuralSearcher:
                 )
             flags.append(flag)
         return np.array(flags, dtype=np.float64)
+
+    @cached_property
+    def _reaching(self) -> tuple[IntArray, IntArray, IntArray]:
+        """For `_inward`: the entries that reach a type, the type each reaches (by its number
+        in `StructuralIndex.reached`), and each leaf's owner type by that number (the slot
+        past the last type, which no entry reaches, for a field that is no leaf or whose
+        owner no field reaches)."""
+        import numpy as np
+
+        state = self.state
+        numbers = {name: n for n, name in enumerate(state.reached)}
+        nowhere = len(state.reached)
+        owner = np.fromiter(
+            (numbers.get(name, nowhere) for name in self.corpus.owner_column),
+            dtype=np.int64,
+            count=state.size,
+        )
+        reaching = np.flatnonzero(state.target >= 0)
+        return reaching, state.target[reaching], np.where(state.target < 0, owner, nowhere)
+
+    def _inward(self, scores: FloatArray) -> FloatArray:
+        """Each leaf's evidence from the way into its type: the best score of the fields
+        returning its owner (0 for other fields). A question that names the field leading
+        to a type (`lastBillingAddress`, `avatar`) asks for that type's leaves, which an
+        operation selects though the question names none (`Address.city`, `Media.url`),
+        as a type's best field lends its siblings a share (`SIBLING_EVIDENCE`)."""
+        import numpy as np
+
+        reaching, reached, leaf_owner = self._reaching
+        best = np.zeros(len(self.state.reached) + 1)
+        np.maximum.at(best, reached, scores[reaching])
+        inward: FloatArray = best[leaf_owner]
+        return inward
 
     def search(self, query: str, k: int) -> list[SearchHit]:
         return self.rank(self.search_scores(query), k, detours=self.set_detours(query))
