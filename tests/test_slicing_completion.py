@@ -1,5 +1,5 @@
 """The completion (`build.Growth.complete`): the budget a slice has left once its ranked hits
-are in fills the types in the slice, leaves first, then the values they hold, then further
+are in fills the types in the slice, their leaves and the values they hold first, then further
 types, and then the other members of the slice's unions."""
 
 from __future__ import annotations
@@ -103,6 +103,32 @@ def test_the_completion_shows_the_values_a_type_holds_before_further_types() -> 
         assert "Order.customer" not in piece.fields or "Order.pickup" in piece.fields
     assert any("Order.pickup" in p.fields and "Order.customer" not in p.fields for p in pieces)
     assert "Order.customer" in pieces[-1].fields
+
+
+TWO_TYPES_SDL = (
+    VALUE_SDL.replace("order(id: ID!): Order", "order(id: ID!): Order\n  shop: Shop")
+    + """
+type Shop {
+  name: String
+  phone: String
+  address: String
+  city: String
+  country: String
+  currency: String
+}
+"""
+)
+
+
+def test_a_value_comes_with_its_types_leaves_before_the_next_types_leaves() -> None:
+    # Order and Shop are both in; the value Order holds is as much Order's as its leaves,
+    # so some budget shows `pickup` and not yet the whole of Shop (whose leaves cost more).
+    slicer = slicer_for(TWO_TYPES_SDL, SliceParams())
+    ranked = {"Query.order": 4.0, "Order.number": 3.0, "Query.shop": 2.0, "Shop.name": 1.0}
+    hits = scored(slicer, ranked)
+    pieces = [slicer.from_scores(hits, budget) for budget in range(30, 160, 2)]
+    assert any("Order.pickup" in p.fields and "Shop.currency" not in p.fields for p in pieces)
+    assert {"Order.pickup", "Shop.currency"} <= set(pieces[-1].fields)
 
 
 def _outcomes(members: int) -> str:

@@ -416,7 +416,6 @@ def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonnes
     assert "Repo.name" not in [hit.coordinate for hit in alone]
 
 
-
 # `name` is shared by User and Team, `login` by User only: commonness 1 and log(2)/log(3).
 INWARD_SDL = """
 type Query {
@@ -457,6 +456,7 @@ def test_leaves_get_three_tenths_of_the_best_field_into_their_type(
     assert final["User.team"] == final["Team.name"] == 0.0
     monkeypatch.setattr(structural, "INWARD_EVIDENCE", 0.0)
     assert _by_coordinate(corpus, backend.search_scores("maintainer"))["User.login"] == 0.0
+
 
 # --- 4. Paths as hits -------------------------------------------------------------------------
 

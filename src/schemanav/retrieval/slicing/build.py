@@ -420,9 +420,10 @@ class Growth:
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
         say little, so few score) or once the fill found nothing more that fits: the types
-        in the slice show their other fields while they fit, leaves first, then the values
-        they hold (`SchemaTables.value_types`), then those leading to further types, which
-        enter and are completed in turn; then the unions in the slice show their other
+        in the slice show their other fields while they fit, first the leaves and the values
+        they hold (`SchemaTables.value_types`: a focal point's `x` and `y` are as much the
+        type's as its `width`), then those leading to further types, which enter and are
+        completed in turn; then the unions in the slice show their other
         members (`_other_members`). An operation selects more of a type than a question
         names (a fragment's whole object, every member of a union it reads), and a budget
         a slice does not spend answers nothing."""
@@ -434,14 +435,14 @@ class Growth:
             owners = [o for o in state.fields if o not in roots and o not in done]
             if not owners:
                 return state
-            for reach in range(3):
+            for reach in range(2):
                 state = self._complete_fields(state, owners, reach)
             state = self._other_members(state)
             done.update(owners)
 
     def _complete_fields(self, state: GrowingState, owners: list[str], reach: int) -> GrowingState:
         """One pass of the completion over `owners`' fields not yet shown: those returning a
-        leaf (`reach` 0), a value (1), or any other type (2)."""
+        leaf or a value (`reach` 0), or any other type (1)."""
         budget, facts, order = self.budget, self.s.facts, self.s.fields_of
         entries, position = self.s.corpus.entries, self.s.position
         bare_costs, values = self.s.bare_line_costs, self.s.value_types
@@ -451,7 +452,7 @@ class Growth:
                 field = facts[owner][name]
                 if (
                     name in state.fields[owner]
-                    or (0 if field.leaf else 1 if field.named in values else 2) != reach
+                    or (0 if field.leaf or field.named in values else 1) != reach
                     or entries[at].deprecation is not None  # not to be written
                     or state.total + bare_costs[at] > budget
                 ):
