@@ -48,6 +48,8 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "SHARED_OUTCOME_SHARE": (0.3, 0.7),
     "FILL_MEMBER_CAP": (8, 32),
     "FILL_MEMBER_SHARE": (0.01, 0.04),
+    "EARLY_COMPLETION_FROM": (1_000, 4_000),
+    "EARLY_COMPLETION_SHARE": (0.02, 0.08),
 }
 # Each structural weight (`StructuralParams`) and the values tried beside its own: half and
 # twice. (Closeness, the description's weight, sibling evidence and the root's lists were

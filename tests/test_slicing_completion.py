@@ -4,8 +4,10 @@ types, and then the other members of the slice's unions."""
 
 from __future__ import annotations
 
-from schemanav.retrieval.slicing import SliceParams
-from schemanav.retrieval.slicing.params import FILL_MEMBER_CAP
+import pytest
+
+from schemanav.retrieval.slicing import SliceParams, build
+from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM, FILL_MEMBER_CAP
 from slicing_support import GROWTH, scored, slicer_for, valid
 
 COMPLETION_SDL = """
@@ -130,6 +132,49 @@ def test_a_value_comes_with_its_types_leaves_before_the_next_types_leaves() -> N
     assert any("Order.pickup" in p.fields and "Shop.currency" not in p.fields for p in pieces)
     assert {"Order.pickup", "Shop.currency"} <= set(pieces[-1].fields)
 
+
+def _filled_sdl() -> str:
+    """An order, a report too dear for any budget (so the fill begins past it), and a shop
+    with hundreds of cheap fields the fill takes by score."""
+    report = ", ".join(f"a{n}: String!" for n in range(600))
+    shop = "\n".join(f"  s{n}: String" for n in range(400))
+    leaves = "\n".join(f"  l{n}: String" for n in range(8))
+    return f"""
+type Query {{
+  order(id: ID!): Order
+  report({report}): String
+  shop: Shop
+}}
+
+type Order {{
+  number: Int!
+{leaves}
+}}
+
+type Shop {{
+{shop}
+}}
+"""
+
+
+def test_from_two_thousand_tokens_the_types_leaves_come_before_the_fill(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    slicer = slicer_for(_filled_sdl(), SliceParams())
+    ranked = {"Query.order": 5.0, "Order.number": 4.0, "Query.shop": 3.0, "Query.report": 2.0}
+    ranked |= {f"Shop.s{n}": 1.0 - n / 1000 for n in range(400)}
+    hits = scored(slicer, ranked)
+    piece = slicer.from_scores(hits, EARLY_COMPLETION_FROM)
+    valid(piece.sdl)
+    assert "Query.report" not in piece.fields and "Shop.s399" not in piece.fields  # filled
+    assert {f"Order.l{n}" for n in range(8)} <= set(piece.fields)
+    # Below the floor, and with no share, the fill takes the room first (a new type shows a
+    # few of its leaves, `FILLER_LEAVES`, however it fills).
+    small = slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2)
+    assert "Shop.s0" in small.fields and "Order.l7" not in small.fields
+    monkeypatch.setattr(build, "EARLY_COMPLETION_SHARE", 0.0)
+    slicer = slicer_for(_filled_sdl(), SliceParams())
+    assert "Order.l7" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM).fields
 
 def _outcomes(members: int) -> str:
     failures = "\n".join(f"type Failure{n} {{\n  reason{n}: String\n}}" for n in range(members))

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.ladder import Rung, counted_hits, finished
 from schemanav.retrieval.slicing.params import (
+    EARLY_COMPLETION_FROM,
+    EARLY_COMPLETION_SHARE,
     EMPTY_SLICE,
     ENTRY_ARGUMENTS_SHARE,
     ENTRY_ARGUMENTS_TOTAL,
@@ -417,6 +419,19 @@ class Growth:
             ranked = np.concatenate((ranked[first], ranked[~first]))
         return ranked
 
+    def complete_early(self, state: GrowingState) -> GrowingState:
+        """Before the fill, from a rung of `EARLY_COMPLETION_FROM` tokens: the leaves and values
+        of the types the slice holds, within `EARLY_COMPLETION_SHARE` of the budget. The fill
+        takes hits by score wherever they are, and an answer about an object selects its
+        leaves though the question names few (`Asset.name`, `Money.amount`); past the fill,
+        the completion seldom finds room for them."""
+        if self.budget < EARLY_COMPLETION_FROM:
+            return state
+        roots = self.s.graph.roots
+        owners = [owner for owner in state.fields if owner not in roots]
+        limit = min(self.budget, state.total + int(EARLY_COMPLETION_SHARE * self.budget))
+        return self._complete_fields(state, owners, 0, limit)
+
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
         say little, so few score) or once the fill found nothing more that fits: the types
@@ -440,10 +455,14 @@ class Growth:
             state = self._other_members(state)
             done.update(owners)
 
-    def _complete_fields(self, state: GrowingState, owners: list[str], reach: int) -> GrowingState:
+    def _complete_fields(
+        self, state: GrowingState, owners: list[str], reach: int, limit: int | None = None
+    ) -> GrowingState:
         """One pass of the completion over `owners`' fields not yet shown: those returning a
-        leaf or a value (`reach` 0), or any other type (1)."""
-        budget, facts, order = self.budget, self.s.facts, self.s.fields_of
+        leaf or a value (`reach` 0), or any other type (1); while the slice fits `limit`
+        tokens (the budget by default)."""
+        budget = self.budget if limit is None else limit
+        facts, order = self.s.facts, self.s.fields_of
         entries, position = self.s.corpus.entries, self.s.position
         bare_costs, values = self.s.bare_line_costs, self.s.value_types
         for owner in owners:
@@ -462,7 +481,7 @@ class Growth:
                         state.add_field(owner, name)
                         self.steps.append(("link", owner, name))
                 else:
-                    state = self.tried(state, ("link", owner, name))
+                    state = self.tried(state, ("link", owner, name), budget - state.total)
         return state
 
     def _other_members(self, state: GrowingState) -> GrowingState:

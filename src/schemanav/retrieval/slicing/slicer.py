@@ -237,7 +237,10 @@ class Slicer(SchemaTables):
             state = growth.add_filtered_members(state)
             state = growth.add_write_outcomes(state)
         if fitted and self.params.fill and failed != -1:
-            state = growth.fill(state or growth.replayed(), order, fitted, failed)
+            state = state or growth.replayed()
+            if self.params.complete:
+                state = growth.complete_early(state)  # the types' leaves, before the fill
+            state = growth.fill(state, order, fitted, failed)
             if self.params.complete:
                 state = growth.complete(state)  # the budget the fill left
         elif failed == -1 and (growth.steps or growth.seeded) and self.params.complete:
