@@ -311,6 +311,24 @@ def test_a_write_asked_for_in_the_imperative_ranks_first(chain: Corpus) -> None:
     assert read["Change.addBook"] < written["Change.addBook"]
 
 
+def test_a_write_named_by_the_requests_verb_alone_ranks_first() -> None:
+    corpus = _corpus(
+        """
+        type Query { globalFeed: Feed feedPosts(feed: ID): [Post!]! }
+        type Feed { id: ID! name: String posts: [Post!]! }
+        type Post { id: ID! content: String }
+        type Mutation {
+          post(content: String!, feed: ID): Post
+          setFeedName(id: ID!, name: String!): Feed
+        }
+        """
+    )
+    searcher = _structural(corpus)
+    written = _by_coordinate(corpus, searcher.search_scores('Post "gm" to the global feed.'))
+    assert max(written, key=written.__getitem__) == "Mutation.post"
+    read = _by_coordinate(corpus, searcher.search_scores("Posts of the global feed"))
+    assert max(read, key=read.__getitem__) != "Mutation.post"
+
 def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
     corpus = _corpus(
         """

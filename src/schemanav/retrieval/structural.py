@@ -466,18 +466,18 @@ class StructuralSearcher:
 
     @cached_property
     def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
-        """Each word of the name of a mutation root field named by two words or more
-        (`closeIssue`, `mergeRequestCreate`), with the fields holding it as (position,
-        words): what `requested_write` matches a question in the imperative against."""
+        """Each word of the name of a mutation root field (`closeIssue`, `mergeRequestCreate`,
+        and a write named by its verb alone, `post`), with the fields holding it as
+        (position, words): what `requested_write` matches a question in the imperative
+        against."""
         import numpy as np
 
         corpus = self.corpus
         found: dict[str, list[tuple[int, frozenset[str]]]] = {}
         for position in np.flatnonzero(self._owned_by(corpus.mutation_root)).tolist():
             words = frozenset(type_words(corpus.field_column[position]).split(" "))
-            if len(words) >= 2:
-                for word in words:
-                    found.setdefault(word, []).append((position, words))
+            for word in words:
+                found.setdefault(word, []).append((position, words))
         return found
 
     def _about_the_caller(self, scores: FloatArray) -> FloatArray:
