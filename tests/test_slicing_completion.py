@@ -157,7 +157,7 @@ type Shop {{
 """
 
 
-def test_from_a_rung_of_a_thousand_tokens_the_types_leaves_come_before_the_fill(
+def test_from_a_rung_of_two_thousand_tokens_the_types_leaves_come_before_the_fill(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     slicer = slicer_for(_filled_sdl(), SliceParams())

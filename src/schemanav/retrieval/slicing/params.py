@@ -57,7 +57,7 @@ ARGUMENT_ENUM_CAP = 8
 # From a rung of this many tokens, the types a slice holds once its ranked hits are in show
 # their leaves and values within this share of the budget before the fill (an operation selects
 # more of a type than a question names); below it, every token goes to ranked hits.
-EARLY_COMPLETION_FROM = 1_000
+EARLY_COMPLETION_FROM = 2_000
 EARLY_COMPLETION_SHARE = 0.04
 # A small subject (at most this many leaves) shows them all within this share of the budget.
 SUBJECT_LEAVES = 32
