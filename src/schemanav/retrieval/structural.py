@@ -13,7 +13,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    `title` too, though it names neither. Each field receives a share of the best score among
    its owner type's fields, in proportion to how generic its name is (how many types have a
    field of that name: `name`, `title`, `state` are shared descriptors, `mergeQueueEntry`
-   is not).
+   is not). A leaf gets at least a share of the best score among the fields returning its
+   type, alike: "her last billing address" names `User.lastBillingAddress`, and the answer
+   selects `Address.city` (`_inward`).
 4. Paths as hits: an agent cannot use a field it cannot reach, so each hit is preceded by
    the fields that lead to it from the root (chosen per question: hops through relevant
    fields are cheaper). Those path fields are ranked hits with their own token cost, counted
@@ -43,8 +45,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 9. Argument descriptions are text a field answers to, like its own description: "tags"
    finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
 10. Writes: a question in the imperative whose verb and every other word of a mutation's
-   name stand in it ("Close issue 42" → `closeIssue`) ranks that write first, however far
-   the mutation root lies (see `schemanav.question.grammar.requested_write`).
+   name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that write
+   first, however far the mutation root lies (see `schemanav.question.grammar.requested_write`).
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the mutation root's
    fields `write_weight` more: users rarely say the mutation's verb (`addReaction`).

@@ -15,13 +15,14 @@ unit). Hits are added in rank order, each with a way in
 from the root (the one adding the fewest fields not yet in the slice), until the next one would
 exceed 80% of the token budget; the rest goes first to connectives (fields not yet shown from a
 type in the slice to a type with a hit, each costing only its line, at most two between two
-types), then to hits further down (the whole ranking the slice was given, hits on the types the
+types), then, from 2,000 tokens, to the leaves and values of the slice's types within 4% of the
+budget, then to hits further down (the whole ranking the slice was given, hits on the types the
 question asks a set of first, none of type `ID`; `SliceParams.fill` turns this off) that cost
 only their own line, or that lie on a member of a union in the slice (of at most 16 members) and
 bring it in for at most 2% of the budget; what budget is left then goes to the other fields of
-the slice's types (`SliceParams.complete`): leaves first, then the values they hold (an object
-type of at most four leaf fields, none an `ID` or an identifier: a point's `x` and `y`), then
-fields leading to further types, and then to the other members of the slice's unions (of at
+the slice's types (`SliceParams.complete`): first the leaves and the values each holds (an
+object type of at most four leaf fields, none an `ID` or an identifier: a point's `x` and `y`),
+then fields leading to further types, and then to the other members of the slice's unions (of at
 most 16 types), each with its best-ranked field. A type entering the slice brings its best leaves by
 the question's scores (an interface, whose fields every implementation in the slice repeats,
 brings none of those), the leaves that identify its objects (named like a lookup field's

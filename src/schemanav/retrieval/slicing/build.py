@@ -1,7 +1,8 @@
 """The growth of one slice within a token budget, from nothing or from the slice of the rung
-below (`ladder`): ranked hits while they fit the main budget, then connectives, then the fill
-past the frontier, then the completion of the slice's types with what budget is left, then
-trimmed until the SDL fits."""
+below (`ladder`): ranked hits while they fit the main budget, then connectives, then (from 2,000
+tokens) the leaves of the slice's types within a small share, then the fill past the frontier,
+then the completion of the slice's types with what budget is left, then trimmed until the SDL
+fits."""
 
 from __future__ import annotations
 

@@ -181,9 +181,10 @@ class Slicer(SchemaTables):
     ) -> Rung:
         """One rung: the growth within `budget` from the slice of the rung below (its state,
         read with this rung's scores and budget): the main hits it did not take, in rank
-        order, while the whole slice fits the main budget, then connectives, the fill and the
-        completion with the room left. Only the steps past the rung below are recorded: the
-        prefixes a budget between two rungs takes (`Rung.within`)."""
+        order, while the whole slice fits the main budget, then connectives, the types' leaves
+        before the fill, the fill and the completion with the room left. Only the steps past
+        the rung below are recorded: the prefixes a budget between two rungs takes
+        (`Rung.within`)."""
         growth = Growth(self, self.arguments, values, budget, reading, below)
         return self._rung(growth, self._grown(growth, order), order, below)
 
