@@ -466,7 +466,10 @@ class Growth:
         facts, order = self.s.facts, self.s.fields_of
         entries, position = self.s.corpus.entries, self.s.position
         bare_costs, values = self.s.bare_line_costs, self.s.value_types
+        cheapest = self.s.cheapest_line
         for owner in owners:
+            if state.total + cheapest > budget:
+                break  # no line of the schema fits any more
             for name in order.get(owner, ()):
                 at = position[owner, name]
                 field = facts[owner][name]

@@ -272,10 +272,23 @@ class GrowingState(ClosedState):
         return sorted(found, key=best_first)
 
     def costs_line(self, owner: str, name: str) -> bool:
-        """Whether adding the field costs only its line: its return type is in the slice and
-        nothing implements its owner in the slice (which would copy it)."""
-        named = self.s.facts[owner][name].named
-        return named in self.fields and not self.implemented_by.get(owner)
+        """Whether adding the field costs only its line: nothing implements its owner in the
+        slice (which would copy it), and its return type is an object in the slice, or it is
+        a leaf without arguments whose scalar or enum the slice needs no line for (a built-in
+        scalar, or one shown already), where fields show no description. The completion then
+        adds it without a copy of the slice to fall back on."""
+        if self.implemented_by.get(owner):
+            return False
+        facts = self.s.facts[owner][name]
+        named = facts.named
+        if named in self.fields:
+            return True
+        return (
+            facts.leaf
+            and not facts.arguments
+            and not self.s.described
+            and (named in BUILTIN_SCALARS or named in self.scalars or named in self.enums)
+        )
 
     # --- the fill past the frontier -----------------------------------------------------
 
