@@ -155,8 +155,9 @@ def requested_write(
 ) -> list[int]:
     """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
     close, issue) all stand in the question and whose name holds its first word, the verb
-    ("Close issue 42", "Add a comment to issue 5"). `writes` maps each word of a mutation
-    root field's name (of two words or more) to the fields holding it, as (position, words).
+    ("Close issue 42", "Add a comment to issue 5", "Post …" for a write named `post`). `writes`
+    maps each word of a mutation root field's name to the fields holding it, as (position,
+    words).
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
     "which …") asks for none: a read naming a write's words is not a write."""
     words = _request_words(question)

@@ -525,16 +525,11 @@ class StructuralSearcher:
         owner no field reaches)."""
         import numpy as np
 
-        state = self.state
-        numbers = {name: n for n, name in enumerate(state.reached)}
+        state, owner = self.state, self._owner_reached
         nowhere = len(state.reached)
-        owner = np.fromiter(
-            (numbers.get(name, nowhere) for name in self.corpus.owner_column),
-            dtype=np.int64,
-            count=state.size,
-        )
+        leaf_owner = np.where((state.target < 0) & (owner >= 0), owner, nowhere)
         reaching = np.flatnonzero(state.target >= 0)
-        return reaching, state.target[reaching], np.where(state.target < 0, owner, nowhere)
+        return reaching, state.target[reaching], leaf_owner
 
     def _inward(self, scores: FloatArray) -> FloatArray:
         """Each leaf's evidence from the way into its type: the best score of the fields
