@@ -283,12 +283,12 @@ class GrowingState(ClosedState):
         named = facts.named
         if named in self.fields:
             return True
-        return (
-            facts.leaf
-            and not facts.arguments
-            and not self.s.described
-            and (named in BUILTIN_SCALARS or named in self.scalars or named in self.enums)
-        )
+        return facts.leaf and not facts.arguments and not self.s.described and self.holds(named)
+
+    def holds(self, leaf_type: str) -> bool:
+        """Whether a field returning this scalar or enum adds no line for it: a built-in
+        scalar, or one the slice shows already (an output enum keeps the values it shows)."""
+        return leaf_type in BUILTIN_SCALARS or leaf_type in self.scalars or leaf_type in self.enums
 
     # --- the fill past the frontier -----------------------------------------------------
 
@@ -316,13 +316,7 @@ class GrowingState(ClosedState):
         fields = self.fields.get(owner)
         if fields is None or name in fields:
             return False
-        if not (
-            named in BUILTIN_SCALARS
-            or named in self.fields
-            or named in self.scalars
-            or named in self.enums
-            or named in self.unions
-        ):
+        if not (self.holds(named) or named in self.fields or named in self.unions):
             return False
         return all(t in self.inputs or t in self.enums or t in self.scalars for t in required)
 
