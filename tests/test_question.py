@@ -25,6 +25,9 @@ from schemanav.question.grammar import (
         "Follow stani!",
         'Create a new group called "Climbers"',
         "Let me sign in as this customer to see their store.",
+        # The request after the scene it is set in.
+        "I just signed in: merge my guest cart into my account's cart.",
+        "My session is about to expire; keep me signed in.",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -43,10 +46,19 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Block this spam account?",  # asked, not requested
         "Let me see the cart.",
         "How many views did the signup form get?",
+        "Show product 5: its title, price and stock.",  # a read, and what it shows
+        "I changed my address; get fresh shipping prices for my cart.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:
     assert not asks_for_write(question)
+
+
+def test_a_request_after_its_scene_names_the_write_by_its_verb() -> None:
+    name = frozenset({"merge", "carts"})
+    writes = {"merge": [(0, name)], "carts": [(0, name)]}
+    assert requested_write("Back again: merge the carts.", writes) == []  # no asker in the scene
+    assert requested_write("I just signed in: merge the carts.", writes) == [0]
 
 
 def test_the_reading_is_one_record_of_the_question() -> None:

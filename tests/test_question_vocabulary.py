@@ -93,6 +93,13 @@ def test_known_words_are_left_alone_and_negations_add_the_word() -> None:
     assert forms.expand("unresolved threads") == "unresolved threads resolved"
 
 
+def test_a_word_of_a_sentence_is_never_an_acronym() -> None:
+    # Pronouns, prepositions and the like are words the schema need not know.
+    forms = _forms({"MlExperiment": 40, "IssueType": 30, "AccessToken": 20}, set())
+    assert forms.expand("commits by me when it ran at noon") == "commits by me when it ran at noon"
+    assert forms.expand("ats") == "ats access tokens"
+
+
 def test_a_known_acronym_without_a_vowel_still_expands() -> None:
     # The schema writes `introducedByMr`, so "mr" is a known word; no English word lacks a
     # vowel, so it is the schema's own short form of MergeRequest.

@@ -409,6 +409,11 @@ class SchemaGraph:
         self._ways: dict[tuple[str, int | None], list[list[int]]] = {}
         self._by_target: dict[bool, dict[int, list[int]]] = {}  # leaf or not: fields into
 
+    def fragment_cost(self, abstract: str) -> float:
+        """What passing through `abstract` to one of its possible types costs (0 for a type
+        with none)."""
+        return self._fragment_cost.get(abstract, 0.0)
+
     def edge(self, number: int) -> Edge:
         """Edge `number`: a field's (by its corpus position), then the fragments'."""
         owners, targets = self.corpus.owner_column, self.corpus.target_column

@@ -14,7 +14,10 @@ string of keywords ("draft pull requests not ready"). Keywords and imperatives l
 their first word, so an imperative is taken only as a sentence: its verb followed by a
 determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an exclamation mark,
 or quoting a value (a number after the first word is a keyword lookup: "subscription 88
-status").
+status"). The request may follow the scene its asker sets, after a colon or a semicolon ("I
+just signed in: merge my guest cart into my account's", "My session is about to expire; keep
+me signed in"); a read's colon only opens the list of what it shows ("Show product 5: its
+title …").
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ WRITE_VERBS = (
 
 def _request_words(question: str) -> list[str]:
     """A request's words from its verb on: lower-cased, polite openers ("please") dropped."""
-    words = _WORD.findall(question.lower().replace("'", " "))
+    words = _WORD.findall(request(question).lower().replace("'", " "))
     while words and words[0] in POLITE:
         words = words[1:]
     return words
@@ -92,9 +95,37 @@ def write_verbs(question: str, named: Container[str]) -> list[str]:
     return []
 
 
+# What sets a request apart from the context said before it ("I just signed in: merge …").
+_CLAUSE_END = re.compile(r"[:;]\s+")
+_ASKERS = frozenset({"i", "we", "my", "our"})
+
+
+def request(question: str) -> str:
+    """The part of a question that asks for a change: the whole, or the clause after a colon
+    or a semicolon when the words before it only set the scene ("I just signed in: merge the
+    guest cart into mine", "My session is about to expire; keep me signed in")."""
+    clauses = _CLAUSE_END.split(question)
+    scene = _WORD.findall(clauses[0].lower())
+    if len(clauses) == 1 or not scene or scene[0] not in _ASKERS:
+        return question
+    return next(
+        (
+            clause
+            for clause in clauses[1:]
+            if _imperative(clause) and _WORD.findall(clause.lower())[0] not in _DETERMINERS
+        ),
+        question,
+    )
+
+
 def asks_for_write(question: str) -> bool:
     """Whether the question asks to change something: an imperative sentence whose verb is
-    not one of reading (see the module's docstring)."""
+    not one of reading (see the module's docstring), alone or after the scene it is set in."""
+    return _imperative(request(question))
+
+
+def _imperative(question: str) -> bool:
+    """Whether one sentence is an imperative of change."""
     text = question.strip()
     words = _WORD.findall(text.lower().replace("'", ""))
     while words and words[0] in POLITE:

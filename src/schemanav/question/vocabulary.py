@@ -57,6 +57,19 @@ ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earlies
 SET_WORD_REACH = 2
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
+# English's closed classes (pronouns, determiners, prepositions, conjunctions, auxiliaries)
+# of two to four letters: words of a sentence, never a short form ("commits by me" does not
+# ask for an `MlExperiment`; "when did it run" for an `IssueType`).
+FUNCTION_WORDS = frozenset(
+    {
+        "me", "us", "it", "we", "he", "she", "him", "her", "his", "its", "our", "you", "my",
+        "they", "them", "an", "the", "this", "that", "some", "any", "all", "each", "both",
+        "at", "by", "in", "of", "on", "to", "up", "as", "via", "for", "from", "into", "onto",
+        "with", "over", "per", "than", "and", "or", "nor", "but", "if", "so", "yet", "is",
+        "am", "are", "was", "be", "been", "do", "does", "did", "has", "had", "have", "can",
+        "may", "will", "not", "no",
+    }
+)  # fmt: skip
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
 # question is in time: no word of a question has this form.
 TIME_MARK = "@time"
@@ -269,8 +282,9 @@ class ShortForms:
     Where several type names share an acronym or a clipping, the one the most fields return
     wins (the schema's central type). Acronyms and clippings expand only words the schema does
     not know, or, for an acronym, a known word without a vowel (no English word: the schema's
-    own short form, as GitLab's `introducedByMr`); a negation adds its word whenever the
-    schema knows that word.
+    own short form, as GitLab's `introducedByMr`), and never a word of a sentence's frame
+    (`FUNCTION_WORDS`: "me", "it"); a negation adds its word whenever the schema knows that
+    word.
     """
 
     def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
@@ -324,6 +338,8 @@ class ShortForms:
         return None
 
     def _acronym(self, word: str) -> str | None:
+        if word in FUNCTION_WORDS:
+            return None
         singular = word[:-1] if word.endswith("s") and len(word) > 2 else word
         acronyms = self._tables[0]
         if singular in acronyms:

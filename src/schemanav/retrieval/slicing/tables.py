@@ -10,7 +10,6 @@ outcome and its parts, its envelope) comes from `OutcomeTables` (`outcomes.py`).
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from functools import cached_property
@@ -426,8 +425,7 @@ class SchemaTables(OutcomeTables):
                 ):
                     target = entries[step].named_return_type
                     if target != arrival:
-                        possible = self.corpus.possible_types.get(target, ())
-                        penalty += self.graph.abstract_penalty * math.log2(1 + len(possible))
+                        penalty += self.graph.fragment_cost(target)
                 steps = [(entries[i].owner, entries[i].field) for i in way]
                 cached.append((way, steps, penalty))
             self._static_ways[owner] = cached
