@@ -88,6 +88,7 @@ def test_the_word_after_a_quoted_value_says_what_the_value_is() -> None:
     # A path names an object (a lookup's business); a function word names nothing.
     assert quoted_value_nouns('members of the "group/project" group') == []
     assert quoted_value_nouns("commits by 'me' on main") == []
+    assert quoted_value_nouns("tags named 'v1' this week") == []
 
 
 def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:

@@ -26,6 +26,19 @@ import re
 from collections.abc import Container
 
 _WORD = re.compile(r"[a-z0-9]+")
+# English's closed classes (pronouns, determiners, prepositions, conjunctions, auxiliaries)
+# of two to four letters: a sentence's frame, never what a quoted value is ("'main' on …")
+# nor a short form of a schema's type ("commits by me" does not ask for an `MlExperiment`).
+FUNCTION_WORDS = frozenset(
+    {
+        "me", "us", "it", "we", "he", "she", "him", "her", "his", "its", "our", "you", "my",
+        "they", "them", "an", "the", "this", "that", "some", "any", "all", "each", "both",
+        "at", "by", "in", "of", "on", "to", "up", "as", "via", "for", "from", "into", "onto",
+        "with", "over", "per", "than", "and", "or", "nor", "but", "if", "so", "yet", "is",
+        "am", "are", "was", "be", "been", "do", "does", "did", "has", "had", "have", "can",
+        "may", "will", "not", "no",
+    }
+)  # fmt: skip
 # Words that may open a request before its verb ("please close issue 42").
 POLITE = frozenset({"please", "kindly", "now", "just", "also", "then", "so"})
 # Words that open a question, and verbs of reading: a sentence opening with one reads.
@@ -200,9 +213,6 @@ def requested_write(
 
 # A quoted value but a path (`"group/project"` names an object for a lookup to find).
 _QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
-_FUNCTION_WORDS = frozenset(
-    {"and", "or", "in", "on", "of", "for", "to", "with", "by", "from", "at", "as", "is", "are"}
-)
 
 
 def quoted_value_nouns(question: str) -> list[str]:
@@ -211,5 +221,5 @@ def quoted_value_nouns(question: str) -> list[str]:
     return [
         word
         for word in _QUOTED_THEN_WORD.findall(question.lower())
-        if word not in _FUNCTION_WORDS
+        if word not in FUNCTION_WORDS
     ]

@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from schemanav.question.grammar import FUNCTION_WORDS
 from schemanav.question.reading import Reading, read
 
 # English nouns whose plural the Snowball stemmer does not bring back to the singular (it
@@ -57,19 +58,6 @@ ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earlies
 SET_WORD_REACH = 2
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
-# English's closed classes (pronouns, determiners, prepositions, conjunctions, auxiliaries)
-# of two to four letters: words of a sentence, never a short form ("commits by me" does not
-# ask for an `MlExperiment`; "when did it run" for an `IssueType`).
-FUNCTION_WORDS = frozenset(
-    {
-        "me", "us", "it", "we", "he", "she", "him", "her", "his", "its", "our", "you", "my",
-        "they", "them", "an", "the", "this", "that", "some", "any", "all", "each", "both",
-        "at", "by", "in", "of", "on", "to", "up", "as", "via", "for", "from", "into", "onto",
-        "with", "over", "per", "than", "and", "or", "nor", "but", "if", "so", "yet", "is",
-        "am", "are", "was", "be", "been", "do", "does", "did", "has", "had", "have", "can",
-        "may", "will", "not", "no",
-    }
-)  # fmt: skip
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
 # question is in time: no word of a question has this form.
 TIME_MARK = "@time"
