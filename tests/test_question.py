@@ -10,6 +10,7 @@ from schemanav.question.grammar import (
     asks_for_write,
     in_first_person,
     in_time,
+    lists_many,
     quoted_value_nouns,
     requested_write,
     write_verbs,
@@ -72,6 +73,13 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
         assert in_time(question), question
     for question in ("the latest pipeline", "open merge requests", "issue 42"):
         assert not in_time(question), question
+
+
+def test_a_question_with_two_commas_lists_many_things() -> None:
+    assert lists_many("Show product 5: its status, tags, pictures, title and description.")
+    assert read("Open run 8: its status, config, and tags.").lists
+    assert not lists_many("Show product 5 with its title and description.")
+    assert not read("Which tags does it have, if any?").lists
 
 
 def test_a_question_about_its_asker_is_in_the_first_person() -> None:

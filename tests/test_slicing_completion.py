@@ -176,6 +176,22 @@ def test_from_a_rung_of_two_thousand_tokens_the_types_leaves_come_before_the_fil
     slicer = slicer_for(_filled_sdl(), SliceParams())
     assert "Order.l7" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM).fields
 
+
+def test_a_question_listing_many_things_gets_its_types_leaves_at_every_rung() -> None:
+    slicer = slicer_for(_filled_sdl(), SliceParams())
+    ranked = {"Query.order": 5.0, "Order.number": 4.0, "Query.shop": 3.0, "Query.report": 2.0}
+    ranked |= {f"Shop.s{n}": 1.0 - n / 1000 for n in range(400)}
+    hits = scored(slicer, ranked)
+    listing = "Show order 7: its number, its status, its total and its date."
+    asked = "Show order 7 with its number."
+    # Below the rung where every question's types show their leaves first (the fill takes the
+    # room otherwise, as the test above shows).
+    piece = slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2, listing)
+    valid(piece.sdl)
+    assert {f"Order.l{n}" for n in range(8)} <= set(piece.fields)
+    assert "Order.l7" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2, asked).fields
+
+
 def _outcomes(members: int) -> str:
     failures = "\n".join(f"type Failure{n} {{\n  reason{n}: String\n}}" for n in range(members))
     union = " | ".join(["Reacted", *(f"Failure{n}" for n in range(members))])

@@ -1,8 +1,9 @@
 """The rules of English a question is read by: whether it asks for a change (a write),
-speaks of its asker (first person), is in time, names values in quotes, which write its
-imperative names, and which words its verb of change stands for among writes (`write_verbs`:
-"remove" for a schema whose writes say `delete`). Each is read from the question's words
-alone; the last two are matched against the words of a schema's writes, given as words.
+speaks of its asker (first person), is in time, lists many things, names values in quotes,
+which write its imperative names, and which words its verb of change stands for among writes
+(`write_verbs`: "remove" for a schema whose writes say `delete`). Each is read from the
+question's words alone; the last two are matched against the words of a schema's writes,
+given as words.
 
 A request to change something:
 
@@ -185,6 +186,17 @@ def in_first_person(question: str) -> bool:
         word in FIRST_PERSON and not (word == "me" and number and words[number - 1] in _ASKING_ME)
         for number, word in enumerate(words)
     )
+
+
+# Commas by which a question lists the things it wants of an object ("its status, tags,
+# pictures, title and description"): two make a list of at least three.
+LISTING_COMMAS = 2
+
+
+def lists_many(question: str) -> bool:
+    """Whether the question lists many things it wants (`LISTING_COMMAS`): an answer about an
+    object then selects much of it, more than the words of the list name."""
+    return question.count(",") >= LISTING_COMMAS
 
 
 def in_time(question: str) -> bool:

@@ -9,6 +9,7 @@ from schemanav.question.grammar import (
     asks_for_write,
     in_first_person,
     in_time,
+    lists_many,
     quoted_value_nouns,
 )
 
@@ -17,12 +18,14 @@ from schemanav.question.grammar import (
 class Reading:
     """What a question says of itself (`grammar`): `writes`, it asks to change something;
     `first_person`, it is about its asker ("my snippets"); `in_time`, it asks when or about a
-    period; `quoted_nouns`, the word after each quoted value (what the value is)."""
+    period; `lists`, it lists many things it wants ("its status, tags, pictures, title and
+    description"); `quoted_nouns`, the word after each quoted value (what the value is)."""
 
     question: str
     writes: bool
     first_person: bool
     in_time: bool
+    lists: bool
     quoted_nouns: tuple[str, ...]
 
 
@@ -35,5 +38,6 @@ def read(question: str) -> Reading:
         writes=asks_for_write(question),
         first_person=in_first_person(question),
         in_time=in_time(question),
+        lists=lists_many(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
     )

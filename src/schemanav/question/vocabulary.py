@@ -354,13 +354,15 @@ class SliceReading:
     quoted value; `many`, the types it asks a set of (in the plural, after each / every /
     all, or as the first or last of a list); `named`, every type it names but `one`, those
     it names once beside a literal identifier (one object: `pipeline 42`); `writes`, it asks
-    to change something (`Reading.writes`)."""
+    to change something (`Reading.writes`); `lists`, it lists many things it wants
+    (`Reading.lists`)."""
 
     words: frozenset[str]
     many: frozenset[str]
     named: frozenset[str]
     one: frozenset[str]
     writes: bool
+    lists: bool = False
 
 
 NO_QUESTION = SliceReading(frozenset(), frozenset(), frozenset(), frozenset(), False)
@@ -433,6 +435,7 @@ class TypeReader:
             named=(mentions.plural | mentions.singular) - one,
             one=one,
             writes=reading.writes,
+            lists=reading.lists,
         )
 
 

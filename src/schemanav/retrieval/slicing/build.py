@@ -19,6 +19,7 @@ from schemanav.retrieval.slicing.params import (
     ENTRY_ARGUMENTS_TOTAL,
     FILL_MEMBER_CAP,
     FILL_MEMBER_SHARE,
+    LISTING_COMPLETION_SHARE,
     RESERVE,
     SNAPSHOT_FROM,
     SchemaSlice,
@@ -65,6 +66,7 @@ class Growth:
         self.words = reading.words
         self.many, self.named, self.one = reading.many, reading.named, reading.one
         self.writes = reading.writes
+        self.lists = reading.lists
         self.steps: list[Step] = []
         # The state the growth starts from: the rung below's slice, read with this rung's
         # scores and budget (its steps replayed on it would make it again), or an empty one.
@@ -425,12 +427,15 @@ class Growth:
         of the types the slice holds, within `EARLY_COMPLETION_SHARE` of the budget. The fill
         takes hits by score wherever they are, and an answer about an object selects its
         leaves though the question names few (`Asset.name`, `Money.amount`); past the fill,
-        the completion seldom finds room for them."""
-        if self.budget < EARLY_COMPLETION_FROM:
+        the completion seldom finds room for them. A question listing many things it wants
+        ("its status, tags, pictures, title and description") selects more of each object
+        than its list names: at every rung, within `LISTING_COMPLETION_SHARE`."""
+        share = LISTING_COMPLETION_SHARE if self.lists else EARLY_COMPLETION_SHARE
+        if self.budget < EARLY_COMPLETION_FROM and not self.lists:
             return state
         roots = self.s.graph.roots
         owners = [owner for owner in state.fields if owner not in roots]
-        limit = min(self.budget, state.total + int(EARLY_COMPLETION_SHARE * self.budget))
+        limit = min(self.budget, state.total + int(share * self.budget))
         return self._complete_fields(state, owners, 0, limit)
 
     def complete(self, state: GrowingState) -> GrowingState:
