@@ -29,6 +29,8 @@ from schemanav.question.grammar import (
         # The request after the scene it is set in.
         "I just signed in: merge my guest cart into my account's cart.",
         "My session is about to expire; keep me signed in.",
+        # …and before what its answer should tell.
+        "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -49,6 +51,7 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "How many views did the signup form get?",
         "Show product 5: its title, price and stock.",  # a read, and what it shows
         "I changed my address; get fresh shipping prices for my cart.",
+        "Show run 8: which steps failed?",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:

@@ -17,8 +17,9 @@ determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an ex
 or quoting a value (a number after the first word is a keyword lookup: "subscription 88
 status"). The request may follow the scene its asker sets, after a colon or a semicolon ("I
 just signed in: merge my guest cart into my account's", "My session is about to expire; keep
-me signed in"); a read's colon only opens the list of what it shows ("Show product 5: its
-title …").
+me signed in"), or come before what its answer should tell ("Test the nightly schedule as if
+it ticked at midnight: which runs would it request?"); a read's colon only opens the list of
+what it shows ("Show product 5: its title …").
 """
 
 from __future__ import annotations
@@ -115,10 +116,14 @@ _ASKERS = frozenset({"i", "we", "my", "our"})
 
 
 def request(question: str) -> str:
-    """The part of a question that asks for a change: the whole, or the clause after a colon
-    or a semicolon when the words before it only set the scene ("I just signed in: merge the
-    guest cart into mine", "My session is about to expire; keep me signed in")."""
+    """The part of a question that asks for a change: the whole; the clause after a colon or
+    a semicolon when the words before it only set the scene ("I just signed in: merge the
+    guest cart into mine", "My session is about to expire; keep me signed in"); or the clause
+    before one, when the question after it asks what the change should tell ("Test the
+    nightly schedule as if it ticked at midnight: which runs would it request?")."""
     clauses = _CLAUSE_END.split(question)
+    if len(clauses) > 1 and question.rstrip().endswith("?") and _imperative(clauses[0]):
+        return clauses[0]
     scene = _WORD.findall(clauses[0].lower())
     if len(clauses) == 1 or not scene or scene[0] not in _ASKERS:
         return question
