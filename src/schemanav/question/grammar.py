@@ -139,7 +139,8 @@ def request(question: str) -> str:
 
 def asks_for_write(question: str) -> bool:
     """Whether the question asks to change something: an imperative sentence whose verb is
-    not one of reading (see the module's docstring), alone or after the scene it is set in."""
+    not one of reading (see the module's docstring): the whole question, or the clause of it
+    that asks (`request`)."""
     return _imperative(request(question))
 
 
