@@ -86,12 +86,18 @@ WRITE_VERBS = (
 )
 
 
-def _request_words(question: str) -> list[str]:
-    """A request's words from its verb on: lower-cased, polite openers ("please") dropped."""
-    words = _WORD.findall(request(question).lower().replace("'", " "))
+def _sentence_words(sentence: str) -> list[str]:
+    """A sentence's words from its verb on: lower-cased, apostrophes dropped ("what's" →
+    `whats`, "account's" → `accounts`), polite openers ("please") dropped."""
+    words = _WORD.findall(sentence.lower().replace("'", ""))
     while words and words[0] in POLITE:
         words = words[1:]
     return words
+
+
+def _request_words(question: str) -> list[str]:
+    """The words of the part of a question that asks for a change (`request`)."""
+    return _sentence_words(request(question))
 
 
 def write_verbs(question: str, named: Container[str]) -> list[str]:
@@ -147,9 +153,7 @@ def asks_for_write(question: str) -> bool:
 def _imperative(question: str) -> bool:
     """Whether one sentence is an imperative of change."""
     text = question.strip()
-    words = _WORD.findall(text.lower().replace("'", ""))
-    while words and words[0] in POLITE:
-        words = words[1:]
+    words = _sentence_words(text)
     if len(words) < 2 or text.endswith("?"):
         return False
     verb, following = words[0], words[1]
