@@ -122,6 +122,14 @@ def _lexical(
     return _by_coordinate(corpus, _structural(corpus, params).lexical_scores(query))
 
 
+def _lexical_and_final(
+    corpus: Corpus, backend: StructuralSearcher, query: str
+) -> tuple[dict[str, float], dict[str, float]]:
+    """A question's lexical scores and its final scores, by coordinate."""
+    lexical = _by_coordinate(corpus, backend.lexical_scores(query))
+    return lexical, _by_coordinate(corpus, backend.search_scores(query))
+
+
 def test_the_name_part_weighs_two(films: Corpus) -> None:
     # "title": Film.title's name only; length 1 = average, so t̃f = 2.0 · 1 / 1.
     scores = _lexical(films, "title")
@@ -250,8 +258,7 @@ def chain() -> Corpus:
 def _closeness(corpus: Corpus, params: StructuralParams | None = None) -> dict[str, float]:
     """search score / lexical score per entry: closeness (with `no_sibling_evidence`)."""
     backend = _structural(corpus, params)
-    lexical = _by_coordinate(corpus, backend.lexical_scores("thing"))
-    final = _by_coordinate(corpus, backend.search_scores("thing"))
+    lexical, final = _lexical_and_final(corpus, backend, "thing")
     assert all(value > 0 for value in lexical.values())
     return {coordinate: final[coordinate] / lexical[coordinate] for coordinate in lexical}
 
@@ -328,6 +335,7 @@ def test_a_write_named_by_the_requests_verb_alone_ranks_first() -> None:
     assert max(written, key=written.__getitem__) == "Mutation.post"
     read = _by_coordinate(corpus, searcher.search_scores("Posts of the global feed"))
     assert max(read, key=read.__getitem__) != "Mutation.post"
+
 
 def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
     corpus = _corpus(
@@ -417,8 +425,7 @@ def test_siblings_get_a_fifth_of_their_owner_best_score_scaled_by_name_commonnes
 ) -> None:
     corpus = _corpus(SIBLING_SDL)
     backend = _structural(corpus)
-    lexical = _by_coordinate(corpus, backend.lexical_scores("stars"))
-    final = _by_coordinate(corpus, backend.search_scores("stars"))
+    lexical, final = _lexical_and_final(corpus, backend, "stars")
     # Only Repo.stars matches; Repo is one hop from the root.
     best = lexical["Repo.stars"] * _expected(1)
     assert best > 0
@@ -462,8 +469,7 @@ def test_leaves_get_three_tenths_of_the_best_field_into_their_type(
 ) -> None:
     corpus = _corpus(INWARD_SDL)
     backend = _structural(corpus)
-    lexical = _by_coordinate(corpus, backend.lexical_scores("maintainer"))
-    final = _by_coordinate(corpus, backend.search_scores("maintainer"))
+    lexical, final = _lexical_and_final(corpus, backend, "maintainer")
     # Only Repo.maintainer matches, one hop from the root; User has no match of its own.
     into = lexical["Repo.maintainer"] * _expected(1)
     assert into > 0
