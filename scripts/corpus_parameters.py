@@ -3,7 +3,7 @@
 each at half and twice its value, by the rule a change is kept by, with the leave-one-schema-out
 choice.
 
-`schemanav.retrieval.slicing.params` holds the slicer's sizes (how many leaves a new type
+`schemanav.retrieval.slicing.params` holds most of the slicer's sizes (how many leaves a new type
 shows, how much of the budget an entry field's arguments may take, …) and `StructuralParams`
 the ranking's weights (a field's name against its owner's, the return type's, …). Each was
 first tried on GitHub (and GitLab) alone; this scores every one on every set of
@@ -108,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
 def current(kind: str, names: list[str]) -> dict[str, Any]:
     """Each number's value in the code today."""
     if kind == "sizes":
-        from schemanav.retrieval.slicing import params
+        import importlib
 
-        return {n: getattr(params, n) for n in names}
+        modules = [importlib.import_module(m) for m in cq.SLICING_MODULES]
+        return {n: getattr(next(m for m in modules if hasattr(m, n)), n) for n in names}
     from schemanav.retrieval.structural import StructuralParams
 
     defaults = StructuralParams()

@@ -95,9 +95,13 @@ def cache_key(corpus_set: CorpusSet, candidate: str, source: str) -> str:
     return digest.hexdigest()[:32]
 
 
-SLICING_MODULES = tuple(
-    f"schemanav.retrieval.slicing.{name}"
-    for name in ("params", "arguments", "build", "closure", "connections", "growth", "tables")
+SLICING_MODULES = (
+    *(
+        f"schemanav.retrieval.slicing.{name}"
+        for name in ("params", "arguments", "build", "closure", "connections", "growth")
+    ),
+    *("schemanav.retrieval.slicing.outcomes", "schemanav.retrieval.slicing.tables"),
+    "schemanav.corpus.outcomes",  # the shared outcome's numbers
 )
 
 

@@ -33,6 +33,7 @@ from schemanav.retrieval.structural_index import (
     SET_ROUTE_HOME,
     SET_ROUTE_NONE,
     SET_ROUTE_PLUMBING,
+    result_unions,
 )
 from schemanav.schema import bundled_path
 
@@ -545,13 +546,13 @@ _EDGES = ["64 ones", "65 ones", "64 ones after zeros", "63 ones", "all tie", "no
 def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(
     k: int, case: str
 ) -> None:
-    """`_best_first` sorts only the best few first; read whole, its chunks must be what a
+    """`best_first` sorts only the best few first; read whole, its chunks must be what a
     stable sort of every entry scoring more than nothing gives (entry order among ties),
     also where as many entries score something as the first chunk holds, one more or one
     fewer (its threshold is taken over every entry)."""
     import numpy as np
 
-    from schemanav.retrieval.structural import _best_first
+    from schemanav.retrieval.best_first import best_first
 
     generator = np.random.default_rng(k)
     # Few distinct values, so ties straddle the first chunk's threshold; zeros and
@@ -567,7 +568,7 @@ def test_the_best_entries_come_in_chunks_that_together_are_one_stable_sort(
     }[case]
     positive = np.flatnonzero(scores > 0.0)
     expected = positive[np.argsort(-scores[positive], kind="stable")].tolist()
-    chunks = list(_best_first(scores, k))
+    chunks = list(best_first(scores, k))
     assert [p for positions, _ in chunks for p in positions] == expected
     assert [v for _, values in chunks for v in values] == scores[expected].tolist()
     # The rest is sorted apart from the best, when there is a rest.
@@ -743,6 +744,51 @@ def test_a_literal_beside_a_type_named_once_doubles_its_lookup() -> None:
     off = StructuralParams(literal_lookups=0.0)
     unlifted = _structural(corpus, off).search_scores("the repository a/b")
     assert _by_coordinate(corpus, unlifted)["Query.repository"] == plain["Query.repository"]
+
+
+RESULT_UNION_SDL = """
+type Query {
+  repositoryOrError(name: String!): RepositoryOrError
+  ownerOrRepository(name: String!): OwnerOrRepository
+  repositories: [Repository!]!
+  owners: [Owner!]!
+}
+type Mutation { renameRepository(name: String!): RenameResult }
+union RepositoryOrError = Repository | RepositoryNotFound
+union OwnerOrRepository = Owner | Repository
+union RenameResult = Repository | NameTaken
+type Repository { name: String }
+type Owner { login: String }
+type RepositoryNotFound { message: String }
+type NameTaken { message: String }
+"""
+
+
+@pytest.mark.usefixtures("no_sibling_evidence")
+def test_a_union_of_one_object_and_its_failures_is_a_lookup_of_that_object() -> None:
+    corpus = _corpus(RESULT_UNION_SDL)
+    # Not a union of like things (both returned elsewhere), nor the write's own result.
+    assert result_unions(corpus) == {"RepositoryOrError": "Repository"}
+    searcher = _structural(corpus, StructuralParams())
+    plain = _by_coordinate(corpus, searcher.search_scores("the repository"))
+    named = _by_coordinate(corpus, searcher.search_scores("the repository a/b"))
+    assert named["Query.repositoryOrError"] == pytest.approx(2.0 * plain["Query.repositoryOrError"])
+    for unlifted in ("Query.ownerOrRepository", "Mutation.renameRepository"):
+        assert named[unlifted] == pytest.approx(plain[unlifted])
+
+
+def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> None:
+    unions = "\n".join(f"union {t}OrError = {t} | PythonError" for t in ("Run", "Job", "A", "B"))
+    corpus = _corpus(
+        "type Query { runOrError(id: ID!): RunOrError jobOrError(id: ID!): JobOrError"
+        " a: AOrError b: BOrError runs: [Run!]! }\n"
+        f"{unions}\n"
+        "type Run { id: ID } type Job { id: ID } type A { id: ID } type B { id: ID }\n"
+        "type PythonError { message: String chain: [Link!] } type Link { error: PythonError }"
+    )
+    # `PythonError` is returned elsewhere (`Link.error`) but is in every union: the runs' one
+    # object is `Run`; the others' objects are returned nowhere else.
+    assert result_unions(corpus) == {"RunOrError": "Run"}
 
 
 @pytest.mark.usefixtures("no_sibling_evidence")

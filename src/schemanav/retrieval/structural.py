@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
 from operator import itemgetter
@@ -72,6 +72,7 @@ from schemanav.question.analyzer import Stemmer
 from schemanav.question.grammar import requested_write, write_verbs
 from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
+from schemanav.retrieval.best_first import best_first
 from schemanav.retrieval.quantity import CALLER_DESCRIPTION, is_time_scalar
 from schemanav.retrieval.registry import register_backend
 from schemanav.retrieval.structural_index import (
@@ -280,7 +281,7 @@ class StructuralSearcher:
 
         rows, stem = self._term_rows, self.stem
         return ShortForms(
-            dict(zip(self.state.reached, self.state.reached_by, strict=True)),
+            self._returned_by,
             lambda word: bool(stem(word)) and all(t in rows for t in stem(word)),
         )
 
@@ -301,8 +302,15 @@ class StructuralSearcher:
 
     @cached_property
     def _reached(self) -> frozenset[str]:
-        """The types a field reaches: those a question's mentions count among."""
-        return frozenset(self.state.reached)
+        """The object types a field reaches: those a question's mentions count among."""
+        return frozenset(self._returned_by)
+
+    @cached_property
+    def _returned_by(self) -> dict[str, int]:
+        """How many fields reach each object type (the reached unions left out)."""
+        owners = self.corpus.owners
+        reached = zip(self.state.reached, self.state.reached_by, strict=True)
+        return {name: count for name, count in reached if name in owners}
 
     def _literal_lookups(
         self, mentions: TypeMentions, scores: FloatArray, everyones: bool
@@ -316,7 +324,8 @@ class StructuralSearcher:
         of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
         `products`) `ROOT_LISTS` more, unless the set is not everyone's (`everyones` False:
-        "my repos" are the caller's, "runners of group/project" that object's)."""
+        "my repos" are the caller's, "runners of group/project" that object's). A union of
+        one object and its failures counts as that object (`_with_result_unions`)."""
         import numpy as np
 
         one = mentions.one
@@ -325,6 +334,7 @@ class StructuralSearcher:
         root_lists = ROOT_LISTS if everyones else 0.0
         if sets and (self.params.plural_lookups or root_lists):
             wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
+            wanted = self._with_result_unions(wanted)
             into = self._among(self.state.target, wanted)
             single = into & (self.state.shape == 1)
             scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
@@ -333,11 +343,13 @@ class StructuralSearcher:
         if not one:
             return scores
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
+        ids = self._with_result_unions(ids)
         lookups = self._among(self.state.target, ids) & (self.state.shape == 1)
         result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
         plural = mentions.plural
         if plural and self.params.scoped_lists:
             many = np.fromiter((numbers[n] for n in plural if n in numbers), dtype=np.int64)
+            many = self._with_result_unions(many)
             scoped = (
                 self._among(self._owner_reached, ids)
                 & self._among(self.state.target, many)
@@ -345,6 +357,14 @@ class StructuralSearcher:
             )
             result = result * np.where(scoped, 1.0 + self.params.scoped_lists, 1.0)
         return result
+
+    def _with_result_unions(self, wanted: IntArray) -> IntArray:
+        """The `wanted` types, and the unions that are one of them or its failure: a field
+        returning such a union is a lookup or a list of the wanted type as one returning the
+        type is (`assetNodeOrError(assetKey:)` of an asset node)."""
+        import numpy as np
+
+        return np.union1d(wanted, np.flatnonzero(np.isin(self.state.result_object, wanted)))
 
     def _among(self, numbers: IntArray, wanted: IntArray) -> Any:
         """`np.isin(numbers, wanted)` for reached-type numbers (-1 for none): a look-up in a
@@ -527,8 +547,12 @@ class StructuralSearcher:
 
         state, owner = self.state, self._owner_reached
         nowhere = len(state.reached)
-        leaf_owner = np.where((state.target < 0) & (owner >= 0), owner, nowhere)
-        reaching = np.flatnonzero(state.target >= 0)
+        # A field returning a union is a leaf here, as one returning a scalar is.
+        owners = self.corpus.owners
+        objects = np.array([name in owners for name in state.reached] + [False])
+        to_object = objects[state.target]  # -1 reads the last slot: False
+        leaf_owner = np.where(~to_object & (owner >= 0), owner, nowhere)
+        reaching = np.flatnonzero(to_object)
         return reaching, state.target[reaching], leaf_owner
 
     def _inward(self, scores: FloatArray) -> FloatArray:
@@ -602,7 +626,7 @@ class StructuralSearcher:
         if k >= _WALK_EVERYTHING_FROM:
             routes.settle_all_at_once()  # so deep a ranking asks about nearly every type
             # Every type is settled: the whole list in array operations, as the loop below.
-            chunks = _best_first(scores, k, lists=False)
+            chunks = best_first(scores, k, lists=False)
             entries, kept = routes.listed_after_ways_in(chunks, self._owner_array, k)
             return entries, kept, routes
         # A path field enters the list with the score of the field it leads to, so scores
@@ -612,7 +636,7 @@ class StructuralSearcher:
         ranked: dict[int, float] = {}
         add = ranked.setdefault
         owners, entered, chain = self._owner_numbers, set(), routes.shared_chain
-        for positions, values in _best_first(scores, k):
+        for positions, values in best_first(scores, k):
             for position, score in zip(positions, values, strict=True):
                 if len(ranked) >= k:
                     break
@@ -674,49 +698,6 @@ class StructuralSearcher:
             )
             for rank, (entry, score) in enumerate(zip(entries, kept, strict=True), start=1)
         ]
-
-
-_FIRST_CHUNK = 4
-"""`_best_first` sorts this many times `k` of the best entries first (at least `_MIN_CHUNK`):
-a ranking of `k` seldom reads past them, and the rest is sorted only when it does."""
-_MIN_CHUNK = 64
-
-
-def _best_first(scores: FloatArray, k: int, *, lists: bool = True) -> Iterator[tuple[Any, Any]]:
-    """The entries scoring more than nothing and their scores, best first, in entry order
-    among equal scores (what a stable sort of every entry gives), in two chunks: the best
-    `_FIRST_CHUNK · k` or so (every entry tying the last of them too), then the rest.
-
-    Why: a question's ranking reads a few dozen entries, but thousands score something;
-    sorting and converting all of them took a fifth of a search. Entries of the first
-    chunk all score at least its threshold and those of the second less, and each chunk
-    keeps entry order among ties, so the two together are that one stable sort.
-
-    Chunks are lists, or arrays (`lists` False) for a caller that goes on in arrays.
-
-    The threshold is the `size`-th best score of every entry, not of those above nothing
-    gathered first: when more than `size` score something, the best `size` all do, so it is
-    the same score, and the entries scoring something (nearly all of them) are gathered only
-    for the rest, when a ranking reads past the first chunk."""
-    import numpy as np
-
-    size = max(_FIRST_CHUNK * k, _MIN_CHUNK)
-    above = scores > 0.0
-    if np.count_nonzero(above) > size:
-        threshold = np.partition(scores, len(scores) - size)[len(scores) - size]
-        head = np.flatnonzero(scores >= threshold)
-        values = scores[head]
-        order = np.argsort(-values, kind="stable")
-        chunk = head[order], values[order]
-        yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
-        rest = np.flatnonzero(above & (scores < threshold))
-        values = scores[rest]
-    else:
-        rest = np.flatnonzero(above)
-        values = scores[rest]
-    order = np.argsort(-values, kind="stable")
-    chunk = rest[order], values[order]
-    yield (chunk[0].tolist(), chunk[1].tolist()) if lists else chunk
 
 
 @register_backend("structural")

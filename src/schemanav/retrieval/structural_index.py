@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from schemanav.corpus.model import is_identifier_type
+from schemanav.corpus.outcomes import shared_outcomes
 from schemanav.corpus.pages import list_pages
 
 if TYPE_CHECKING:
@@ -177,12 +178,13 @@ object by identifiers only (`mergeRequest(id: MergeRequestID!)`)."""
 def _reached_types(
     corpus: Corpus,
 ) -> tuple[list[str], list[int], list[int], list[int], list[int], list[int]]:
-    """The object types fields reach, and by entry: the type it reaches (a connection's node
-    type for a connection; -1 for none) and its shape: 1 a lookup (one object, chosen by a
-    required argument), 2 many (a list or a connection), 0 anything else. With each type, how
-    many fields reach it (a schema's central types are reached from everywhere), each entry's
-    kind on a way to a set (`SET_ROUTE_…`, see `_set_routes`) and the set it is on the way
-    to (its reached type, but for a connection's `edges`: the type of its nodes)."""
+    """The object types and unions fields reach, and by entry: the type it reaches (a
+    connection's node type for a connection; -1 for none) and its shape: 1 a lookup (one
+    object, chosen by a required argument), 2 many (a list or a connection), 0 anything else.
+    With each type, how many fields reach it (a schema's central types are reached from
+    everywhere), each entry's kind on a way to a set (`SET_ROUTE_…`, see `_set_routes`) and
+    the set it is on the way to (its reached type, but for a connection's `edges`: the type
+    of its nodes)."""
     entries = corpus.entries
     edge_nodes = {e.owner: e.named_return_type for e in entries if e.field == "node"}
     pages = list_pages(corpus)
@@ -210,12 +212,13 @@ def _reached_types(
     target: list[int] = []
     shape: list[int] = []
     owners = corpus.owners
+    unions = object_unions(corpus)
     for entry in entries:
         named = entry.named_return_type
         listed = entry.returns_list
         if named in nodes:
             named, listed = nodes[named], True
-        if named not in owners:
+        if named not in owners and named not in unions:
             target.append(-1)
             shape.append(0)
             continue
@@ -232,6 +235,42 @@ def _reached_types(
         for position, entry in enumerate(entries)
     ]
     return reached, target, shape, [counts[n] for n in range(len(numbers))], routes, set_target
+
+
+def object_unions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each union's object members. A union owns no fields, so no entry is its own: the
+    reached types count it beside the object types (`_reached_types`)."""
+    owners = corpus.owners
+    found: dict[str, tuple[str, ...]] = {}
+    for name, members in corpus.possible_types.items():
+        objects = tuple(member for member in members if member in owners)
+        if name not in owners and objects:
+            found[name] = objects
+    return found
+
+
+def result_unions(corpus: Corpus) -> dict[str, str]:
+    """The unions a read returns as one object or its failure, with that object:
+    `assetNodeOrError: AssetNodeOrError` is `AssetNode`, or `AssetNotFoundError` or
+    `PythonError`. Of such a union's members, exactly one is returned by some field of
+    another type; the others are returned by none (the failures of that one lookup) or are
+    the schema's shared outcome (`schemanav.corpus.outcomes`: the error every lookup may end
+    in). A union of like things (`IssueOrPullRequest`: both are returned elsewhere) is none,
+    nor is a union only the mutation root's fields return (the write's own result, `writes`
+    in slicing)."""
+    unions = object_unions(corpus)
+    pairs = list(zip(corpus.owner_column, corpus.target_column, strict=True))
+    returned = {named for owner, named in pairs if named != owner}
+    read = {named for owner, named in pairs if owner != corpus.mutation_root}
+    shared = shared_outcomes(unions)
+    found: dict[str, str] = {}
+    for union, members in unions.items():
+        if union not in read or len(members) < 2:
+            continue
+        objects = [m for m in members if m in returned and m not in shared]
+        if len(objects) == 1:
+            found[union] = objects[0]
+    return found
 
 
 def _set_routes(
@@ -294,12 +333,13 @@ class StructuralIndex:
     contributions: FloatArray  # what the term adds to each of those entries' BM25F score
     owner_of: IntArray  # each entry's owner type, numbered
     name_commonness: FloatArray  # log(1 + types sharing the field's name), scaled to 0…1
-    reached: list[str]  # the object types fields reach, numbered (see `_reached_types`)
+    reached: list[str]  # the object types and unions fields reach, numbered (`_reached_types`)
     reached_by: list[int]  # how many fields reach each of them
     target: IntArray  # each entry's reached type by number, -1 for none
     shape: IntArray  # each entry's shape: 1 a lookup, 2 a list or connection, 0 other
     set_route: IntArray  # each entry's kind on a way to a set (`SET_ROUTE_…`)
     set_target: IntArray  # the set each entry is on the way to, by number, -1 for none
+    result_object: IntArray  # each reached type's one object (`result_unions`), -1 for none
 
     @classmethod
     def build(cls, corpus: Corpus, params: StructuralParams, stem: Stemmer) -> StructuralIndex:
@@ -313,6 +353,7 @@ class StructuralIndex:
         sharing = Counter(entry.field for entry in corpus.entries)
         most = math.log(1 + max(sharing.values(), default=1))
         reached, target, shape, reached_by, set_route, set_target = _reached_types(corpus)
+        numbers, results = {name: n for n, name in enumerate(reached)}, result_unions(corpus)
         return cls(
             size=len(corpus),
             terms=terms,
@@ -330,6 +371,9 @@ class StructuralIndex:
             shape=np.array(shape, dtype=np.int64),
             set_route=np.array(set_route, dtype=np.int64),
             set_target=np.array(set_target, dtype=np.int64),
+            result_object=np.array(
+                [numbers.get(results.get(name, ""), -1) for name in reached], dtype=np.int64
+            ),
         )
 
     def to_payload(self) -> bytes:
@@ -420,6 +464,11 @@ class StructuralIndex:
             return "malformed reach counts"
         if any(len(a) != size for a in (self.target, self.shape, self.set_route, self.set_target)):
             return "per-entry arrays of the wrong length"
+        results = self.result_object
+        if len(results) != len(reached) or (
+            len(results) and (int(results.min()) < -1 or int(results.max()) >= len(reached))
+        ):
+            return "malformed result objects"
         if size and (
             int(self.target.min()) < -1
             or int(self.target.max()) >= len(reached)

@@ -2,8 +2,8 @@
 (the error every `…OrError` union may return) with the types that make it up, and the
 envelope most of its answers carry (`error` beside `data`); computed once per schema.
 
-`SchemaTables` takes these tables from `OutcomeTables`, which reads its field facts, kinds,
-unions by member and corpus.
+`SchemaTables` takes these tables from `OutcomeTables`, which reads its field facts, kinds
+and corpus.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.slicing.params import SHARED_OUTCOME_SHARE, SHARED_OUTCOME_UNIONS
+from schemanav.corpus.outcomes import SHARED_OUTCOME_SHARE, SHARED_OUTCOME_UNIONS, shared_outcomes
 from schemanav.retrieval.slicing.writes import returned_only_by
 
 if TYPE_CHECKING:
@@ -25,18 +25,14 @@ class OutcomeTables:
 
     facts: dict[str, dict[str, FieldFacts]]
     kinds: dict[str, str]
-    member_of: dict[str, list[str]]
     corpus: Corpus
 
     @cached_property
     def shared_outcomes(self) -> frozenset[str]:
-        """The types that are members of at least half the schema's unions (and of at least
-        `SHARED_OUTCOME_UNIONS`): how the schema reports an outcome wherever one may occur
-        (`PythonError` in 73 of Dagster's 102 `…OrError` unions). None in a schema whose
-        unions group unlike things (GitHub's most shared member, `User`, is in 17 of 47)."""
-        unions = sum(kind == "union" for kind in self.kinds.values())
-        least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * unions)
-        return frozenset(member for member, of in self.member_of.items() if len(of) >= least)
+        """How the schema reports an outcome wherever one may occur
+        (`schemanav.corpus.outcomes.shared_outcomes`): a union in the slice brings it whole."""
+        possible, kinds = self.corpus.possible_types, self.kinds
+        return shared_outcomes({n: possible.get(n, ()) for n, k in kinds.items() if k == "union"})
 
     @cached_property
     def _returned_by(self) -> dict[str, frozenset[str]]:

@@ -69,11 +69,6 @@ SUBJECT_LEAVES_SHARE = 0.02
 # they cost at most this share of the budget a field, and the second share in all.
 ENTRY_ARGUMENTS_SHARE = 0.01
 ENTRY_ARGUMENTS_TOTAL = 0.02
-# A type that is a member of at least this share of the schema's unions, and of at least
-# `SHARED_OUTCOME_UNIONS` of them, is an outcome the schema reports alike everywhere (an error
-# every `…OrError` union may return): a union in the slice brings it whole.
-SHARED_OUTCOME_SHARE = 0.5
-SHARED_OUTCOME_UNIONS = 4
 # In the fill, a union member enters for a hit when its union has at most this many possible
 # types and the member costs at most this share of the budget.
 FILL_MEMBER_CAP = 16
