@@ -31,6 +31,9 @@ from schemanav.question.grammar import (
         "My session is about to expire; keep me signed in.",
         # …and before what its answer should tell.
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
+        # …and after a phrase setting where or when, up to its comma.
+        'In the main menu draft, move "Sale" under "Shop".',
+        "From now on, only let people follow me if they pay 1 GHO.",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -52,6 +55,8 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Show product 5: its title, price and stock.",  # a read, and what it shows
         "I changed my address; get fresh shipping prices for my cart.",
         "Show run 8: which steps failed?",
+        "In the octocat/example repository, list the merged pull requests.",
+        "For the nightly job, show its schedules and sensors.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:

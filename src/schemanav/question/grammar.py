@@ -17,9 +17,10 @@ determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an ex
 or quoting a value (a number after the first word is a keyword lookup: "subscription 88
 status"). The request may follow the scene its asker sets, after a colon or a semicolon ("I
 just signed in: merge my guest cart into my account's", "My session is about to expire; keep
-me signed in"), or come before what its answer should tell ("Test the nightly schedule as if
-it ticked at midnight: which runs would it request?"); a read's colon only opens the list of
-what it shows ("Show product 5: its title …").
+me signed in"), or a phrase setting where or when it applies, up to a comma ("In the main
+menu draft, move …"), or come before what its answer should tell ("Test the nightly schedule
+as if it ticked at midnight: which runs would it request?"); a read's colon only opens the
+list of what it shows ("Show product 5: its title …").
 """
 
 from __future__ import annotations
@@ -119,17 +120,28 @@ def write_verbs(question: str, named: Container[str]) -> list[str]:
 # What sets a request apart from the context said before it ("I just signed in: merge …").
 _CLAUSE_END = re.compile(r"[:;]\s+")
 _ASKERS = frozenset({"i", "we", "my", "our"})
+# Prepositions that open a phrase setting where or when a request applies, up to its comma
+# ("In the main menu draft, move …", "From now on, only let …").
+_SETTING_PREPOSITIONS = frozenset(
+    {"in", "on", "at", "for", "from", "after", "before", "within", "during", "once", "across"}
+)
 
 
 def request(question: str) -> str:
     """The part of a question that asks for a change: the whole; the clause after a colon or
     a semicolon when the words before it only set the scene ("I just signed in: merge the
-    guest cart into mine", "My session is about to expire; keep me signed in"); or the clause
+    guest cart into mine", "My session is about to expire; keep me signed in"); the clause
     before one, when the question after it asks what the change should tell ("Test the
-    nightly schedule as if it ticked at midnight: which runs would it request?")."""
+    nightly schedule as if it ticked at midnight: which runs would it request?"); or the
+    imperative after a phrase that opens with a preposition and ends at the first comma,
+    setting where or when it applies ("In the main menu draft, move 'Sale' under 'Shop'")."""
     clauses = _CLAUSE_END.split(question)
     if len(clauses) > 1 and question.rstrip().endswith("?") and _imperative(clauses[0]):
         return clauses[0]
+    setting, comma, rest = question.partition(",")
+    opener = _WORD.findall(setting.lower())[:1]
+    if comma and opener and opener[0] in _SETTING_PREPOSITIONS and _imperative(rest):
+        return rest
     scene = _WORD.findall(clauses[0].lower())
     if len(clauses) == 1 or not scene or scene[0] not in _ASKERS:
         return question
