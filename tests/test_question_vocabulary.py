@@ -75,6 +75,15 @@ def test_each_or_every_one_of_a_type_names_a_set() -> None:
     assert mentions.plural == {"Project", "Job"} and not mentions.singular
 
 
+def test_a_namespaced_type_is_named_by_its_noun_where_no_type_is() -> None:
+    names = TypeNames(["CiRunner", "PbPage", "Status", "PbStatus", "RunGroup", "Run", "TaxonRate"])
+    mentions = names.mentions("the runners, one page and its status, a group, the rate")
+    assert mentions.plural == {"CiRunner"}
+    # `Status` is named by "status" itself; `Run` is a type, so `RunGroup` is no namespace's
+    # group; `Taxon` is no short prefix.
+    assert mentions.singular == {"PbPage", "Status"}
+
+
 def _forms(returned: dict[str, int], vocabulary: set[str]) -> ShortForms:
     return ShortForms(returned, lambda word: word in vocabulary)
 
@@ -167,10 +176,11 @@ def test_names_looked_up_by_their_letters_find_what_every_form_finds() -> None:
     names = [
         "MergeRequest", "Policy", "Status", "Child", "KeyPerson", "Man", "Woman", "CIJob",
         "URLPath", "V2Thing", "snake_case_type", "Project", "ProjectStatus", "Box", "X",
-        "Ünïcode", "_", "Mirror2Issue", "Issue",
+        "Ünïcode", "_", "Mirror2Issue", "Issue", "CiRunner", "PbPage", "PbStatus", "GlBox",
     ]  # fmt: skip
     questions = [
         "every merge requests and policies with statuses",
+        "runners and pages, one runner, the page, a status, boxes",
         "all the children and key people, one man and two women",
         "ci jobs on url paths for v2 things",
         "snake case types in project 42 and the project statuses",

@@ -9,6 +9,8 @@ grammar, not from any API's vocabulary: "which merge requests…" names the type
 (a set: the list), "merge request 42" names it in the singular beside a literal identifier
 (one object: the lookup). Type names are split at their camelCase humps (`MergeRequest` →
 "merge request"), and their English plural forms are matched as runs of the question's words.
+A type named by a short namespace prefix and one noun (`CiRunner`, `PbPage`) is also named by
+that noun, where no type is ("paused runners").
 
 One `TypeReader` per schema (`reader_of`, by the names of the types that own fields) reads
 every question once (`TypeReader.read`) into one frozen `QuestionReading`, for both the ranking
@@ -56,6 +58,10 @@ ORDER_WORDS = frozenset({"first", "last", "latest", "newest", "oldest", "earlies
 # How far before its noun such a word may stand: one adjective between ("each merged pull
 # request", "the last successful pipeline").
 SET_WORD_REACH = 2
+# A type named by a namespace prefix and one noun (`CiRunner`, `PbPage`, `SnsSubscription`) is
+# named by its noun alone where no type is: the prefix has at most this many letters and names
+# no type itself (`RunGroup` is Dagster's group of runs, not its `group`).
+NAMESPACE_LETTERS = 3
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
@@ -167,8 +173,31 @@ class TypeNames:
                 table[tuple(base.split(" "))].append((name, False))
                 for form in plural_forms(base):
                     table[tuple(form.split(" "))].append((name, True))
+        by_noun: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
+        for noun, names in self._namespaced.items():
+            by_noun[(noun,)].extend((name, False) for name in names)
+            for form in plural_forms(noun):
+                by_noun[(form,)].extend((name, True) for name in names)
+        for run, named in by_noun.items():
+            if run not in table:  # a noun that names a type itself names that type
+                table[run] = named
         self._longest_run = max(map(len, table), default=0)
         return table
+
+    @cached_property
+    def _namespaced(self) -> dict[str, list[str]]:
+        """The types named by a namespace prefix and one noun, by that noun
+        (`NAMESPACE_LETTERS`): a run of one word that names no type names these."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for names in self._by_letters.values():
+            for name in names:
+                prefix = _HUMP.match(name)
+                if prefix is None or len(prefix.group()) > NAMESPACE_LETTERS:
+                    continue
+                words = type_words(name).split(" ")
+                if len(words) == 2 and words[0] not in FUNCTION_WORDS and not self._named(words[0]):
+                    found[words[1]].append(name)
+        return dict(found)
 
     def _named(self, words: str) -> list[str]:
         """The names whose words (`type_words`) are `words`."""
@@ -196,6 +225,12 @@ class TypeNames:
         found = [(name, False) for name in self._named(phrase)]
         for base in self._singulars(phrase):
             found.extend((name, True) for name in self._named(base))
+        if found or len(words) > 1:
+            return found
+        nouns = self._namespaced
+        found = [(name, False) for name in nouns.get(phrase, ())]
+        for base in self._singulars(phrase):
+            found.extend((name, True) for name in nouns.get(base, ()))
         return found
 
     def _may_name(self, letters: str, last: str) -> bool:
@@ -210,7 +245,12 @@ class TypeNames:
             or (letters.endswith("ies") and letters[:-3] + "y" in known)
         ):
             return True
-        return last in _SINGULARS and letters[: -len(last)] + _SINGULARS[last] in known
+        if last in _SINGULARS and letters[: -len(last)] + _SINGULARS[last] in known:
+            return True
+        nouns = self._namespaced
+        return letters == last and (
+            last in nouns or any(base in nouns for base in self._singulars(last))
+        )
 
     def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
         words = _WORD.findall(without_path_literals(question).lower())
