@@ -777,6 +777,14 @@ def test_a_union_of_one_object_and_its_failures_is_a_lookup_of_that_object() -> 
         assert named[unlifted] == pytest.approx(plain[unlifted])
 
 
+@pytest.mark.usefixtures("no_sibling_evidence")
+def test_a_plural_the_stemmer_keeps_still_finds_its_types_words() -> None:
+    # Snowball keeps "menus" (as it must "bonus"); the type named in the plural gives "menu".
+    corpus = _corpus("type Query { navigation: [PbMenu!]! } type PbMenu { title: String }")
+    scores = _structural(corpus, StructuralParams()).search_scores("which menus are there")
+    assert _by_coordinate(corpus, scores)["PbMenu.title"] > 0
+
+
 def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> None:
     unions = "\n".join(f"union {t}OrError = {t} | PythonError" for t in ("Run", "Job", "A", "B"))
     corpus = _corpus(

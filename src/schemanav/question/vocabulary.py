@@ -126,6 +126,12 @@ class TypeMentions:
         in the plural: it asks for one object of those."""
         return self.singular - self.plural if self.literal else frozenset()
 
+    @property
+    def plural_nouns(self) -> frozenset[str]:
+        """The noun of each type named in the plural, in the singular (`PbMenu` → "menu"): a
+        plural the stemmer keeps ("menus", as it keeps "bonus") still finds its type's words."""
+        return frozenset(type_words(name).rpartition(" ")[2] for name in self.plural)
+
     def among(self, names: Collection[str]) -> TypeMentions:
         """Only the mentions of `names` (the ranking's: the types a field reaches)."""
         return TypeMentions(
@@ -429,6 +435,15 @@ class QuestionReading:
     @cached_property
     def slice(self) -> SliceReading:
         return self.reader.for_slice(self.text, self.words)
+
+    @cached_property
+    def kept_plurals(self) -> tuple[str, ...]:
+        """The singular nouns of the types the question names in a plural its analyzer keeps
+        as it is ("menus" of `PbMenu`: the English stemmer leaves a plural in "-us" alone, as
+        it must "bonus"): words the ranking scores besides the question's own."""
+        found = set(self.words(self.text))
+        nouns = sorted(self.mentions.plural_nouns)
+        return tuple(noun for noun in nouns if not found.issuperset(self.words(noun)))
 
 
 class TypeReader:

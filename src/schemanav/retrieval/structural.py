@@ -415,6 +415,7 @@ class StructuralSearcher:
             # A request in a verb the schema's writes are not named by asks in the words
             # they are (`write_verbs`).
             lexical = " ".join([lexical, *write_verbs(query, self._writes)])
+        lexical = " ".join([lexical, *question.kept_plurals])
         scores = self.lexical_scores(lexical) * self.closeness
         reading = question.grammar
         about_the_caller = (
