@@ -64,6 +64,7 @@ WEIGHTS: dict[str, tuple[Any, ...]] = {
     "abstract_penalty": (0.5, 2.0),
     "other_root_cost": (1.5, 6.0),
     "plural_lookups": (0.15, 0.6),
+    "singular_lookups": (0.25, 1.0),
     "time_evidence": (0.15, 0.6),
     "caller_weight": (0.25, 1.0),
 }

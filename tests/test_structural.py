@@ -734,9 +734,21 @@ type Repository {
 
 
 @pytest.mark.usefixtures("no_sibling_evidence")
+def test_a_read_naming_a_type_once_lifts_its_lookup_by_half() -> None:
+    corpus = _corpus(LOOKUP_SDL)
+    lifted = _structural(corpus, StructuralParams())
+    plain = _structural(corpus, StructuralParams(singular_lookups=0.0))
+    for question, lift in (("the repository name", 1.5), ("Rename the repository.", 1.0)):
+        ratio = _by_coordinate(corpus, lifted.search_scores(question))
+        base = _by_coordinate(corpus, plain.search_scores(question))
+        assert ratio["Query.repository"] == pytest.approx(lift * base["Query.repository"])
+        assert ratio["Query.repositories"] == pytest.approx(base["Query.repositories"])
+
+
+@pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_literal_beside_a_type_named_once_doubles_its_lookup() -> None:
     corpus = _corpus(LOOKUP_SDL)
-    alone = StructuralParams()
+    alone = StructuralParams(singular_lookups=0.0)
     plain = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository"))
     named = _by_coordinate(corpus, _structural(corpus, alone).search_scores("the repository a/b"))
     assert named["Query.repository"] == pytest.approx(2.0 * plain["Query.repository"])
@@ -769,7 +781,7 @@ def test_a_union_of_one_object_and_its_failures_is_a_lookup_of_that_object() -> 
     corpus = _corpus(RESULT_UNION_SDL)
     # Not a union of like things (both returned elsewhere), nor the write's own result.
     assert result_unions(corpus) == {"RepositoryOrError": "Repository"}
-    searcher = _structural(corpus, StructuralParams())
+    searcher = _structural(corpus, StructuralParams(singular_lookups=0.0))
     plain = _by_coordinate(corpus, searcher.search_scores("the repository"))
     named = _by_coordinate(corpus, searcher.search_scores("the repository a/b"))
     assert named["Query.repositoryOrError"] == pytest.approx(2.0 * plain["Query.repositoryOrError"])

@@ -313,15 +313,17 @@ class StructuralSearcher:
         return {name: count for name, count in reached if name in owners}
 
     def _literal_lookups(
-        self, mentions: TypeMentions, scores: FloatArray, everyones: bool
+        self, mentions: TypeMentions, scores: FloatArray, everyones: bool, reads: bool
     ) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
-        score `literal_lookups` more. A type it names in the plural is then wanted as a set
-        of that object's (`merge requests of project group/project`): the lists and
-        connections of the named object's type into it score `scoped_lists` more (see
-        `schemanav.question.vocabulary`). A type named only in the plural is a set: lookups
-        of one object of it score `plural_lookups` less, and the query root's lists and
+        score `literal_lookups` more; a read naming a type only in the singular without one
+        ("repository disk usage", "is the orders asset fresh?") likely wants one object too:
+        its lookups score `singular_lookups` more. A type named in the plural beside a literal
+        is then wanted as a set of that object's (`merge requests of project group/project`):
+        the lists and connections of the named object's type into it score `scoped_lists`
+        more (see `schemanav.question.vocabulary`). A type named only in the plural is a set:
+        lookups of one object of it score `plural_lookups` less, and the query root's lists and
         connections of it (the schema's own way to every object of a type: `issues`,
         `products`) `ROOT_LISTS` more, unless the set is not everyone's (`everyones` False:
         "my repos" are the caller's, "runners of group/project" that object's). A union of
@@ -341,7 +343,13 @@ class StructuralSearcher:
             listed = into & (self.state.shape == 2) & self._on_query_root
             scores = scores * np.where(listed, 1.0 + root_lists, 1.0)
         if not one:
-            return scores
+            singular = mentions.singular - mentions.plural
+            if not (reads and singular and self.params.singular_lookups):
+                return scores
+            ids = np.fromiter((numbers[name] for name in singular), dtype=np.int64)
+            lookups = self._among(self.state.target, self._with_result_unions(ids))
+            lifted = lookups & (self.state.shape == 1)
+            return scores * np.where(lifted, 1.0 + self.params.singular_lookups, 1.0)
         ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
         ids = self._with_result_unions(ids)
         lookups = self._among(self.state.target, ids) & (self.state.shape == 1)
@@ -425,7 +433,8 @@ class StructuralSearcher:
         # ("vulnerabilities in group/project") is not the root's list of everyone's.
         everyones = not about_the_caller and not PATH_LITERAL.search(query)
         mentions = question.mentions.among(self._reached)
-        scores = self._literal_lookups(mentions, scores, everyones=everyones)
+        reads = not question.asked_writes
+        scores = self._literal_lookups(mentions, scores, everyones=everyones, reads=reads)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         if self.params.write_weight and question.asked_writes:

@@ -57,6 +57,7 @@ class StructuralParams:
     scoped_lists: float = 1.0
     path_literals: bool = True
     plural_lookups: float = 0.3
+    singular_lookups: float = 0.5
     time_evidence: float = 0.3
     argument_description_weight: float = 0.2
     argument_description_b: float = 0.75
