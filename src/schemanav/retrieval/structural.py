@@ -55,7 +55,6 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
@@ -73,7 +72,7 @@ from schemanav.question.grammar import requested_write, write_verbs
 from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.best_first import best_first
-from schemanav.retrieval.quantity import CALLER_DESCRIPTION, is_time_scalar
+from schemanav.retrieval.quantity import caller_field, returns_time
 from schemanav.retrieval.registry import register_backend
 from schemanav.retrieval.structural_index import (
     SET_ROUTE_BY_IDENTIFIER,
@@ -470,31 +469,15 @@ class StructuralSearcher:
 
     @cached_property
     def _caller(self) -> tuple[int, Any] | None:
-        """The query root's field for the API's caller and the entries of its type: a field
-        without required arguments returning one object, whose description says it is the
-        current or authenticated user (`viewer`, `currentUser`); of several, the one whose
-        type has the most fields (a caller's type carries their data; a field "for the
-        current user" returns something else). None if there is none."""
+        """The query root's field for the API's caller (`quantity.caller_field`) and the
+        entries of its type; None if there is none."""
         import numpy as np
 
-        corpus = self.corpus
-        entries = corpus.entries
-        # The query root's fields found in one array operation, and only their records read.
-        found = [
-            position
-            for position in np.flatnonzero(self._on_query_root).tolist()
-            if not (entry := entries[position]).takes_required_argument
-            and not entry.returns_list
-            and entry.named_return_type in corpus.owners
-            and CALLER_DESCRIPTION.search(entry.description or "")
-        ]
-        if not found:
+        root_fields = np.flatnonzero(self._on_query_root).tolist()
+        position = caller_field(self.corpus, root_fields)
+        if position is None:
             return None
-        sizes = Counter(corpus.owner_column)
-        candidates = [(sizes[entries[position].named_return_type], position) for position in found]
-        _, position = max(candidates, key=lambda c: (c[0], -c[1]))
-        caller = corpus.entries[position].named_return_type
-        return position, self._owned_by(caller)
+        return position, self._owned_by(self.corpus.entries[position].named_return_type)
 
     @cached_property
     def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
@@ -527,25 +510,10 @@ class StructuralSearcher:
 
     @cached_property
     def _returns_time(self) -> FloatArray:
-        """1.0 for each entry returning a point in time (a date or time scalar), else 0."""
+        """1.0 for each entry returning a point in time (`quantity.returns_time`), else 0."""
         import numpy as np
 
-        corpus = self.corpus
-        owners = corpus.owners
-        scalars: dict[str, bool] = {}
-        flags = []
-        for named in corpus.target_column:
-            flag = scalars.get(named)
-            if flag is None:
-                # GraphQL's own scalars say nothing of dates: only custom ones can be times.
-                flag = scalars[named] = (
-                    named not in owners
-                    and named not in corpus.enum_values
-                    and named not in corpus.possible_types
-                    and is_time_scalar(named, corpus.type_descriptions.get(named))
-                )
-            flags.append(flag)
-        return np.array(flags, dtype=np.float64)
+        return np.array(returns_time(self.corpus), dtype=np.float64)
 
     @cached_property
     def _reaching(self) -> tuple[IntArray, IntArray, IntArray]:
