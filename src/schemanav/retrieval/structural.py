@@ -311,59 +311,80 @@ class StructuralSearcher:
         reached = zip(self.state.reached, self.state.reached_by, strict=True)
         return {name: count for name, count in reached if name in owners}
 
-    def _literal_lookups(
+    def _lookups(
         self, mentions: TypeMentions, scores: FloatArray, everyones: bool, reads: bool
+    ) -> FloatArray:
+        """Scores moved by whether the question wants one object of a type or a set of them
+        (see `schemanav.question.vocabulary`): `_set_ways` for the types it names only in the
+        plural, `_one_object_ways` for those it names once. A union of one object and its
+        failures counts as that object (`_with_result_unions`)."""
+        scores = self._set_ways(mentions.plural - mentions.singular, scores, everyones)
+        return self._one_object_ways(mentions, scores, reads)
+
+    def _set_ways(self, sets: frozenset[str], scores: FloatArray, everyones: bool) -> FloatArray:
+        """A type named only in the plural is a set: lookups of one object of it score
+        `plural_lookups` less, and the query root's lists and connections of it (the schema's
+        own way to every object of a type: `issues`, `products`) `ROOT_LISTS` more, unless
+        the set is not everyone's (`everyones` False: "my repos" are the caller's, "runners
+        of group/project" that object's)."""
+        import numpy as np
+
+        root_lists = ROOT_LISTS if everyones else 0.0
+        if not sets or not (self.params.plural_lookups or root_lists):
+            return scores
+        into = self._among(self.state.target, self._numbers_of(sets))
+        single = into & (self.state.shape == 1)
+        scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
+        listed = into & (self.state.shape == 2) & self._on_query_root
+        result: FloatArray = scores * np.where(listed, 1.0 + root_lists, 1.0)
+        return result
+
+    def _one_object_ways(
+        self, mentions: TypeMentions, scores: FloatArray, reads: bool
     ) -> FloatArray:
         """A question that names a type once beside a literal identifier (`merge request 42`,
         `project group/project`) wants the lookup of one object of it: lookups reaching it
-        score `literal_lookups` more; a read naming a type only in the singular without one
-        ("repository disk usage", "is the orders asset fresh?") likely wants one object too:
-        its lookups score `singular_lookups` more. A type named in the plural beside a literal
-        is then wanted as a set of that object's (`merge requests of project group/project`):
-        the lists and connections of the named object's type into it score `scoped_lists`
-        more (see `schemanav.question.vocabulary`). A type named only in the plural is a set:
-        lookups of one object of it score `plural_lookups` less, and the query root's lists and
-        connections of it (the schema's own way to every object of a type: `issues`,
-        `products`) `ROOT_LISTS` more, unless the set is not everyone's (`everyones` False:
-        "my repos" are the caller's, "runners of group/project" that object's). A union of
-        one object and its failures counts as that object (`_with_result_unions`)."""
+        score `literal_lookups` more, and a type it names in the plural beside it is wanted
+        as a set of that object's (`merge requests of project group/project`): the lists and
+        connections of the named object's type into it score `scoped_lists` more. A read
+        naming a type only in the singular without a literal ("repository disk usage", "is
+        the orders asset fresh?") likely wants one object too: its lookups score
+        `singular_lookups` more."""
         import numpy as np
 
         one = mentions.one
-        sets = mentions.plural - mentions.singular
-        numbers = self._reached_numbers
-        root_lists = ROOT_LISTS if everyones else 0.0
-        if sets and (self.params.plural_lookups or root_lists):
-            wanted = np.fromiter((numbers[n] for n in sets if n in numbers), dtype=np.int64)
-            wanted = self._with_result_unions(wanted)
-            into = self._among(self.state.target, wanted)
-            single = into & (self.state.shape == 1)
-            scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
-            listed = into & (self.state.shape == 2) & self._on_query_root
-            scores = scores * np.where(listed, 1.0 + root_lists, 1.0)
         if not one:
             singular = mentions.singular - mentions.plural
-            if not (reads and singular and self.params.singular_lookups):
-                return scores
-            ids = np.fromiter((numbers[name] for name in singular), dtype=np.int64)
-            lookups = self._among(self.state.target, self._with_result_unions(ids))
-            lifted = lookups & (self.state.shape == 1)
-            return scores * np.where(lifted, 1.0 + self.params.singular_lookups, 1.0)
-        ids = np.fromiter((numbers[name] for name in one), dtype=np.int64)
-        ids = self._with_result_unions(ids)
-        lookups = self._among(self.state.target, ids) & (self.state.shape == 1)
-        result: FloatArray = scores * np.where(lookups, 1.0 + self.params.literal_lookups, 1.0)
+            if reads and singular and self.params.singular_lookups:
+                return self._lifted(scores, singular, self.params.singular_lookups)
+            return scores
+        result = self._lifted(scores, one, self.params.literal_lookups)
         plural = mentions.plural
         if plural and self.params.scoped_lists:
-            many = np.fromiter((numbers[n] for n in plural if n in numbers), dtype=np.int64)
-            many = self._with_result_unions(many)
             scoped = (
-                self._among(self._owner_reached, ids)
-                & self._among(self.state.target, many)
+                self._among(self._owner_reached, self._numbers_of(one))
+                & self._among(self.state.target, self._numbers_of(plural))
                 & (self.state.shape == 2)
             )
             result = result * np.where(scoped, 1.0 + self.params.scoped_lists, 1.0)
         return result
+
+    def _lifted(self, scores: FloatArray, names: frozenset[str], lift: float) -> FloatArray:
+        """`scores` with the lookups (one object, by a required argument) of `names` lifted."""
+        import numpy as np
+
+        into = self._among(self.state.target, self._numbers_of(names))
+        result: FloatArray = scores * np.where(into & (self.state.shape == 1), 1.0 + lift, 1.0)
+        return result
+
+    def _numbers_of(self, names: frozenset[str]) -> IntArray:
+        """The reached types' numbers of `names`, with the unions that are one of them or its
+        failure (`_with_result_unions`)."""
+        import numpy as np
+
+        numbers = self._reached_numbers
+        found = np.fromiter((numbers[n] for n in names if n in numbers), dtype=np.int64)
+        return self._with_result_unions(found)
 
     def _with_result_unions(self, wanted: IntArray) -> IntArray:
         """The `wanted` types, and the unions that are one of them or its failure: a field
@@ -433,7 +454,7 @@ class StructuralSearcher:
         everyones = not about_the_caller and not PATH_LITERAL.search(query)
         mentions = question.mentions.among(self._reached)
         reads = not question.asked_writes
-        scores = self._literal_lookups(mentions, scores, everyones=everyones, reads=reads)
+        scores = self._lookups(mentions, scores, everyones=everyones, reads=reads)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         if self.params.write_weight and question.asked_writes:
