@@ -11,10 +11,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+    from schemanav.corpus.model import Corpus
+
 # A type that is a member of at least this share of the schema's unions, and of at least
 # `SHARED_OUTCOME_UNIONS` of them, is an outcome the schema reports alike everywhere.
 SHARED_OUTCOME_SHARE = 0.5
 SHARED_OUTCOME_UNIONS = 4
+
+
+def object_unions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each union of the schema with its object members (the types owning fields that it
+    may return): a union owns no fields itself, so no entry of the corpus is its own."""
+    owners = corpus.owners
+    found: dict[str, tuple[str, ...]] = {}
+    for name, members in corpus.possible_types.items():
+        objects = tuple(member for member in members if member in owners)
+        if name not in owners and objects:
+            found[name] = objects
+    return found
 
 
 def shared_outcomes(unions: Mapping[str, Iterable[str]]) -> frozenset[str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from schemanav.corpus.model import is_identifier_type
-from schemanav.corpus.outcomes import shared_outcomes
+from schemanav.corpus.outcomes import object_unions, shared_outcomes
 from schemanav.corpus.pages import list_pages
 
 if TYPE_CHECKING:
@@ -236,18 +236,6 @@ def _reached_types(
         for position, entry in enumerate(entries)
     ]
     return reached, target, shape, [counts[n] for n in range(len(numbers))], routes, set_target
-
-
-def object_unions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
-    """Each union's object members. A union owns no fields, so no entry is its own: the
-    reached types count it beside the object types (`_reached_types`)."""
-    owners = corpus.owners
-    found: dict[str, tuple[str, ...]] = {}
-    for name, members in corpus.possible_types.items():
-        objects = tuple(member for member in members if member in owners)
-        if name not in owners and objects:
-            found[name] = objects
-    return found
 
 
 def result_unions(corpus: Corpus) -> dict[str, str]:

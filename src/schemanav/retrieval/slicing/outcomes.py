@@ -12,7 +12,12 @@ from collections import defaultdict
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.corpus.outcomes import SHARED_OUTCOME_SHARE, SHARED_OUTCOME_UNIONS, shared_outcomes
+from schemanav.corpus.outcomes import (
+    SHARED_OUTCOME_SHARE,
+    SHARED_OUTCOME_UNIONS,
+    object_unions,
+    shared_outcomes,
+)
 from schemanav.retrieval.slicing.writes import returned_only_by
 
 if TYPE_CHECKING:
@@ -31,8 +36,7 @@ class OutcomeTables:
     def shared_outcomes(self) -> frozenset[str]:
         """How the schema reports an outcome wherever one may occur
         (`schemanav.corpus.outcomes.shared_outcomes`): a union in the slice brings it whole."""
-        possible, kinds = self.corpus.possible_types, self.kinds
-        return shared_outcomes({n: possible.get(n, ()) for n, k in kinds.items() if k == "union"})
+        return shared_outcomes(object_unions(self.corpus))
 
     @cached_property
     def _returned_by(self) -> dict[str, frozenset[str]]:
