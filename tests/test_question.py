@@ -3,6 +3,8 @@ grammar alone."""
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 import pytest
 
 from schemanav.question import read
@@ -15,6 +17,16 @@ from schemanav.question.grammar import (
     requested_write,
     write_verbs,
 )
+
+
+def requested(question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]) -> list[int]:
+    """The writes `requested_write` finds for the question as it is read once (`read`)."""
+    return requested_write(read(question).request, writes)
+
+
+def verbs(question: str, named: Container[str]) -> list[str]:
+    """`write_verbs` for the question as it is read once (`read`)."""
+    return write_verbs(read(question).request, named)
 
 
 @pytest.mark.parametrize(
@@ -66,8 +78,8 @@ def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> Non
 def test_a_request_after_its_scene_names_the_write_by_its_verb() -> None:
     name = frozenset({"merge", "carts"})
     writes = {"merge": [(0, name)], "carts": [(0, name)]}
-    assert requested_write("Back again: merge the carts.", writes) == []  # no asker in the scene
-    assert requested_write("I just signed in: merge the carts.", writes) == [0]
+    assert requested("Back again: merge the carts.", writes) == []  # no asker in the scene
+    assert requested("I just signed in: merge the carts.", writes) == [0]
 
 
 def test_the_reading_is_one_record_of_the_question() -> None:
@@ -111,20 +123,20 @@ def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
     close, comment = frozenset({"close", "issue"}), frozenset({"add", "comment"})
     writes = {"close": [(1, close)], "issue": [(1, close)], "add": [(2, comment)],
               "comment": [(2, comment)]}  # fmt: skip
-    assert requested_write("Close issue 42 in octocat/example", writes) == [1]
-    assert requested_write("Please add comments to issue 5", writes) == [2]
+    assert requested("Close issue 42 in octocat/example", writes) == [1]
+    assert requested("Please add comments to issue 5", writes) == [2]
     # A read naming the write's words, or an imperative missing one of them, asks none.
-    assert requested_write("issues close to the deadline", writes) == []
-    assert requested_write("List who closed issue 42 and why: close issue", writes) == []
-    assert requested_write("Add a label to issue 5", writes) == []
+    assert requested("issues close to the deadline", writes) == []
+    assert requested("List who closed issue 42 and why: close issue", writes) == []
+    assert requested("Add a label to issue 5", writes) == []
 
 
 def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
     named = {"publish", "media", "delete", "update"}
-    assert write_verbs("Remove this photo.", named) == ["delete"]
-    assert write_verbs("Please rename the tag", named) == ["update", "change"]
-    assert write_verbs("Duplicate this product.", named) == ["clone", "copy"]
+    assert verbs("Remove this photo.", named) == ["delete"]
+    assert verbs("Please rename the tag", named) == ["update", "change"]
+    assert verbs("Duplicate this product.", named) == ["clone", "copy"]
     # A verb the schema's writes are named by is taken at its word; a read has no verb of change.
-    assert write_verbs("Publish this photo.", named) == []
-    assert write_verbs("Delete this photo.", named) == []
-    assert write_verbs("Show the photos.", named) == []
+    assert verbs("Publish this photo.", named) == []
+    assert verbs("Delete this photo.", named) == []
+    assert verbs("Show the photos.", named) == []

@@ -329,6 +329,16 @@ class Corpus:
         """The types that own fields (objects and interfaces)."""
         return frozenset(self.owner_column)
 
+    @cached_property
+    def returned_by(self) -> dict[str, frozenset[str]]:
+        """By named return type, the types whose fields return it: whether only a root's
+        fields return a type (a write's payload, a type grouping a root's fields) and which
+        types exist only as parts of another are read from it."""
+        found: dict[str, set[str]] = {}
+        for owner, target in zip(self.owner_column, self.target_column, strict=True):
+            found.setdefault(target, set()).add(owner)
+        return {target: frozenset(owners) for target, owners in found.items()}
+
     def texts(self, fmt: Format) -> list[str]:
         """Every entry rendered in `fmt`, rendered once per format and then reused."""
         cache: dict[Format, list[str]] = self.__dict__.setdefault("_text_cache", {})

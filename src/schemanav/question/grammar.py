@@ -26,7 +26,7 @@ list of what it shows ("Show product 5: its title …").
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Sequence
 
 _WORD = re.compile(r"[a-z0-9]+")
 # English's closed classes (pronouns, determiners, prepositions, conjunctions, auxiliaries)
@@ -96,18 +96,19 @@ def _sentence_words(sentence: str) -> list[str]:
     return words
 
 
-def _request_words(question: str) -> list[str]:
-    """The words of the part of a question that asks for a change (`request`)."""
-    return _sentence_words(request(question))
+def request_words(question: str) -> tuple[str, ...]:
+    """The words of the part of a question that asks for a change (`request`), from its verb
+    on: what `write_verbs` and `requested_write` read (`Reading.request`)."""
+    return tuple(_sentence_words(request(question)))
 
 
-def write_verbs(question: str, named: Container[str]) -> list[str]:
+def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
     """The words a request's verb stands for among writes, when the schema names none of
     its writes with that verb (`named`: the words of the mutation root's field names): "Remove
     this photo" asks for a `deleteMedia` in a schema without a `remove…`, "Change the title"
     for an `update…`. A schema that speaks the asker's verb is taken at its word: "Add a
-    country" in one with `addCountry` and `createCountry` is not widened."""
-    words = _request_words(question)
+    country" in one with `addCountry` and `createCountry` is not widened. `words`: the
+    request's (`request_words`)."""
     if not words or words[0] in named:
         return []
     verb = words[0]
@@ -229,16 +230,15 @@ def in_time(question: str) -> bool:
 
 
 def requested_write(
-    question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]
+    words: Sequence[str], writes: dict[str, list[tuple[int, frozenset[str]]]]
 ) -> list[int]:
     """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
     close, issue) all stand in the question and whose name holds its first word, the verb
     ("Close issue 42", "Add a comment to issue 5", "Post …" for a write named `post`). `writes`
     maps each word of a mutation root field's name to the fields holding it, as (position,
-    words).
+    words); `words`, the request's (`request_words`).
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
     "which …") asks for none: a read naming a write's words is not a write."""
-    words = _request_words(question)
     if not words:
         return []
     present = set(words) | {word[:-1] for word in words if word.endswith("s")}

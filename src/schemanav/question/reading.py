@@ -11,6 +11,7 @@ from schemanav.question.grammar import (
     in_time,
     lists_many,
     quoted_value_nouns,
+    request_words,
 )
 
 
@@ -19,7 +20,9 @@ class Reading:
     """What a question says of itself (`grammar`): `writes`, it asks to change something;
     `first_person`, it is about its asker ("my snippets"); `in_time`, it asks when or about a
     period; `lists`, it lists many things it wants ("its status, tags, pictures, title and
-    description"); `quoted_nouns`, the word after each quoted value (what the value is)."""
+    description"); `quoted_nouns`, the word after each quoted value (what the value is);
+    `request`, the words of the part that would ask for a change (`request_words`: the verb
+    a write is matched by, read whether or not `writes`)."""
 
     question: str
     writes: bool
@@ -27,6 +30,7 @@ class Reading:
     in_time: bool
     lists: bool
     quoted_nouns: tuple[str, ...]
+    request: tuple[str, ...]
 
 
 @lru_cache(maxsize=64)
@@ -40,4 +44,5 @@ def read(question: str) -> Reading:
         in_time=in_time(question),
         lists=lists_many(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
+        request=request_words(question),
     )

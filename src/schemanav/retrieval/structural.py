@@ -280,7 +280,7 @@ class StructuralSearcher:
 
         rows, stem = self._term_rows, self.stem
         return ShortForms(
-            self._returned_by,
+            self._fields_reaching,
             lambda word: bool(stem(word)) and all(t in rows for t in stem(word)),
         )
 
@@ -302,10 +302,10 @@ class StructuralSearcher:
     @cached_property
     def _reached(self) -> frozenset[str]:
         """The object types a field reaches: those a question's mentions count among."""
-        return frozenset(self._returned_by)
+        return frozenset(self._fields_reaching)
 
     @cached_property
-    def _returned_by(self) -> dict[str, int]:
+    def _fields_reaching(self) -> dict[str, int]:
         """How many fields reach each object type (the reached unions left out)."""
         owners = self.corpus.owners
         reached = zip(self.state.reached, self.state.reached_by, strict=True)
@@ -439,13 +439,13 @@ class StructuralSearcher:
         question = self._reading(query)
         query = question.text  # short forms expanded
         lexical = without_path_literals(query) if self.params.path_literals else query
+        reading = question.grammar
         if question.asked_writes:
             # A request in a verb the schema's writes are not named by asks in the words
             # they are (`write_verbs`).
-            lexical = " ".join([lexical, *write_verbs(query, self._writes)])
+            lexical = " ".join([lexical, *write_verbs(reading.request, self._writes)])
         lexical = " ".join([lexical, *question.kept_plurals])
         scores = self.lexical_scores(lexical) * self.closeness
-        reading = question.grammar
         about_the_caller = (
             bool(self.params.caller_weight) and self._caller is not None and reading.first_person
         )
@@ -461,7 +461,7 @@ class StructuralSearcher:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
             scores = scores * np.where(self._on_mutation_root, 1.0 + self.params.write_weight, 1.0)
-        writes = requested_write(query, self._writes) if self._writes else []
+        writes = requested_write(reading.request, self._writes) if self._writes else []
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its
             # root's distance: "Close issue 42" is answered by `closeIssue` or not at all.

@@ -39,15 +39,6 @@ class OutcomeTables:
         return shared_outcomes(object_unions(self.corpus))
 
     @cached_property
-    def _returned_by(self) -> dict[str, frozenset[str]]:
-        """By output type, the types whose fields return it."""
-        found: dict[str, set[str]] = defaultdict(set)
-        for owner, fields in self.facts.items():
-            for facts in fields.values():
-                found[facts.named].add(owner)
-        return {name: frozenset(owners) for name, owners in found.items()}
-
-    @cached_property
     def _parts(self) -> dict[str, frozenset[str]]:
         return {}
 
@@ -67,7 +58,7 @@ class OutcomeTables:
                     named = facts.named
                     if facts.leaf or named in closure or named not in self.facts:
                         continue
-                    if self._returned_by.get(named, frozenset()) <= closure:
+                    if self.corpus.returned_by.get(named, frozenset()) <= closure:
                         closure.add(named)
                         grown = True
         found = self._parts[type_name] = frozenset(closure - {type_name})

@@ -111,9 +111,7 @@ def returned_only_by(
 ) -> set[str]:
     """The types that fields of `roots` passing `taken` return and no other type's field
     does: a root's payloads, or the types grouping a root's fields by feature."""
-    returned: dict[str, set[str]] = defaultdict(set)
-    for entry in corpus.entries:
-        returned[entry.named_return_type].add(entry.owner)
+    returned = corpus.returned_by
     return {
         entry.named_return_type
         for entry in corpus.entries
