@@ -279,6 +279,42 @@ def test_connections_get_a_page_size(tiny: Any) -> None:
     assert "OrderConnection.pageInfo" not in piece.fields
 
 
+OFFSET_SDL = """
+type Query {
+  job(name: String!): Job
+  jobs(limit: Int, offset: Int): [Job!]!
+  sensors(limit: Int): [Sensor!]!
+  ticks(cursor: String, limit: Int = 10, dayRange: Int): [Tick!]!
+}
+type Job { name: String! runs(cursor: String, limit: Int): [Run!]! }
+type Run { status: String! sizes(ids: [Int!]): [Int!]! }
+type Sensor { name: String! }
+type Tick { status: String! }
+"""
+
+
+def test_a_schema_without_relay_paging_pages_by_its_own_convention() -> None:
+    schema = build_schema(OFFSET_SDL)
+    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    # Its lists take `limit` before any other integer (a list of them does not count).
+    assert slicer.page_size == "limit"
+    # Past the first hits (which show every argument), a list shows it when the question
+    # orders: it reads a page ("the last 5 runs").
+    ranked = ["Job.name", "Run.status", "Query.job", "Job.runs"]
+    ordered = slicer.from_ranked(ranked, 1000, "the status of the last 5 runs of job etl")
+    assert "Job.runs(limit:)" in ordered.arguments
+    assert "Job.runs(cursor:)" not in ordered.arguments
+    plain = slicer.from_ranked(ranked, 1000, "the status of the runs of job etl")
+    assert "Job.runs(limit:)" not in plain.arguments
+    valid(ordered.sdl)
+    # Relay's `first` wherever a list takes it; no convention where none holds most lists.
+    relay = build_schema(OFFSET_SDL.replace("sensors(limit:", "sensors(first:"))
+    assert Slicer.of(relay, build_corpus(relay), words=words).page_size == "first"
+    split_sdl = OFFSET_SDL.replace("jobs(limit:", "jobs(top:")
+    split = build_schema(split_sdl.replace("(cursor: String, limit:", "(size:"))
+    assert Slicer.of(split, build_corpus(split), words=words).page_size == "first"
+
+
 def test_interfaces_are_declared_only_when_a_path_passes_through_them(tiny: Any) -> None:
     schema, _ = tiny
     plain = Slicer.of(schema, build_corpus(schema))

@@ -3,7 +3,9 @@
 A ranked list of coordinates leaves the agent to find the way from the root, the arguments and
 the types those need. A slice hands over a schema of its own instead: the root fields, the
 object types on the way, the fields the question needs with the arguments that select (required
-ones, a connection's page size, the ones the question's words name, every argument of a field
+ones, a connection's page size (Relay's `first`; in a schema whose lists take none, the
+integer argument most of them take first, `limit`, when the question orders: "its last 5
+runs"), the ones the question's words name, every argument of a field
 returning one object whose arguments are all optional and of the first two hits, when at most
 16, every argument of a write: its optional ones are the user's inputs, and every argument of an
 entry field, a root's or of a type grouping them, while they cost at most 1% of the budget

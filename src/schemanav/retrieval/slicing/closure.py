@@ -36,10 +36,11 @@ class ClosedState(SliceState):
     # --- fields ---------------------------------------------------------------------------
 
     def shown_arguments(self, owner: str, name: str, facts: FieldFacts) -> list[str]:
-        """Required arguments always; a list's page size; the ones the question names; all
-        of a field returning one object whose arguments are all optional (they choose it);
-        all of a write (`SchemaTables.write_owners`): its optional arguments are inputs the user
-        gives ("with my answers", "as a draft"), not filters a question names. A deprecated
+        """Required arguments always; a list's page size (`SchemaTables.page_size`); the ones
+        the question names; all of a field returning one object whose arguments are all
+        optional (they choose it); all of a write (`SchemaTables.write_owners`): its optional
+        arguments are inputs the user gives ("with my answers", "as a draft"), not filters a
+        question names. A deprecated
         optional argument is never offered: an agent should not write it. A leaf's enum
         argument with a default says how its value comes (`length(unit: LengthUnit = METERS)`):
         shown whatever the question's words, it costs a few tokens and tells the agent what it
@@ -68,14 +69,18 @@ class ClosedState(SliceState):
             # returns its first match (GitLab's `Project.issue` offers 42).
             return list(facts.offered)
         words, many, quoted = self.words, facts.many, self.quoted
+        # The schema's page size (`SchemaTables.page_size`): Relay's `first` always, as a
+        # connection cannot be read without it; another convention's (`limit: Int = 10`)
+        # when the question orders ("its last 5 runs", "the latest tick"): it reads a page.
+        page_size = self.s.page_size if many else None
+        if page_size != PAGE_SIZE_ARGUMENT and words.isdisjoint(self.s.order_words):
+            page_size = None
         for argument, answers in self.s.offered_words(owner, name):
-            # Relay's page size: a list or connection cannot be read without it.
-            page_size = many and argument == PAGE_SIZE_ARGUMENT
             if facts.leaf and self.s.shapes_value(facts, argument):
                 shown.append(argument)
                 continue
             if (
-                page_size
+                argument == page_size
                 or (words and not words.isdisjoint(answers))
                 or (quoted and not quoted.isdisjoint(self.s.value_nouns(owner, name, argument)))
             ):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.question.vocabulary import TIME_MARK, VALUE_MARK
+from schemanav.question.vocabulary import ORDER_WORDS, TIME_MARK, VALUE_MARK
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
 from schemanav.retrieval.slicing.fields import FieldFacts
@@ -24,6 +24,7 @@ from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     LABELS,
     MAX_WAYS_IN,
+    PAGE_SIZE_ARGUMENT,
     VALUE_FIELDS,
     SliceParams,
 )
@@ -594,6 +595,38 @@ class SchemaTables(OutcomeTables):
                 cached = frozenset(VALUE_MARK + word for word in words)
             self._value_nouns[key] = cached
         return cached
+
+    @cached_property
+    def page_size(self) -> str:
+        """The argument that sets how many of a list's objects come back: Relay's `first`
+        wherever a list of the schema takes it; else the schema's own convention, the
+        integer argument its lists take before any other, where more lists take it than all
+        other such arguments together (Dagster's and Unchained's `limit`)."""
+        taking: Counter[str] = Counter()
+        for own in self.facts.values():
+            for facts in own.values():
+                if not facts.many:
+                    continue
+                if PAGE_SIZE_ARGUMENT in facts.arguments:
+                    return PAGE_SIZE_ARGUMENT
+                integers = (
+                    argument  # `limit: Int = 10`: one integer (not a list), optional
+                    for argument, text in zip(facts.arguments, facts.argument_texts, strict=True)
+                    if text[len(argument) + 2 :].split(" ")[0].rstrip("!") == "Int"
+                    and argument not in facts.required
+                )
+                first = next(integers, None)
+                if first is not None:
+                    taking[first] += 1
+        if not taking:
+            return PAGE_SIZE_ARGUMENT
+        (name, count), rest = taking.most_common(1)[0], taking.total()
+        return name if count > rest - count else PAGE_SIZE_ARGUMENT
+
+    @cached_property
+    def order_words(self) -> frozenset[str]:
+        """`ORDER_WORDS` as the slicer's analyzer reads them."""
+        return frozenset(self.words(" ".join(sorted(ORDER_WORDS))))
 
     @cached_property
     def _pooled_words(self) -> dict[str, frozenset[str]]:
