@@ -300,6 +300,36 @@ def test_a_type_in_the_slice_brings_the_context_root_that_returns_it() -> None:
     assert "Query.viewer" in piece.fields and "Query.relay" not in piece.fields
 
 
+ROOT_LOOKUP_SDL = """
+type Query {
+  assetOrError(key: String!): AssetOrError
+  assetNodeOrError(key: String!): AssetNodeOrError
+  assets: [Asset!]!
+}
+type Mutation { wipeAsset(key: String!): AssetNode }
+union AssetOrError = Asset | AssetNotFound
+union AssetNodeOrError = AssetNode | AssetNotFound
+type Asset { key: String! definition: AssetNode }
+type AssetNode { description: String groupName: String }
+type AssetNotFound { message: String! }
+"""
+
+
+def test_a_type_with_hits_brings_the_roots_lookup_of_its_objects() -> None:
+    slicer = slicer_for(ROOT_LOOKUP_SDL)
+    ranked = ["Query.assetOrError", "Asset.definition", "AssetNode.description"]
+    # The slice reached `AssetNode` through `Asset.definition`; from 2,000 tokens a read also
+    # shows the root's lookup of it (through the union of it and its failure).
+    read = slicer.from_ranked(ranked, 2000, "the description of the orders asset")
+    assert "Query.assetNodeOrError" in read.fields
+    valid(read.sdl)
+    # Below that, every token goes to ranked hits; a write returns what it changed.
+    small = slicer.from_ranked(ranked, 1000, "the description of the orders asset")
+    assert "Query.assetNodeOrError" not in small.fields
+    wipe = slicer.from_ranked(ranked, 2000, "Wipe the orders asset.")
+    assert "Query.assetNodeOrError" not in wipe.fields
+
+
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
     _, slicer = tiny
     ranked = ["Order.total", "Order.number", "Order.status"]

@@ -33,7 +33,6 @@ from schemanav.retrieval.structural_index import (
     SET_ROUTE_HOME,
     SET_ROUTE_NONE,
     SET_ROUTE_PLUMBING,
-    result_unions,
 )
 from schemanav.schema import bundled_path
 
@@ -778,9 +777,7 @@ type NameTaken { message: String }
 
 @pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_union_of_one_object_and_its_failures_is_a_lookup_of_that_object() -> None:
-    corpus = _corpus(RESULT_UNION_SDL)
-    # Not a union of like things (both returned elsewhere), nor the write's own result.
-    assert result_unions(corpus) == {"RepositoryOrError": "Repository"}
+    corpus = _corpus(RESULT_UNION_SDL)  # one result union (tests/test_corpus_outcomes.py)
     searcher = _structural(corpus, StructuralParams(singular_lookups=0.0))
     plain = _by_coordinate(corpus, searcher.search_scores("the repository"))
     named = _by_coordinate(corpus, searcher.search_scores("the repository a/b"))
@@ -795,20 +792,6 @@ def test_a_plural_the_stemmer_keeps_still_finds_its_types_words() -> None:
     corpus = _corpus("type Query { navigation: [PbMenu!]! } type PbMenu { title: String }")
     scores = _structural(corpus, StructuralParams()).search_scores("which menus are there")
     assert _by_coordinate(corpus, scores)["PbMenu.title"] > 0
-
-
-def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> None:
-    unions = "\n".join(f"union {t}OrError = {t} | PythonError" for t in ("Run", "Job", "A", "B"))
-    corpus = _corpus(
-        "type Query { runOrError(id: ID!): RunOrError jobOrError(id: ID!): JobOrError"
-        " a: AOrError b: BOrError runs: [Run!]! }\n"
-        f"{unions}\n"
-        "type Run { id: ID } type Job { id: ID } type A { id: ID } type B { id: ID }\n"
-        "type PythonError { message: String chain: [Link!] } type Link { error: PythonError }"
-    )
-    # `PythonError` is returned elsewhere (`Link.error`) but is in every union: the runs' one
-    # object is `Run`; the others' objects are returned nowhere else.
-    assert result_unions(corpus) == {"RunOrError": "Run"}
 
 
 @pytest.mark.usefixtures("no_sibling_evidence")

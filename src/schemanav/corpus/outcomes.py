@@ -1,7 +1,7 @@
 """How a schema reports an outcome wherever one may occur: the type most of its unions share
-(the error every `…OrError` union may return). The slicer shows it whole (`OutcomeTables`),
-and the ranking reads a union of one object and its failures as a way to that object
-(`structural_index.result_unions`)."""
+(the error every `…OrError` union may return). The slicer shows it whole (`OutcomeTables`);
+the ranking reads a union of one object and its failures as a way to that object
+(`result_unions`), and the slicer as that object's lookup (`SchemaTables.root_lookups`)."""
 
 from __future__ import annotations
 
@@ -39,3 +39,27 @@ def shared_outcomes(unions: Mapping[str, Iterable[str]]) -> frozenset[str]:
     membership = Counter(member for members in unions.values() for member in members)
     least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * len(unions))
     return frozenset(member for member, count in membership.items() if count >= least)
+
+
+def result_unions(corpus: Corpus) -> dict[str, str]:
+    """The unions a read returns as one object or its failure, with that object:
+    `assetNodeOrError: AssetNodeOrError` is `AssetNode`, or `AssetNotFoundError` or
+    `PythonError`. Of such a union's members, exactly one is returned by some field of
+    another type; the others are returned by none (the failures of that one lookup) or are
+    the schema's shared outcome (`schemanav.corpus.outcomes`: the error every lookup may end
+    in). A union of like things (`IssueOrPullRequest`: both are returned elsewhere) is none,
+    nor is a union only the mutation root's fields return (the write's own result, `writes`
+    in slicing)."""
+    unions = object_unions(corpus)
+    pairs = list(zip(corpus.owner_column, corpus.target_column, strict=True))
+    returned = {named for owner, named in pairs if named != owner}
+    read = {named for owner, named in pairs if owner != corpus.mutation_root}
+    shared = shared_outcomes(unions)
+    found: dict[str, str] = {}
+    for union, members in unions.items():
+        if union not in read or len(members) < 2:
+            continue
+        objects = [m for m in members if m in returned and m not in shared]
+        if len(objects) == 1:
+            found[union] = objects[0]
+    return found

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from schemanav.corpus.model import is_identifier_type
-from schemanav.corpus.outcomes import object_unions, shared_outcomes
+from schemanav.corpus.outcomes import object_unions, result_unions
 from schemanav.corpus.pages import list_pages
 
 if TYPE_CHECKING:
@@ -236,30 +236,6 @@ def _reached_types(
         for position, entry in enumerate(entries)
     ]
     return reached, target, shape, [counts[n] for n in range(len(numbers))], routes, set_target
-
-
-def result_unions(corpus: Corpus) -> dict[str, str]:
-    """The unions a read returns as one object or its failure, with that object:
-    `assetNodeOrError: AssetNodeOrError` is `AssetNode`, or `AssetNotFoundError` or
-    `PythonError`. Of such a union's members, exactly one is returned by some field of
-    another type; the others are returned by none (the failures of that one lookup) or are
-    the schema's shared outcome (`schemanav.corpus.outcomes`: the error every lookup may end
-    in). A union of like things (`IssueOrPullRequest`: both are returned elsewhere) is none,
-    nor is a union only the mutation root's fields return (the write's own result, `writes`
-    in slicing)."""
-    unions = object_unions(corpus)
-    pairs = list(zip(corpus.owner_column, corpus.target_column, strict=True))
-    returned = {named for owner, named in pairs if named != owner}
-    read = {named for owner, named in pairs if owner != corpus.mutation_root}
-    shared = shared_outcomes(unions)
-    found: dict[str, str] = {}
-    for union, members in unions.items():
-        if union not in read or len(members) < 2:
-            continue
-        objects = [m for m in members if m in returned and m not in shared]
-        if len(objects) == 1:
-            found[union] = objects[0]
-    return found
 
 
 def _set_routes(

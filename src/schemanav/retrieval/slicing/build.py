@@ -200,6 +200,25 @@ class Growth:
                 state = self.tried(state, ("link", owner, self.s.names[best][1]))
         return state
 
+    def add_root_lookups(self, state: GrowingState) -> GrowingState:
+        """From a rung of `EARLY_COMPLETION_FROM` tokens, a read's types with hits show the
+        query root's lookup of their objects (`SchemaTables.root_lookups`, the best-ranked one)
+        while it fits, however the slice reached them: an operation about an object asks for it
+        by its key (`assetNodeOrError(assetKey:)`) rather than through another object's field
+        (`Asset.definition`), the way in the slice took. A write returns what it changed."""
+        root = self.s.corpus.query_root
+        if self.budget < EARLY_COMPLETION_FROM or self.writes or root is None:
+            return state
+        lookups, position = self.s.root_lookups, self.s.position
+        for type_name in list(state.hit_types):
+            names = lookups.get(type_name, ())
+            shown = state.fields.get(root, {})
+            if not names or any(name in shown for name in names):
+                continue
+            best = self._best([position[root, name] for name in names])
+            state = self.tried(state, ("link", root, self.s.names[best][1]))
+        return state
+
     def add_paging(self, state: GrowingState) -> GrowingState:
         """Paging for the connections whose nodes the question asks a set of
         (`ClosedState.pageable`), each while it fits: spent from the reserve, before the

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.outcomes import result_unions
 from schemanav.question.vocabulary import ORDER_WORDS, TIME_MARK, VALUE_MARK
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
@@ -622,6 +623,22 @@ class SchemaTables(OutcomeTables):
             return PAGE_SIZE_ARGUMENT
         (name, count), rest = taking.most_common(1)[0], taking.total()
         return name if count > rest - count else PAGE_SIZE_ARGUMENT
+
+    @cached_property
+    def root_lookups(self) -> dict[str, tuple[str, ...]]:
+        """By object type, the query root's fields that return one of it by their arguments:
+        directly (`order(id:)`, `product(id:, slug:)`) or as a union of it and its failures
+        (`assetNodeOrError(assetKey:)`: `schemanav.corpus.outcomes.result_unions`)."""
+        root = self.corpus.query_root
+        results = result_unions(self.corpus)
+        found: dict[str, list[str]] = defaultdict(list)
+        for name, facts in self.facts.get(root or "", {}).items():
+            if facts.many or not facts.arguments:
+                continue
+            target = results.get(facts.named, facts.named)
+            if self.kinds.get(target) == "object":
+                found[target].append(name)
+        return {target: tuple(names) for target, names in found.items()}
 
     @cached_property
     def order_words(self) -> frozenset[str]:

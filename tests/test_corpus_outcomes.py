@@ -1,0 +1,40 @@
+"""schemanav.corpus.outcomes: how a schema reports an outcome, read from its unions."""
+
+from __future__ import annotations
+
+from graphql import build_schema
+
+from schemanav.corpus import Corpus, build_corpus
+from schemanav.corpus.outcomes import result_unions
+
+
+def _corpus(sdl: str) -> Corpus:
+    return build_corpus(build_schema(sdl))
+
+
+def test_a_union_of_one_object_and_its_failures_is_a_result_union() -> None:
+    corpus = _corpus(
+        "type Query { job(id: ID!): JobOrMissing either(id: ID!): JobOrTask jobs: [Job!]!"
+        " tasks: [Task!]! }\n"
+        "type Mutation { retry(id: ID!): RetryResult }\n"
+        "union JobOrMissing = Job | JobNotFound\nunion JobOrTask = Job | Task\n"
+        "union RetryResult = Job | Refused\n"
+        "type Job { id: ID } type Task { id: ID } type JobNotFound { message: String }"
+        " type Refused { reason: String }"
+    )
+    # Not a union of like things (both returned elsewhere), nor the write's own result.
+    assert result_unions(corpus) == {"JobOrMissing": "Job"}
+
+
+def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> None:
+    unions = "\n".join(f"union {t}OrError = {t} | PythonError" for t in ("Run", "Job", "A", "B"))
+    corpus = _corpus(
+        "type Query { runOrError(id: ID!): RunOrError jobOrError(id: ID!): JobOrError"
+        " a: AOrError b: BOrError runs: [Run!]! }\n"
+        f"{unions}\n"
+        "type Run { id: ID } type Job { id: ID } type A { id: ID } type B { id: ID }\n"
+        "type PythonError { message: String chain: [Link!] } type Link { error: PythonError }"
+    )
+    # `PythonError` is returned elsewhere (`Link.error`) but is in every union: the runs' one
+    # object is `Run`; the others' objects are returned nowhere else.
+    assert result_unions(corpus) == {"RunOrError": "Run"}
