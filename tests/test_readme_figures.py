@@ -71,7 +71,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 # issue's two target budgets, and the list's MRR, on both large development schemas.
 HEADLINE = {
     "github": ("| GitHub (WG, full labels) |", {"2000": "0.855", "4000": "0.940", "mrr": "0.831"}),
-    "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.895", "4000": "0.960", "mrr": "0.764"}),
+    "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.895", "4000": "0.955", "mrr": "0.764"}),
 }
 # Columns of the README's headline row: schema, ≤500, ≤1,000, ≤2,000, ≤4,000, …, list MRR.
 HEADLINE_COLUMNS = {"2000": 3, "4000": 4, "mrr": -1}

@@ -330,6 +330,17 @@ def test_a_type_with_hits_brings_the_roots_lookup_of_its_objects() -> None:
     assert "Query.assetNodeOrError" not in wipe.fields
 
 
+def test_a_reads_union_of_one_object_and_its_failures_shows_every_failure() -> None:
+    slicer = slicer_for(ROOT_LOOKUP_SDL)
+    ranked = ["Query.assetNodeOrError", "AssetNode.description"]
+    # From 2,000 tokens a read selects each way its lookup can end, as a write does.
+    read = slicer.from_ranked(ranked, 2000, "the description of the orders asset")
+    assert "AssetNotFound.message" in read.fields
+    valid(read.sdl)
+    small = slicer.from_ranked(ranked, 1000, "the description of the orders asset")
+    assert "AssetNotFound.message" not in small.fields
+
+
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
     _, slicer = tiny
     ranked = ["Order.total", "Order.number", "Order.status"]

@@ -219,6 +219,20 @@ class Growth:
             state = self.tried(state, ("link", root, self.s.names[best][1]))
         return state
 
+    def add_read_outcomes(self, state: GrowingState) -> GrowingState:
+        """From a rung of `EARLY_COMPLETION_FROM` tokens, a read's unions of one object and its
+        failures (`SchemaTables.result_unions`) show every member, each with its best-ranked
+        field, while they fit, as a write's outcomes do: an operation reading such a union
+        selects each failure it may return (`... on PipelineNotFoundError { message }`), or
+        cannot tell "not found" from an empty answer. Other unions of a read wait for the
+        completion."""
+        if self.budget < EARLY_COMPLETION_FROM or self.writes:
+            return state
+        results = self.s.result_unions
+        for union in [union for union in state.unions if union in results]:
+            state = self._other_members_of(state, union)
+        return state
+
     def add_paging(self, state: GrowingState) -> GrowingState:
         """Paging for the connections whose nodes the question asks a set of
         (`ClosedState.pageable`), each while it fits: spent from the reserve, before the

@@ -625,12 +625,17 @@ class SchemaTables(OutcomeTables):
         return name if count > rest - count else PAGE_SIZE_ARGUMENT
 
     @cached_property
+    def result_unions(self) -> dict[str, str]:
+        """The unions of one object and its failures, with that object
+        (`schemanav.corpus.outcomes.result_unions`: `AssetNodeOrError` is an `AssetNode`)."""
+        return result_unions(self.corpus)
+
+    @cached_property
     def root_lookups(self) -> dict[str, tuple[str, ...]]:
         """By object type, the query root's fields that return one of it by their arguments:
         directly (`order(id:)`, `product(id:, slug:)`) or as a union of it and its failures
         (`assetNodeOrError(assetKey:)`: `schemanav.corpus.outcomes.result_unions`)."""
-        root = self.corpus.query_root
-        results = result_unions(self.corpus)
+        root, results = self.corpus.query_root, self.result_unions
         found: dict[str, list[str]] = defaultdict(list)
         for name, facts in self.facts.get(root or "", {}).items():
             if facts.many or not facts.arguments:
