@@ -341,6 +341,22 @@ def test_a_reads_union_of_one_object_and_its_failures_shows_every_failure() -> N
     assert "AssetNotFound.message" not in small.fields
 
 
+def test_a_reads_union_of_values_shows_every_shape_the_value_takes() -> None:
+    slicer = slicer_for(
+        "type Query { search(term: String!): [Result!]! }\n"
+        "type Result { name: String! price: Price }\n"
+        "union Price = Range | Single\n"
+        "type Range { min: Int! max: Int! } type Single { value: Int! }"
+    )
+    ranked = ["Query.search", "Result.price", "Range.min"]
+    # A price is a range or a single value: from 2,000 tokens a read selects both.
+    read = slicer.from_ranked(ranked, 2000, "search results with their prices")
+    assert {"Range.min", "Single.value"} <= set(read.fields)
+    valid(read.sdl)
+    small = slicer.from_ranked(ranked, 1000, "search results with their prices")
+    assert "Single.value" not in small.fields
+
+
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
     _, slicer = tiny
     ranked = ["Order.total", "Order.number", "Order.status"]

@@ -221,16 +221,19 @@ class Growth:
 
     def add_read_outcomes(self, state: GrowingState) -> GrowingState:
         """From a rung of `EARLY_COMPLETION_FROM` tokens, a read's unions of one object and its
-        failures (`SchemaTables.result_unions`) show every member, each with its best-ranked
-        field, while they fit, as a write's outcomes do: an operation reading such a union
-        selects each failure it may return (`... on PipelineNotFoundError { message }`), or
-        cannot tell "not found" from an empty answer. Other unions of a read wait for the
-        completion."""
+        failures (`SchemaTables.result_unions`), and its unions of values (every member one of
+        `SchemaTables.value_types`: `SearchResultPrice = PriceRange | SinglePrice`), show every
+        member, each with its best-ranked field, while they fit, as a write's outcomes do: an
+        operation reading such a union selects each failure it may return (`... on
+        PipelineNotFoundError { message }`), or cannot tell "not found" from an empty answer,
+        and each shape its value may take. Other unions of a read wait for the completion."""
         if self.budget < EARLY_COMPLETION_FROM or self.writes:
             return state
-        results = self.s.result_unions
-        for union in [union for union in state.unions if union in results]:
-            state = self._other_members_of(state, union)
+        results, values = self.s.result_unions, self.s.value_types
+        possible = self.s.corpus.possible_types
+        for union in list(state.unions):
+            if union in results or values.issuperset(possible.get(union, ())):
+                state = self._other_members_of(state, union)
         return state
 
     def add_paging(self, state: GrowingState) -> GrowingState:
