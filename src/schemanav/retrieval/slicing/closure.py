@@ -40,12 +40,11 @@ class ClosedState(SliceState):
         the question names; all of a field returning one object whose arguments are all
         optional (they choose it); all of a write (`SchemaTables.write_owners`): its optional
         arguments are inputs the user gives ("with my answers", "as a draft"), not filters a
-        question names. A deprecated
-        optional argument is never offered: an agent should not write it. A leaf's enum
-        argument with a default says how its value comes (`length(unit: LengthUnit = METERS)`):
-        shown whatever the question's words, it costs a few tokens and tells the agent what it
-        reads without it, or how to ask for another unit. (`add_field` then
-        adds those the field's companions show: `_share_arguments`.)"""
+        question names. A deprecated optional argument is never offered: an agent should not
+        write it. A leaf's enum argument with a default says how its value comes
+        (`length(unit: LengthUnit = METERS)`): shown whatever the question's words, it costs a
+        few tokens and tells the agent what it reads without it, or how to ask for another
+        unit. (`add_field` then adds those the field's companions show: `_share_arguments`.)"""
         if not facts.arguments:  # most fields take none
             return []
         mode = self.s.params.arguments

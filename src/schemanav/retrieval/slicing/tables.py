@@ -604,19 +604,21 @@ class SchemaTables(OutcomeTables):
         integer argument its lists take before any other, where more lists take it than all
         other such arguments together (Dagster's and Unchained's `limit`)."""
         taking: Counter[str] = Counter()
-        for own in self.facts.values():
-            for facts in own.values():
-                if not facts.many:
+        given = self.schema_facts.arguments
+        for owner, own in self.facts.items():
+            for name, facts in own.items():
+                if not facts.many or not facts.arguments:
                     continue
                 if PAGE_SIZE_ARGUMENT in facts.arguments:
                     return PAGE_SIZE_ARGUMENT
-                integers = (
-                    argument  # `limit: Int = 10`: one integer (not a list), optional
-                    for argument, text in zip(facts.arguments, facts.argument_texts, strict=True)
-                    if text[len(argument) + 2 :].split(" ")[0].rstrip("!") == "Int"
-                    and argument not in facts.required
+                first = next(  # `limit: Int = 10`: one integer (not a list), optional
+                    (
+                        value.name
+                        for value in given.get(f"{owner}.{name}", ())
+                        if value.type.rstrip("!") == "Int" and not value.required
+                    ),
+                    None,
                 )
-                first = next(integers, None)
                 if first is not None:
                     taking[first] += 1
         if not taking:
