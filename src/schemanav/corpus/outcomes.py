@@ -51,9 +51,9 @@ def result_unions(corpus: Corpus) -> dict[str, str]:
     nor is a union only the mutation root's fields return (the write's own result, `writes`
     in slicing)."""
     unions = object_unions(corpus)
-    pairs = list(zip(corpus.owner_column, corpus.target_column, strict=True))
-    returned = {named for owner, named in pairs if named != owner}
-    read = {named for owner, named in pairs if owner != corpus.mutation_root}
+    by = corpus.returned_by.items()
+    returned = {named for named, owners in by if owners - {named}}  # by another type's field
+    read = {named for named, owners in by if owners - {corpus.mutation_root}}
     shared = shared_outcomes(unions)
     found: dict[str, str] = {}
     for union, members in unions.items():
