@@ -66,12 +66,16 @@ the rungs of the latest question are remembered, so a run slicing one question w
 budgets builds each once.
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
-`connections` (a Relay connection's shape), `writes` (the objects a mutation takes), `tables`
-(what a slicer precomputes per schema), `state` (a slice's record and its token count),
-`closure` (fields and types entering, keeping the slice a valid piece of the schema), `growth`
-(ranked hits with their ways in), `ladder` (the rungs a slice climbs, and the prefix a budget
-between two takes), `build` (the growth within a budget: main hits, connectives, the fill, the
-completion, the trim), `slicer` (a question's ranking up the ladder) and `render` (the SDL).
+`fields` (what a slice needs of one field), `connections` (a Relay connection's shape), `writes`
+(the objects a mutation takes, its payloads' errors), `outcomes` (how the schema reports an
+outcome: its shared outcome, envelopes, entry fields and the parts of a type), `tables` (what a
+slicer precomputes per schema: ways in, labels, values, the page size, the root's lookups),
+`arguments` (what the lists' arguments say of the objects they return), `state` (a slice's record
+and its token count), `closure` (fields and types entering, keeping the slice a valid piece of
+the schema), `growth` (ranked hits with their ways in), `ladder` (the rungs a slice climbs, and
+the prefix a budget between two takes), `build` (the growth within a budget: main hits,
+connectives, a read's lookups and outcomes, the fill, the completion, the trim), `slicer` (a
+question's ranking up the ladder) and `render` (the SDL).
 """
 
 from schemanav.retrieval.slicing.params import EMPTY_SLICE, SchemaSlice, SliceParams
