@@ -182,7 +182,7 @@ class Growth:
         such list from the lookup's owner into that type goes in too, if it fits; not for a
         type the question names beside an identifier ("is alert 3 open?"), nor beside a root
         lookup, the way in to the object the question starts from ("is the order open?")."""
-        position, facts = self.s.position, self.s.facts
+        facts = self.s.facts
         roots, filters = self.s.graph.roots, self.arguments.names_a_filter
         for owner, shown in list(state.fields.items()):
             if owner in roots:
@@ -194,10 +194,7 @@ class Growth:
                     continue
                 leading = self.s.leading_between.get(owner, {}).get(target, ())
                 lists = [n for n, many in leading if many and filters(owner, n, self.words)]
-                if not lists or any(n in shown for n in lists):
-                    continue
-                best = self._best([position[owner, n] for n in lists])
-                state = self.tried(state, ("link", owner, self.s.names[best][1]))
+                state = self._link_best(state, owner, lists)
         return state
 
     def add_root_lookups(self, state: GrowingState) -> GrowingState:
@@ -209,15 +206,19 @@ class Growth:
         root = self.s.corpus.query_root
         if self.budget < EARLY_COMPLETION_FROM or self.writes or root is None:
             return state
-        lookups, position = self.s.root_lookups, self.s.position
+        lookups = self.s.root_lookups
         for type_name in list(state.hit_types):
-            names = lookups.get(type_name, ())
-            shown = state.fields.get(root, {})
-            if not names or any(name in shown for name in names):
-                continue
-            best = self._best([position[root, name] for name in names])
-            state = self.tried(state, ("link", root, self.s.names[best][1]))
+            state = self._link_best(state, root, lookups.get(type_name, ()))
         return state
+
+    def _link_best(self, state: GrowingState, owner: str, names: Sequence[str]) -> GrowingState:
+        """The best-ranked of `names` (fields of `owner`) goes in while it fits, unless one of
+        them is in the slice already: one way of a kind is enough."""
+        shown = state.fields.get(owner, {})
+        if not names or any(name in shown for name in names):
+            return state
+        best = self._best([self.s.position[owner, name] for name in names])
+        return self.tried(state, ("link", owner, self.s.names[best][1]))
 
     def add_read_outcomes(self, state: GrowingState) -> GrowingState:
         """From a rung of `EARLY_COMPLETION_FROM` tokens, a read's unions of one object and its
