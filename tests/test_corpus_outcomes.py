@@ -5,7 +5,7 @@ from __future__ import annotations
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, build_corpus
-from schemanav.corpus.outcomes import result_unions
+from schemanav.corpus.outcomes import kind_unions, result_unions
 
 
 def _corpus(sdl: str) -> Corpus:
@@ -38,3 +38,14 @@ def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> No
     # `PythonError` is returned elsewhere (`Link.error`) but is in every union: the runs' one
     # object is `Run`; the others' objects are returned nowhere else.
     assert result_unions(corpus) == {"RunOrError": "Run"}
+
+
+def test_a_union_that_alone_reaches_its_members_names_kinds_of_one_answer() -> None:
+    corpus = _corpus(
+        "type Query { check: Check either(id: ID!): JobOrTask jobs: [Job!]! }\n"
+        "union Check = Passed | Failed\nunion JobOrTask = Job | Task\n"
+        "type Passed { ok: Boolean } type Failed { reason: String }"
+        " type Job { id: ID } type Task { id: ID }"
+    )
+    # `Job` is returned by a field of its own (`Query.jobs`): a thing, not a kind of answer.
+    assert kind_unions(corpus) == {"Check"}

@@ -357,6 +357,30 @@ def test_a_reads_union_of_values_shows_every_shape_the_value_takes() -> None:
     assert "Single.value" not in small.fields
 
 
+def test_a_reads_union_of_the_kinds_of_one_answer_shows_every_kind_that_fits() -> None:
+    def slicer_with(kinds: int) -> Slicer:
+        others = [f"Unknown{n}" for n in range(kinds)]
+        return slicer_for(
+            "type Query { account(id: ID!): Account }\n"
+            "type Account { name: String! canFollow: FollowCheck! }\n"
+            f"union FollowCheck = Allowed | Refused | {' | '.join(others)}\n"
+            "type Allowed { id: ID! passed: Boolean! } type Refused { id: ID! reason: String! }\n"
+            + "\n".join(f"type {n} {{ id: ID! checksStillRequired: [String!]! }}" for n in others)
+        )
+
+    ranked = ["Query.account", "Account.canFollow", "Refused.reason"]
+    question = "can I follow this account, and if not why"
+    # Only the union reaches its members (entities, not values: each has an `ID`): from 2,000
+    # tokens a read selects every kind.
+    read = slicer_with(1).from_ranked(ranked, 2000, question)
+    assert {"Allowed.passed", "Unknown0.checksStillRequired"} <= set(read.fields)
+    valid(read.sdl)
+    assert "Allowed.passed" not in slicer_with(1).from_ranked(ranked, 1000, question).fields
+    # Kinds costing more than their share of the budget wait for the completion, all of them.
+    costly = slicer_with(12).from_ranked(ranked, 2000, question)
+    assert "Allowed.passed" not in costly.fields
+
+
 def test_the_subject_of_several_hits_also_gets_a_way_in_through_a_list(tiny: Any) -> None:
     _, slicer = tiny
     ranked = ["Order.total", "Order.number", "Order.status"]

@@ -1,7 +1,8 @@
 """How a schema reports an outcome wherever one may occur: the type most of its unions share
 (the error every `…OrError` union may return). The slicer shows it whole (`OutcomeTables`);
 the ranking reads a union of one object and its failures as a way to that object
-(`result_unions`), and the slicer as that object's lookup (`SchemaTables.root_lookups`)."""
+(`result_unions`), and the slicer as that object's lookup (`SchemaTables.root_lookups`); a
+union that alone reaches its members names the kinds one answer may take (`kind_unions`)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def result_unions(corpus: Corpus) -> dict[str, str]:
         if len(objects) == 1:
             found[union] = objects[0]
     return found
+
+
+def kind_unions(corpus: Corpus) -> frozenset[str]:
+    """The unions whose members no field returns, only unions: the kinds one answer may
+    take (`NamespaceOperationValidationOutcome = …Passed | …Unknown | …Failed`). A query
+    reaches such a member only through its union, so an operation reading the union selects
+    each kind or cannot tell one from another; a member returned by a field is a thing of
+    its own (`Issue` in `IssueOrPullRequest`)."""
+    returned = corpus.returned_by
+    return frozenset(
+        union
+        for union, members in object_unions(corpus).items()
+        if not any(returned.get(member) for member in members)
+    )

@@ -227,14 +227,29 @@ class Growth:
         member, each with its best-ranked field, while they fit, as a write's outcomes do: an
         operation reading such a union selects each failure it may return (`... on
         PipelineNotFoundError { message }`), or cannot tell "not found" from an empty answer,
-        and each shape its value may take. Other unions of a read wait for the completion."""
+        and each shape its value may take. So does a union naming the kinds of one answer
+        (`SchemaTables.kind_unions`), when all its members cost at most `FILL_MEMBER_SHARE`
+        of the budget: a query reaches them only through it. Other unions of a read wait for
+        the completion."""
         if self.budget < EARLY_COMPLETION_FROM or self.writes:
             return state
         results, values = self.s.result_unions, self.s.value_types
-        possible = self.s.corpus.possible_types
+        possible, kinds = self.s.corpus.possible_types, self.s.kind_unions
         for union in list(state.unions):
             if union in results or values.issuperset(possible.get(union, ())):
                 state = self._other_members_of(state, union)
+            elif union in kinds:
+                state = self._all_members_within(state, union, FILL_MEMBER_SHARE * self.budget)
+        return state
+
+    def _all_members_within(self, state: GrowingState, union: str, most: float) -> GrowingState:
+        """`union`'s other members (`_other_members_of`) if together they add at most
+        `most` tokens, else none: some kinds of an answer tell no more than the one shown."""
+        snapshot, before, steps = state.copy(), state.total, len(self.steps)
+        state = self._other_members_of(state, union)
+        if state.total - before > most:
+            del self.steps[steps:]
+            return snapshot
         return state
 
     def add_paging(self, state: GrowingState) -> GrowingState:

@@ -1,6 +1,7 @@
 """How a schema reports outcomes, as slices read it: the outcome most of its unions share
-(the error every `…OrError` union may return) with the types that make it up, and the
-envelope most of its answers carry (`error` beside `data`); computed once per schema.
+(the error every `…OrError` union may return) with the types that make it up, the unions
+naming the kinds of one answer, and the envelope most of its answers carry (`error` beside
+`data`); computed once per schema.
 
 `SchemaTables` takes these tables from `OutcomeTables`, which reads its field facts, kinds
 and corpus.
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from schemanav.corpus.outcomes import (
     SHARED_OUTCOME_SHARE,
     SHARED_OUTCOME_UNIONS,
+    kind_unions,
     object_unions,
     shared_outcomes,
 )
@@ -37,6 +39,12 @@ class OutcomeTables:
         """How the schema reports an outcome wherever one may occur
         (`schemanav.corpus.outcomes.shared_outcomes`): a union in the slice brings it whole."""
         return shared_outcomes(object_unions(self.corpus))
+
+    @cached_property
+    def kind_unions(self) -> frozenset[str]:
+        """The unions naming the kinds one answer may take
+        (`schemanav.corpus.outcomes.kind_unions`): a read shows every kind, when they fit."""
+        return kind_unions(self.corpus)
 
     @cached_property
     def _parts(self) -> dict[str, frozenset[str]]:
