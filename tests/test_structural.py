@@ -358,15 +358,53 @@ def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
         assert max(scores, key=scores.__getitem__) == write, asked
 
 
+WRITE_OBJECTS_SDL = """
+type Query {{ shop: Shop }}
+type Shop {{ id: ID! name: String }}
+type Template {{ id: ID! subject: String body: String }}
+type TemplatePayload {{ template: Template }}
+input TemplateInput {{ content: String }}
+type Mutation {{
+  reviseTemplate(id: ID!, input: TemplateInput): TemplatePayload
+  reviseShop(id: ID!, input: TemplateInput): {shop}
+}}
+"""
+
+
+WRITES = ("reviseTemplate", "reviseShop")
+
+
+def test_a_write_gets_a_share_of_what_it_changes() -> None:
+    asked = "Shorten the subject line of the confirmation email."
+
+    def lent(returned: str) -> tuple[float, float]:
+        """What the objects they return add to `reviseTemplate` and to `reviseShop`."""
+        corpus = _corpus(WRITE_OBJECTS_SDL.format(shop=returned))
+        on = _by_coordinate(corpus, _structural(corpus).search_scores(asked))
+        no = _structural(corpus, StructuralParams(write_object_evidence=0.0))
+        off = _by_coordinate(corpus, no.search_scores(asked))
+        # Neither write's own words say a word of the request.
+        assert off["Mutation.reviseTemplate"] == off["Mutation.reviseShop"]
+        template, shop = (on[f"Mutation.{w}"] - off[f"Mutation.{w}"] for w in WRITES)
+        return template, shop
+
+    # "subject" is a field of the template only `reviseTemplate` returns (in its payload).
+    template, shop = lent("Shop")
+    assert template > 2 * shop
+    # Returned by both writes, the template's evidence is divided between them.
+    assert lent("TemplatePayload") == pytest.approx((template / 2, template / 2))
+
+
 @pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_request_to_change_something_weighs_the_mutation_roots_fields(chain: Corpus) -> None:
-    # Every field says "thing"; as a request, the write's own words need not be named.
-    searcher = _structural(chain, StructuralParams())
+    # Every field says "thing"; as a request, the write's own words need not be named. (What
+    # the write returns lends it more: `test_a_write_gets_a_share_of_what_it_changes`.)
+    searcher = _structural(chain, StructuralParams(write_object_evidence=0.0))
     asked = _by_coordinate(chain, searcher.search_scores("Shelve this thing."))
     read = _by_coordinate(chain, searcher.search_scores("which thing is shelved"))
     assert asked["Change.addBook"] == pytest.approx(2 * read["Change.addBook"])
     assert asked["Book.price"] == pytest.approx(read["Book.price"])
-    off = _structural(chain, StructuralParams(write_weight=0.0))
+    off = _structural(chain, StructuralParams(write_weight=0.0, write_object_evidence=0.0))
     unweighted = _by_coordinate(chain, off.search_scores("Shelve this thing."))
     assert unweighted["Change.addBook"] == pytest.approx(read["Change.addBook"])
 

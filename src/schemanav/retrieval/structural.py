@@ -50,6 +50,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the mutation root's
    fields `write_weight` more: users rarely say the mutation's verb (`addReaction`).
+12. Such a request names the fields of what it changes ("the subject line of the order
+   confirmation email"): each write gets `write_object_evidence` of the best score of the
+   objects it returns, divided among the writes returning each (`writes.WriteObjects`).
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question.analyzer import Stemmer
 from schemanav.question.grammar import requested_write, write_verbs
-from schemanav.question.vocabulary import PATH_LITERAL, type_words, without_path_literals
+from schemanav.question.vocabulary import PATH_LITERAL, without_path_literals
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.best_first import best_first
 from schemanav.retrieval.quantity import caller_field, returns_time
@@ -82,6 +85,7 @@ from schemanav.retrieval.structural_index import (
     StructuralIndex,
     StructuralParams,
 )
+from schemanav.retrieval.writes import WriteObjects, write_names
 
 __all__ = ["StructuralBackend", "StructuralIndex", "StructuralParams", "StructuralSearcher"]
 
@@ -479,6 +483,10 @@ class StructuralSearcher:
             INWARD_EVIDENCE * self._inward(scores) * commonness,
         )
         result: FloatArray = scores + share
+        if self.params.write_object_evidence and question.asked_writes:
+            # A request names the fields of what it changes, seldom the write's own words.
+            evidence = self._write_objects.evidence(owner_best, len(result))
+            result = result + self.params.write_object_evidence * evidence
         if self.params.time_evidence and reading.in_time:
             result = result + (
                 self.params.time_evidence
@@ -487,6 +495,11 @@ class StructuralSearcher:
                 * self._returns_time
             )
         return result
+
+    @cached_property
+    def _write_objects(self) -> WriteObjects:
+        """What each write changes (`schemanav.retrieval.writes.WriteObjects`)."""
+        return WriteObjects.of(self.corpus, self.state.owner_of.tolist())
 
     @cached_property
     def _caller(self) -> tuple[int, Any] | None:
@@ -502,19 +515,8 @@ class StructuralSearcher:
 
     @cached_property
     def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
-        """Each word of the name of a mutation root field (`closeIssue`, `mergeRequestCreate`,
-        and a write named by its verb alone, `post`), with the fields holding it as
-        (position, words): what `requested_write` matches a question in the imperative
-        against."""
-        import numpy as np
-
-        corpus = self.corpus
-        found: dict[str, list[tuple[int, frozenset[str]]]] = {}
-        for position in np.flatnonzero(self._owned_by(corpus.mutation_root)).tolist():
-            words = frozenset(type_words(corpus.field_column[position]).split(" "))
-            for word in words:
-                found.setdefault(word, []).append((position, words))
-        return found
+        """What `requested_write` matches a request against (`writes.write_names`)."""
+        return write_names(self.corpus)
 
     def _about_the_caller(self, scores: FloatArray) -> FloatArray:
         """A question about its asker ("my merged merge requests") wants the caller's own

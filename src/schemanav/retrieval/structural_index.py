@@ -66,6 +66,7 @@ class StructuralParams:
     set_home_hops: float = 0.45
     set_plumbing_hops: float = 0.7
     write_weight: float = 1.0
+    write_object_evidence: float = 0.2
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:

@@ -1,0 +1,89 @@
+"""The writes as the structural ranking reads them: the words naming each (`write_names`),
+and what each changes (`WriteObjects`), read from what it returns: the object types a
+mutation returns, directly (`addAssortmentLink: AssortmentLink!`) or as its payload's fields
+(`updateTemplate: UpdateTemplatePayload` whose `template: Template`).
+
+A request names the fields of what it changes ("change the subject line of the order
+confirmation email": `Template.subject`) more often than the write's own words
+(`updateTemplate`). The structural ranking lends each write a share of the best score among
+its objects' fields (`StructuralParams.write_object_evidence`), each object's score divided
+among the writes returning it: an object most writes return (the cart, the shop) tells none
+of them apart, one only `updateTemplate` returns tells it from every other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from schemanav.question.vocabulary import type_words
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+    import numpy.typing as npt
+
+    from schemanav.corpus import Corpus
+
+    FloatArray = npt.NDArray[np.float64]
+    IntArray = npt.NDArray[np.int64]
+
+
+def write_names(corpus: Corpus) -> dict[str, list[tuple[int, frozenset[str]]]]:
+    """Each word of the name of a mutation root field (`closeIssue`, `mergeRequestCreate`,
+    and a write named by its verb alone, `post`), with the fields holding it as (position,
+    words): what `schemanav.question.grammar.requested_write` matches a question in the
+    imperative against."""
+    found: dict[str, list[tuple[int, frozenset[str]]]] = {}
+    root = corpus.mutation_root
+    for position, (owner, name) in enumerate(
+        zip(corpus.owner_column, corpus.field_column, strict=True)
+    ):
+        if owner == root:
+            words = frozenset(type_words(name).split(" "))
+            for word in words:
+                found.setdefault(word, []).append((position, words))
+    return found
+
+
+@dataclass(frozen=True)
+class WriteObjects:
+    """Each write's objects as three parallel arrays, one row per write and object."""
+
+    writes: IntArray  # the write: a mutation root field's corpus position
+    objects: IntArray  # the object: its owner number (`StructuralIndex.owner_of`)
+    shares: FloatArray  # 1 / how many writes return that object
+
+    @classmethod
+    def of(cls, corpus: Corpus, owner_of: Sequence[int]) -> WriteObjects:
+        """The objects of every field of the schema's mutation root (none without one)."""
+        import numpy as np
+
+        numbers = dict(zip(corpus.owner_column, owner_of, strict=True))
+        fields: dict[str, list[str]] = {}
+        for owner, target in zip(corpus.owner_column, corpus.target_column, strict=True):
+            fields.setdefault(owner, []).append(target)
+        root = corpus.mutation_root
+        rows: list[tuple[int, int]] = []
+        for position, (owner, named) in enumerate(
+            zip(corpus.owner_column, corpus.target_column, strict=True)
+        ):
+            if owner != root or named not in numbers:
+                continue
+            returned = {named} | {t for t in fields[named] if t in numbers and t != root}
+            rows.extend((position, numbers[name]) for name in sorted(returned))
+        writes = np.array([write for write, _ in rows], dtype=np.int64)
+        objects = np.array([number for _, number in rows], dtype=np.int64)
+        returning = np.bincount(objects, minlength=max(numbers.values(), default=-1) + 1)
+        return cls(writes, objects, 1.0 / returning[objects])
+
+    def evidence(self, owner_best: FloatArray, size: int) -> FloatArray:
+        """Each entry's evidence from the objects it returns as a write: the best, over its
+        objects, of the object's best field score (`owner_best`, by owner number) times its
+        share; 0 for every entry that is no write."""
+        import numpy as np
+
+        found: FloatArray = np.zeros(size)
+        np.maximum.at(found, self.writes, owner_best[self.objects] * self.shares)
+        return found
