@@ -227,16 +227,17 @@ class Growth:
         member, each with its best-ranked field, while they fit, as a write's outcomes do: an
         operation reading such a union selects each failure it may return (`... on
         PipelineNotFoundError { message }`), or cannot tell "not found" from an empty answer,
-        and each shape its value may take. So does a union naming the kinds of one answer
-        (`SchemaTables.kind_unions`), when all its members cost at most `FILL_MEMBER_SHARE`
-        of the budget: a query reaches them only through it. Other unions of a read wait for
-        the completion."""
-        if self.budget < EARLY_COMPLETION_FROM or self.writes:
+        and each shape its value may take. At every rung, so does a union naming the kinds of
+        one answer (`SchemaTables.kind_unions`), when all its members cost at most
+        `FILL_MEMBER_SHARE` of the budget: a query reaches them only through it. Other unions
+        of a read wait for the completion."""
+        if self.writes:
             return state
+        early = self.budget < EARLY_COMPLETION_FROM
         results, values = self.s.result_unions, self.s.value_types
         possible, kinds = self.s.corpus.possible_types, self.s.kind_unions
         for union in list(state.unions):
-            if union in results or values.issuperset(possible.get(union, ())):
+            if not early and (union in results or values.issuperset(possible.get(union, ()))):
                 state = self._other_members_of(state, union)
             elif union in kinds:
                 state = self._all_members_within(state, union, FILL_MEMBER_SHARE * self.budget)
