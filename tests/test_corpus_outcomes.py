@@ -42,10 +42,13 @@ def test_the_error_every_union_may_return_is_no_object_of_a_result_union() -> No
 
 def test_a_union_that_alone_reaches_its_members_names_kinds_of_one_answer() -> None:
     corpus = _corpus(
-        "type Query { check: Check either(id: ID!): JobOrTask jobs: [Job!]! }\n"
+        "type Query { check: Check either(id: ID!): JobOrTask jobs: [Job!]! feed: [Event] }\n"
         "union Check = Passed | Failed\nunion JobOrTask = Job | Task\n"
+        "union Event = Opened | Closed\n"
         "type Passed { ok: Boolean } type Failed { reason: String }"
         " type Job { id: ID } type Task { id: ID }"
+        " type Opened { at: String } type Closed { at: String }"
     )
-    # `Job` is returned by a field of its own (`Query.jobs`): a thing, not a kind of answer.
+    # `Job` is returned by a field of its own (`Query.jobs`): a thing, not a kind of answer;
+    # a list of `Event`s holds many things, not the kind of one.
     assert kind_unions(corpus) == {"Check"}

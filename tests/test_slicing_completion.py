@@ -210,6 +210,7 @@ type Reacted {{
 type Post {{
   id: ID!
   text: String
+  reactions: [Reacted!]
 }}
 
 {failures}
@@ -219,7 +220,9 @@ type Post {{
 def test_a_union_in_a_slice_shows_its_other_members_with_the_budget_left() -> None:
     # An operation reading `reaction` selects every outcome (`... on Failure0 { reason0 }`);
     # the question names only the one it hopes for. (A write's union shows its members
-    # before the fill: tests/test_slicing_writes.py.)
+    # before the fill: tests/test_slicing_writes.py; so does a read's union that alone
+    # reaches its members, which `Post.reactions` makes this one not:
+    # test_a_reads_union_of_the_kinds_of_one_answer_shows_every_kind_that_fits.)
     hits = {"Query.reaction": 2.0, "Reacted.post": 1.0}
     for params, shown in ((SliceParams(), True), (GROWTH, False)):
         slicer = slicer_for(_outcomes(2), params)

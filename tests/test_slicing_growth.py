@@ -217,6 +217,33 @@ def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
         assert shown in piece.fields and left not in piece.fields, question
 
 
+def test_from_a_rung_of_two_thousand_tokens_the_fill_adds_no_write() -> None:
+    def fill_takes_the_other_write(leaves: int) -> tuple[int, bool]:
+        """Whether `closeShop`, ranked past a hit that does not fit, comes in by the fill."""
+        shop = " ".join(f"s{i}: Int" for i in range(1, leaves + 1))
+        slicer = slicer_for(
+            f"""type Query {{ shop(handle: String!): Shop }}
+            type Shop {{ {shop} report: Report }}
+            type Report {{ a: String b: String c: String d: String e: String }}
+            type Mutation {{ renameShop(handle: String!, name: String!): Shop
+              closeShop(handle: String!): Shop }}""",
+            params=SliceParams(complete=False),
+        )
+        question = "Rename shop s to t."
+        head = ["Query.shop", "Mutation.renameShop", *(f"Shop.s{i}" for i in range(1, leaves + 1))]
+        budget = slicer.from_ranked([*head, "Mutation.closeShop"], 16000, question).tokens
+        ranked = [*head, "Shop.report", "Mutation.closeShop"]
+        piece = slicer.from_ranked(ranked, budget, question, ladder=budget)
+        return budget, "Mutation.closeShop" in piece.fields
+
+    # Below the rung the fill is how a write ranked past the main hits comes in; from it, the
+    # main hits reach that far, and a write needs only the one it asks for.
+    small, taken = fill_takes_the_other_write(50)
+    assert small < 2000 and taken
+    large, taken = fill_takes_the_other_write(400)
+    assert large >= 2000 and not taken
+
+
 def test_a_type_is_entered_the_way_that_adds_fewest_new_fields(tiny: Any) -> None:
     schema, _ = tiny
     corpus = build_corpus(schema)
@@ -344,12 +371,14 @@ def test_a_reads_union_of_one_object_and_its_failures_shows_every_failure() -> N
 def test_a_reads_union_of_values_shows_every_shape_the_value_takes() -> None:
     slicer = slicer_for(
         "type Query { search(term: String!): [Result!]! }\n"
-        "type Result { name: String! price: Price }\n"
+        "type Result { name: String! price: Price floor: Single }\n"
         "union Price = Range | Single\n"
         "type Range { min: Int! max: Int! } type Single { value: Int! }"
     )
     ranked = ["Query.search", "Result.price", "Range.min"]
-    # A price is a range or a single value: from 2,000 tokens a read selects both.
+    # A price is a range or a single value: from 2,000 tokens a read selects both. (A field
+    # returns `Single`, so the union is not the only way to its members, whose kinds a read
+    # would select at every rung.)
     read = slicer.from_ranked(ranked, 2000, "search results with their prices")
     assert {"Range.min", "Single.value"} <= set(read.fields)
     valid(read.sdl)

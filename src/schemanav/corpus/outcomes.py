@@ -67,14 +67,17 @@ def result_unions(corpus: Corpus) -> dict[str, str]:
 
 
 def kind_unions(corpus: Corpus) -> frozenset[str]:
-    """The unions whose members no field returns, only unions: the kinds one answer may
-    take (`NamespaceOperationValidationOutcome = …Passed | …Unknown | …Failed`). A query
-    reaches such a member only through its union, so an operation reading the union selects
-    each kind or cannot tell one from another; a member returned by a field is a thing of
-    its own (`Issue` in `IssueOrPullRequest`)."""
+    """The unions whose members no field returns, only unions, and that no field returns a
+    list of: the kinds one answer may take (`canFollow: AccountFollowOperationValidationOutcome!
+    = …Passed | …Unknown | …Failed`). A query reaches such a member only through its union,
+    so an operation reading the union selects each kind or cannot tell one from another; a
+    member returned by a field is a thing of its own (`Issue` in `IssueOrPullRequest`), and
+    a list of a union (a timeline's `nodes: [TimelineItem]`) holds many things, not one
+    answer's kind."""
     returned = corpus.returned_by
+    listed = {entry.named_return_type for entry in corpus.entries if entry.returns_list}
     return frozenset(
         union
         for union, members in object_unions(corpus).items()
-        if not any(returned.get(member) for member in members)
+        if union not in listed and not any(returned.get(member) for member in members)
     )

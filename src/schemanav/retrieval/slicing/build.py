@@ -432,7 +432,7 @@ class Growth:
         # without arguments: once the slice is nearly full, most hits stop here, and a
         # stretch of the ranking is first cut to the hits whose bare line still fits.
         budget, cheapest, bare_costs = self.budget, self.s.cheapest_line, self.s.bare_line_costs
-        _, costs = self.s.fill_arrays  # each field's bare line cost, as an array
+        _, costs, _ = self.s.fill_arrays  # each field's bare line cost, as an array
         names, member_of = self.s.names, self.s.member_of
         for start in range(0, len(ranked), _FILL_STRETCH):
             stretch = ranked[start : start + _FILL_STRETCH]
@@ -460,12 +460,16 @@ class Growth:
         """The hits the fill reads, in its order: those on the types the question asks a set
         of first, each part in rank order; none returning `ID`, which is opaque by the spec:
         past the frontier a hit on one is a line that answers nothing (identifiers and hits
-        that fit still show it). Array operations: a ranking holds thousands of hits."""
+        that fit still show it). From a rung of `EARLY_COMPLETION_FROM` tokens, no write: a
+        read needs none, and a write the one it asks for, which the main hits reach that far
+        down the ranking (below it, the fill is how a write ranked past them comes in).
+        Array operations: a ranking holds thousands of hits."""
         import numpy as np
 
         ranked = np.fromiter(hits, dtype=np.intp, count=len(hits))
-        not_id, _ = self.s.fill_arrays
-        ranked = ranked[not_id[ranked]]
+        not_id, _, writes = self.s.fill_arrays
+        fillable = not_id if self.budget < EARLY_COMPLETION_FROM else not_id & ~writes
+        ranked = ranked[fillable[ranked]]
         if self.many:
             owned = np.zeros(len(self.s.names), dtype=bool)
             fields_of, position = self.s.fields_of, self.s.position

@@ -377,14 +377,15 @@ class SchemaTables(OutcomeTables):
         return known_counts([self.field_line(owner, name, ()) for owner, name in self.names])
 
     @cached_property
-    def fill_arrays(self) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
+    def fill_arrays(self) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.bool_]]:
         """By corpus position, as arrays the fill cuts thousands of hits by at once: whether
-        the field returns anything but `ID`, and `bare_line_costs`."""
+        the field returns anything but `ID`, `bare_line_costs`, whether it is a write."""
         import numpy as np
 
-        facts = self.facts
+        facts, root = self.facts, self.corpus.mutation_root
         not_id = np.array([facts[o][n].named != "ID" for o, n in self.names], dtype=bool)
-        return not_id, np.array(self.bare_line_costs, dtype=np.int64)
+        writes = np.array([owner == root for owner, _ in self.names], dtype=bool)
+        return not_id, np.array(self.bare_line_costs, dtype=np.int64), writes
 
     @cached_property
     def cheapest_line(self) -> int:
