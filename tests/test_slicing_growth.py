@@ -217,6 +217,24 @@ def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
         assert shown in piece.fields and left not in piece.fields, question
 
 
+def test_the_fill_adds_no_field_of_the_query_root() -> None:
+    leaves = " ".join(f"s{i}: Int" for i in range(1, 21))
+    slicer = slicer_for(
+        f"""type Query {{ shop(handle: String!): Shop  status: String }}
+        type Shop {{ {leaves} t: Int  report: Report }}
+        type Report {{ a: String b: String c: String d: String e: String }}""",
+        params=SliceParams(complete=False),
+    )
+    question = "the s1 of shop s"
+    head = ["Query.shop", *(f"Shop.s{i}" for i in range(1, 21))]
+    budget = slicer.from_ranked([*head, "Shop.t", "Query.status"], 16000, question).tokens
+    # Past `Shop.report`, which does not fit, both lines would: another of the root's fields
+    # is a way to what the question did not reach, not a line of its answer.
+    ranked = [*head, "Shop.report", "Query.status", "Shop.t"]
+    piece = slicer.from_ranked(ranked, budget, question, ladder=budget)
+    assert "Shop.t" in piece.fields and "Query.status" not in piece.fields
+
+
 def test_from_a_rung_of_two_thousand_tokens_the_fill_adds_no_write() -> None:
     def fill_takes_the_other_write(leaves: int) -> tuple[int, bool]:
         """Whether `closeShop`, ranked past a hit that does not fit, comes in by the fill."""

@@ -460,15 +460,18 @@ class Growth:
         """The hits the fill reads, in its order: those on the types the question asks a set
         of first, each part in rank order; none returning `ID`, which is opaque by the spec:
         past the frontier a hit on one is a line that answers nothing (identifiers and hits
-        that fit still show it). From a rung of `EARLY_COMPLETION_FROM` tokens, no write: a
-        read needs none, and a write the one it asks for, which the main hits reach that far
-        down the ranking (below it, the fill is how a write ranked past them comes in).
+        that fit still show it). No field of the query root: a root field is a way in, which
+        the main hits and the steps choosing ways bring; past them, another is a way to what
+        the question did not reach. From a rung of `EARLY_COMPLETION_FROM` tokens, no write:
+        a read needs none, and a write the one it asks for, which the main hits reach that
+        far down the ranking (below it, the fill is how a write ranked past them comes in).
         Array operations: a ranking holds thousands of hits."""
         import numpy as np
 
         ranked = np.fromiter(hits, dtype=np.intp, count=len(hits))
-        not_id, _, writes = self.s.fill_arrays
-        fillable = not_id if self.budget < EARLY_COMPLETION_FROM else not_id & ~writes
+        fillable, _, writes = self.s.fill_arrays
+        if self.budget >= EARLY_COMPLETION_FROM:
+            fillable = fillable & ~writes
         ranked = ranked[fillable[ranked]]
         if self.many:
             owned = np.zeros(len(self.s.names), dtype=bool)

@@ -185,9 +185,7 @@ class SchemaTables(OutcomeTables):
             defaults = tuple(a.has_default for a in arguments)
             # The optional arguments a slice may show: a deprecated one never (an agent
             # should not write it).
-            offered = tuple(
-                a.name for a in arguments if not a.required and not a.deprecated
-            )
+            offered = tuple(a.name for a in arguments if not a.required and not a.deprecated)
         # Constructed, not `filled`: slicing reads these records' attributes hundreds of
         # thousands of times, faster from the instance layout `__init__` gives.
         return FieldFacts(
@@ -379,13 +377,16 @@ class SchemaTables(OutcomeTables):
     @cached_property
     def fill_arrays(self) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.bool_]]:
         """By corpus position, as arrays the fill cuts thousands of hits by at once: whether
-        the field returns anything but `ID`, `bare_line_costs`, whether it is a write."""
+        it may take the field (no query root's, none returning `ID`), `bare_line_costs`,
+        whether the field is a write."""
         import numpy as np
 
-        facts, root = self.facts, self.corpus.mutation_root
-        not_id = np.array([facts[o][n].named != "ID" for o, n in self.names], dtype=bool)
-        writes = np.array([owner == root for owner, _ in self.names], dtype=bool)
-        return not_id, np.array(self.bare_line_costs, dtype=np.int64), writes
+        facts, corpus = self.facts, self.corpus
+        fillable = np.array(
+            [o != corpus.query_root and facts[o][n].named != "ID" for o, n in self.names]
+        )
+        writes = np.array([owner == corpus.mutation_root for owner, _ in self.names])
+        return fillable, np.array(self.bare_line_costs, dtype=np.int64), writes
 
     @cached_property
     def cheapest_line(self) -> int:
