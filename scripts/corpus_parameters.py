@@ -50,6 +50,7 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "FILL_MEMBER_SHARE": (0.01, 0.04),
     "EARLY_COMPLETION_FROM": (1_000, 4_000),
     "EARLY_COMPLETION_SHARE": (0.02, 0.08),
+    "ANSWER_TREE_SHARE": (0.02, 0.08),
     "LISTING_COMPLETION_SHARE": (0.04, 0.16),
 }
 # Each structural weight (`StructuralParams`) and the values tried beside its own: half and

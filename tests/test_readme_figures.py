@@ -70,7 +70,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 # The README's headline: complete slices on full labels (the Working Group's "perfect") at the
 # issue's two target budgets, and the list's MRR, on both large development schemas.
 HEADLINE = {
-    "github": ("| GitHub (WG, full labels) |", {"2000": "0.850", "4000": "0.940", "mrr": "0.831"}),
+    "github": ("| GitHub (WG, full labels) |", {"2000": "0.845", "4000": "0.940", "mrr": "0.831"}),
     "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.890", "4000": "0.955", "mrr": "0.764"}),
 }
 # Columns of the README's headline row: schema, ≤500, ≤1,000, ≤2,000, ≤4,000, …, list MRR.
@@ -109,7 +109,7 @@ def test_complete_slices_reproduce_the_readme_headline(
 
 
 # docs/quality.md's corpus row of a schema labelled from an app's own operations (committed).
-VENDURE = {"2000": "0.857", "8000": "0.986", "16000": "0.986", "mrr": "0.772"}
+VENDURE = {"2000": "0.893", "8000": "0.986", "16000": "0.986", "mrr": "0.772"}
 # Its columns: set, questions (writes), ≤500, ≤1,000, ≤2,000, ≤4,000, ≤8,000, ≤16,000, MRR.
 CORPUS_COLUMNS = {"2000": 4, "8000": 6, "16000": 7, "mrr": 8}
 

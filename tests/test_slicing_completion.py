@@ -173,6 +173,7 @@ def test_from_a_rung_of_two_thousand_tokens_the_types_leaves_come_before_the_fil
     small = slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2)
     assert "Shop.s0" in small.fields and "Order.l7" not in small.fields
     monkeypatch.setattr(build, "EARLY_COMPLETION_SHARE", 0.0)
+    monkeypatch.setattr(build, "ANSWER_TREE_SHARE", 0.0)  # `Query.order`'s tree: Order's leaves
     slicer = slicer_for(_filled_sdl(), SliceParams())
     assert "Order.l7" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM).fields
 

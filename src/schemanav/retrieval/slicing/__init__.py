@@ -17,8 +17,10 @@ adding the fewest fields not yet in the slice), until the next one would exceed 
 budget; the rest goes first to connectives (fields not yet shown from a type in the slice to a type
 with a hit, each costing only its line, at most two between two types), then, from 2,000 tokens, to
 a read's root lookup of each type with hits (the way an operation asks for that object by its key),
-a read's unions of one object and its failures whole (every way the lookup can end) and the leaves
-and values of the slice's types within 4% of the budget, then to hits further down (the whole
+a read's unions of one object and its failures whole (every way the lookup can end), the leaves
+and values of the slice's types within 4% of the budget and the answer's tree within 4% more (the
+types under the best-ranked root field the slice shows, nearest first: `answer`), then to hits
+further down (the whole
 ranking the slice was given, hits on the types the question asks a set of first, none of type `ID`;
 `SliceParams.fill` turns this off) that cost only their own line, or that lie on a member of a
 union in the slice (of at most 16 members) and bring it in for at most 2% of the budget; what
@@ -70,11 +72,13 @@ The package, in the order a slice is made: `params` (the options and the fixed s
 (the objects a mutation takes, its payloads' errors), `outcomes` (how the schema reports an
 outcome: its shared outcome, envelopes, entry fields and the parts of a type), `tables` (what a
 slicer precomputes per schema: ways in, labels, values, the page size, the root's lookups),
-`arguments` (what the lists' arguments say of the objects they return), `state` (a slice's record
+`arguments` (what the lists' arguments say of the objects they return), `answer` (the types
+under a root field, by depth), `state` (a slice's record
 and its token count), `closure` (fields and types entering, keeping the slice a valid piece of
 the schema), `growth` (ranked hits with their ways in), `ladder` (the rungs a slice climbs, and
 the prefix a budget between two takes), `build` (the growth within a budget: main hits,
-connectives, a read's lookups and outcomes, the fill, the completion, the trim), `slicer` (a
+connectives, a read's lookups and outcomes, the answer's tree, the fill, the completion, the
+trim), `slicer` (a
 question's ranking up the ladder) and `render` (the SDL).
 """
 

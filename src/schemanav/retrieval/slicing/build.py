@@ -1,17 +1,19 @@
 """The growth of one slice within a token budget, from nothing or from the slice of the rung
 below (`ladder`): ranked hits while they fit the main budget, then connectives, then (from 2,000
-tokens) the leaves of the slice's types within a small share, then the fill past the frontier,
+tokens) the leaves of the slice's types within a small share and the answer's tree within
+another, then the fill past the frontier,
 then the completion of the slice's types with what budget is left, then trimmed until the SDL
 fits."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.ladder import Rung, counted_hits, finished
 from schemanav.retrieval.slicing.params import (
+    ANSWER_TREE_SHARE,
     EARLY_COMPLETION_FROM,
     EARLY_COMPLETION_SHARE,
     EMPTY_SLICE,
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from schemanav.question.vocabulary import SliceReading
+    from schemanav.retrieval.slicing.answer import AnswerTrees
     from schemanav.retrieval.slicing.arguments import ArgumentTables
     from schemanav.retrieval.slicing.tables import SchemaTables
 
@@ -49,6 +52,7 @@ class Growth:
         self,
         slicer: SchemaTables,
         arguments: ArgumentTables,
+        trees: AnswerTrees,
         values: list[float],
         budget: int,
         reading: SliceReading,
@@ -56,6 +60,7 @@ class Growth:
     ) -> None:
         self.s = slicer
         self.arguments = arguments  # what the schema's lists' arguments say (`Slicer.arguments`)
+        self.trees = trees  # the types under each root field (`Slicer.answer_trees`)
         self.values = values
         self.budget = budget
         self.routes = slicer.graph.static
@@ -498,6 +503,47 @@ class Growth:
         limit = min(self.budget, state.total + int(share * self.budget))
         return self._complete_fields(state, owners, 0, limit)
 
+    def complete_answer(self, state: GrowingState, order: list[int]) -> GrowingState:
+        """After the types' leaves, from a rung of `EARLY_COMPLETION_FROM` tokens: the fields
+        of the answer's tree (`answer_tree`), nearest types first, within `ANSWER_TREE_SHARE`
+        of the budget: each type's leaves and values, then its fields leading on, which bring
+        their types, then the other members of the tree's unions. An operation selects its
+        answer's parts (an account's metadata, its rules and their settings) that no question
+        word scores, and the fill would spend the room on hits anywhere in the schema."""
+        depth = self.answer_tree(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
+        if depth is None:
+            return state
+        limit = min(self.budget, state.total + int(ANSWER_TREE_SHARE * self.budget))
+        done: set[str] = set()
+        while state.total + self.s.cheapest_line <= limit:
+            owners = sorted(
+                (owner for owner in state.fields if owner in depth and owner not in done),
+                key=depth.__getitem__,
+            )
+            if not owners:
+                break
+            for reach in range(2):
+                state = self._complete_fields(state, owners, reach, limit)
+            for union in sorted(state.unions.keys() & depth.keys()):
+                state = self._other_members_of(state, union, limit)
+            done.update(owners)
+        return state
+
+    def answer_tree(self, state: GrowingState, order: list[int]) -> Mapping[str, int] | None:
+        """The types under the way the question enters, by depth (`answer.AnswerTrees`): the
+        best-ranked field of the query root the slice shows, of the mutation root for a
+        write; None when the slice shows none."""
+        corpus, names = self.s.corpus, self.s.names
+        root = corpus.mutation_root if self.writes and corpus.mutation_root else corpus.query_root
+        shown = state.fields.get(root) if root else None
+        if not shown:
+            return None
+        top = next((at for at in order if names[at][0] == root and names[at][1] in shown), None)
+        if top is None:
+            return None
+        owner, name = names[top]
+        return self.trees.depths(self.s.facts[owner][name].named)
+
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
         say little, so few score) or once the fill found nothing more that fits: the types
@@ -562,17 +608,21 @@ class Growth:
             state = self._other_members_of(state, union)
         return state
 
-    def _other_members_of(self, state: GrowingState, union: str) -> GrowingState:
+    def _other_members_of(
+        self, state: GrowingState, union: str, limit: int | None = None
+    ) -> GrowingState:
         """`union`'s members not yet in the slice, in declaration order (never a set's: a
-        slice is the same in every process), each with its best-ranked field while it fits;
-        none for a union of more than `FILL_MEMBER_CAP` possible types."""
+        slice is the same in every process), each with its best-ranked field while the slice
+        fits `limit` tokens (the budget by default); none for a union of more than
+        `FILL_MEMBER_CAP` possible types."""
         members = self.s.corpus.possible_types.get(union, ())
         if len(members) > FILL_MEMBER_CAP:
             return state
         for member in members:
             at = None if member in state.fields else self._best_field(member)
             if at is not None:
-                state = self.tried(state, ("member", at, union))
+                most = None if limit is None else limit - state.total
+                state = self.tried(state, ("member", at, union), most)
         return state
 
     def _add_member(self, state: GrowingState, position: int) -> GrowingState:

@@ -59,6 +59,9 @@ ARGUMENT_ENUM_CAP = 8
 # more of a type than a question names); below it, every token goes to ranked hits.
 EARLY_COMPLETION_FROM = 2_000
 EARLY_COMPLETION_SHARE = 0.04
+# …and from the same rung, the tree of the way the question enters (its best-ranked root field,
+# or its write: `answer`) within this share more: an operation selects its answer's parts.
+ANSWER_TREE_SHARE = 0.04
 # …and at every rung, within this share, for a question that lists many things it wants of
 # an object (`schemanav.question`: "its status, tags, pictures, title and description").
 LISTING_COMPLETION_SHARE = 0.08

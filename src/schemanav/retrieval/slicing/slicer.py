@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemanav.defaults import SLICE_LADDER_BASE, SLICE_RANK_DEPTH_PER_TOKEN
 from schemanav.question.vocabulary import NO_QUESTION
+from schemanav.retrieval.slicing.answer import AnswerTrees
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.build import Growth
 from schemanav.retrieval.slicing.ladder import GROWN_RUNGS_FROM, MAX_RUNGS, Rung, RungMemory
@@ -45,6 +46,11 @@ class Slicer(SchemaTables):
     def arguments(self) -> ArgumentTables:
         """What the schema's lists' arguments say of the objects they return."""
         return ArgumentTables(self)
+
+    @cached_property
+    def answer_trees(self) -> AnswerTrees:
+        """The types under each root field's type, by depth."""
+        return AnswerTrees(self)
 
     def from_scores(
         self,
@@ -185,7 +191,7 @@ class Slicer(SchemaTables):
         before the fill, the fill and the completion with the room left. Only the steps past
         the rung below are recorded: the prefixes a budget between two rungs takes
         (`Rung.within`)."""
-        growth = Growth(self, self.arguments, values, budget, reading, below)
+        growth = Growth(self, self.arguments, self.answer_trees, values, budget, reading, below)
         return self._rung(growth, self._grown(growth, order), order, below)
 
     def _laid_over(
@@ -201,9 +207,9 @@ class Slicer(SchemaTables):
         below (a hit already in is passed over). A small budget is mostly main hits, and the
         rung below's fill and completion would take their room: the slice keeps the hits
         ranked best, as afresh, and still holds the one below."""
-        fresh = Growth(self, self.arguments, values, budget, reading)
+        fresh = Growth(self, self.arguments, self.answer_trees, values, budget, reading)
         _, kept, _ = fresh.trimmed(self._grown(fresh, order))
-        growth = Growth(self, self.arguments, values, budget, reading, below)
+        growth = Growth(self, self.arguments, self.answer_trees, values, budget, reading, below)
         return self._rung(growth, growth.add_steps(fresh.steps[:kept]), order, below)
 
     def _rung(
@@ -243,6 +249,7 @@ class Slicer(SchemaTables):
             state = state or growth.replayed()
             if self.params.complete:
                 state = growth.complete_early(state)  # the types' leaves, before the fill
+                state = growth.complete_answer(state, order)  # the answer's tree
             state = growth.fill(state, order, fitted, failed)
             if self.params.complete:
                 state = growth.complete(state)  # the budget the fill left
