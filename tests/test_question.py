@@ -136,6 +136,11 @@ def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
     assert verbs("Remove this photo.", named) == ["delete"]
     assert verbs("Please rename the tag", named) == ["update", "change"]
     assert verbs("Duplicate this product.", named) == ["clone", "copy"]
+    # A change of amount, a correction, a choice and a refusal are writes too.
+    assert verbs("Raise the price of Express shipping to $18.", named) == ["update", "change"]
+    assert verbs("Fix the typo in my post.", named) == ["update", "change"]
+    assert verbs("Choose standard shipping for my order.", named) == ["select"]
+    assert verbs("Decline quote request 8.", named) == ["reject"]
     # A verb the schema's writes are named by is taken at its word; a read has no verb of change.
     assert verbs("Publish this photo.", named) == []
     assert verbs("Delete this photo.", named) == []

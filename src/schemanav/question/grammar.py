@@ -77,13 +77,17 @@ _SHOW_ME = frozenset({"see", "know", "look", "view", "read", "check"})
 
 
 # The verbs of change by what they do, the first two of each family the words writes are
-# most often named by (`createX`, `addX`; `updateX`; `deleteX`, `removeX`; `cloneX`, `copyX`).
-# English, not any API's words.
+# most often named by (`createX`, `addX`; `updateX`; `deleteX`, `removeX`; `cloneX`, `copyX`;
+# `selectX`; `rejectX`): a change of amount or a correction is an update too ("Raise the
+# price …", "Fix the typo …"). English, not any API's words.
 WRITE_VERBS = (
     ("create", "add", "new", "insert", "register"),
-    ("update", "change", "edit", "modify", "set", "rename", "move", "make"),
+    ("update", "change", "edit", "modify", "set", "rename", "move", "make", "raise", "lower",
+     "increase", "decrease", "adjust", "fix", "correct"),
     ("delete", "remove", "archive", "destroy", "drop", "erase", "discard"),
     ("clone", "copy", "duplicate"),
+    ("select", "choose", "pick"),
+    ("reject", "decline", "refuse", "deny"),
 )
 
 
