@@ -36,6 +36,10 @@ type RenameAccountPayload {{
 type Account {{
   id: ID!
   name: String
+  nickname: String
+  pronouns: String
+  motto: String
+  bio: String
   metadata: Metadata
   rules: Rules
   secret(key: String!): Secret
@@ -129,3 +133,20 @@ def test_a_writes_tree_is_its_payloads() -> None:
     )
     valid(piece.sdl)
     assert "Mutation.renameAccount" in piece.fields and set(piece.fields) >= TREE
+
+
+def test_from_the_early_rung_the_fill_takes_the_answers_tree_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No share for the tree's own fields or the types' leaves: only the fill's order is left.
+    monkeypatch.setattr(build, "ANSWER_TREE_SHARE", 0.0)
+    monkeypatch.setattr(build, "EARLY_COMPLETION_SHARE", 0.0)
+    slicer = slicer_for(_account_sdl(), SliceParams())
+    # Below every field of the shop, and below the leaves a new account shows first.
+    fillers = {f"Account.{name}": 0.6 for name in ("nickname", "pronouns", "motto")}
+    hits = scored(slicer, RANKED | fillers | {"Account.bio": 0.5})
+    piece = slicer.from_scores(hits, EARLY_COMPLETION_FROM)
+    valid(piece.sdl)
+    assert "Account.bio" in piece.fields and "Shop.s1599" not in piece.fields
+    # Below the rung the fill reads by score alone, and the shop's fields take the room.
+    assert "Account.bio" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2).fields

@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from schemanav.retrieval.slicing.tables import SchemaTables
 
 
@@ -23,6 +26,7 @@ class AnswerTrees:
     def __init__(self, tables: SchemaTables) -> None:
         self.s = tables
         self._depths: dict[str, dict[str, int]] = {}
+        self._within: dict[str, NDArray[np.bool_]] = {}
 
     def depths(self, top: str) -> Mapping[str, int]:
         """Each type reached from `top` (depth 0) by fields without required arguments, with
@@ -47,3 +51,21 @@ class AnswerTrees:
             frontier = reached
         self._depths[top] = depth
         return depth
+
+    def within(self, top: str) -> NDArray[np.bool_]:
+        """For each corpus position, whether its field is one of a type under `top`: the
+        fill's hits on the answer's tree (`build.Growth._fill_order`)."""
+        known = self._within.get(top)
+        if known is None:
+            import numpy as np
+
+            known = np.zeros(len(self.s.names), dtype=bool)
+            fields_of, position = self.s.fields_of, self.s.position
+            at = [
+                position[owner, name]
+                for owner in self.depths(top)
+                for name in fields_of.get(owner, ())
+            ]
+            known[at] = True
+            self._within[top] = known
+        return known

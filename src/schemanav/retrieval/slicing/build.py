@@ -7,7 +7,7 @@ fits."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from schemanav.retrieval.slicing.growth import GrowingState
@@ -425,14 +425,17 @@ class Growth:
         far down the ranking as the slice was given; so does a hit on a member of a small
         union in the slice, with its member, when it costs little. The hits on the types the
         question asks a set of go first: an answer listing a set's objects selects their
-        fields (`Issue.url` for "which issues …"), though the question names few of them."""
+        fields (`Issue.url` for "which issues …"), though the question names few of them;
+        then, from a rung of `EARLY_COMPLETION_FROM` tokens, the hits on the answer's tree
+        (`complete_answer`): the question's words choose among its parts first."""
         self.kept_at = (len(self.steps), state.copy())
         # The hits not taken: of the first `fitted` of `order`, those passed over (twins);
         # then every one after the hit that failed (`order` holds each position once).
         assert order[fitted] == failed
         taken = {step[1] for step in self.steps if step[0] == "hit"} | self.taken_below
         passed = [p for p in order[:fitted] if p not in taken]
-        ranked = self._fill_order([*passed, *order[fitted + 1 :]])
+        top = self.answer_top(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
+        ranked = self._fill_order([*passed, *order[fitted + 1 :]], top)
         # No step adds less than its hit's line, and no line costs less than its field
         # without arguments: once the slice is nearly full, most hits stop here, and a
         # stretch of the ranking is first cut to the hits whose bare line still fits.
@@ -461,9 +464,11 @@ class Growth:
                     state = self._add_member(state, position)
         return state
 
-    def _fill_order(self, hits: list[int]) -> NDArray[np.intp]:
+    def _fill_order(self, hits: list[int], top: str | None = None) -> NDArray[np.intp]:
         """The hits the fill reads, in its order: those on the types the question asks a set
-        of first, each part in rank order; none returning `ID`, which is opaque by the spec:
+        of first, then those on the types of the answer's tree under `top` (when given: from
+        a rung of `EARLY_COMPLETION_FROM` tokens, `complete_answer`), each part in rank order;
+        none returning `ID`, which is opaque by the spec:
         past the frontier a hit on one is a line that answers nothing (identifiers and hits
         that fit still show it). No field of the query root: a root field is a way in, which
         the main hits and the steps choosing ways bring; past them, another is a way to what
@@ -478,6 +483,9 @@ class Growth:
         if self.budget >= EARLY_COMPLETION_FROM:
             fillable = fillable & ~writes
         ranked = ranked[fillable[ranked]]
+        if top is not None:
+            inside = self.trees.within(top)[ranked]
+            ranked = np.concatenate((ranked[inside], ranked[~inside]))
         if self.many:
             owned = np.zeros(len(self.s.names), dtype=bool)
             fields_of, position = self.s.fields_of, self.s.position
@@ -510,9 +518,10 @@ class Growth:
         their types, then the other members of the tree's unions. An operation selects its
         answer's parts (an account's metadata, its rules and their settings) that no question
         word scores, and the fill would spend the room on hits anywhere in the schema."""
-        depth = self.answer_tree(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
-        if depth is None:
+        top = self.answer_top(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
+        if top is None:
             return state
+        depth = self.trees.depths(top)
         limit = min(self.budget, state.total + int(ANSWER_TREE_SHARE * self.budget))
         done: set[str] = set()
         while state.total + self.s.cheapest_line <= limit:
@@ -529,10 +538,10 @@ class Growth:
             done.update(owners)
         return state
 
-    def answer_tree(self, state: GrowingState, order: list[int]) -> Mapping[str, int] | None:
-        """The types under the way the question enters, by depth (`answer.AnswerTrees`): the
-        best-ranked field of the query root the slice shows, of the mutation root for a
-        write; None when the slice shows none."""
+    def answer_top(self, state: GrowingState, order: list[int]) -> str | None:
+        """The type the answer's tree grows from (`answer.AnswerTrees`): that of the way the
+        question enters, the best-ranked field of the query root the slice shows, of the
+        mutation root for a write; None when the slice shows none."""
         corpus, names = self.s.corpus, self.s.names
         root = corpus.mutation_root if self.writes and corpus.mutation_root else corpus.query_root
         shown = state.fields.get(root) if root else None
@@ -542,7 +551,7 @@ class Growth:
         if top is None:
             return None
         owner, name = names[top]
-        return self.trees.depths(self.s.facts[owner][name].named)
+        return self.s.facts[owner][name].named
 
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
