@@ -20,8 +20,8 @@ a read's root lookup of each type with hits (the way an operation asks for that 
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves
 and values of the slice's types within 4% of the budget and the answer's tree within 4% more (the
 types under the best-ranked root field the slice shows, nearest first: `answer`), then to hits
-further down (from 2,000 tokens, those on the tree's types first) (the whole
-ranking the slice was given, hits on the types the question asks a set of first, none of type `ID`;
+further down (the whole ranking the slice was given, hits on the types the question asks a set of
+first, then, from 2,000 tokens, those on the tree's types; none of type `ID`;
 `SliceParams.fill` turns this off) that cost only their own line, or that lie on a member of a
 union in the slice (of at most 16 members) and bring it in for at most 2% of the budget; what
 budget is left then goes to the other fields of the slice's types (`SliceParams.complete`): first

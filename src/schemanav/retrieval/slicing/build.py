@@ -513,7 +513,7 @@ class Growth:
 
     def complete_answer(self, state: GrowingState, order: list[int]) -> GrowingState:
         """After the types' leaves, from a rung of `EARLY_COMPLETION_FROM` tokens: the fields
-        of the answer's tree (`answer_tree`), nearest types first, within `ANSWER_TREE_SHARE`
+        of the answer's tree (under `answer_top`), nearest types first, within `ANSWER_TREE_SHARE`
         of the budget: each type's leaves and values, then its fields leading on, which bring
         their types, then the other members of the tree's unions. An operation selects its
         answer's parts (an account's metadata, its rules and their settings) that no question
