@@ -124,3 +124,22 @@ def scored(slicer: Slicer, scores: dict[str, float]) -> list[float]:
     for coordinate, score in scores.items():
         values[slicer.corpus.coordinates.index(coordinate)] = score
     return values
+
+
+def filled_query(entry: str, shop_fields: int) -> str:
+    """A query root with `entry`, a report too dear for any budget (so the fill begins past
+    the hits) and a shop with `shop_fields` cheap fields the fill takes by score: the query
+    and the shop's SDL, to which a test adds the types `entry` needs."""
+    report = ", ".join(f"a{n}: String!" for n in range(600))
+    shop = "\n".join(f"  s{n}: String" for n in range(shop_fields))
+    return f"""
+type Query {{
+  {entry}
+  report({report}): String
+  shop: Shop
+}}
+
+type Shop {{
+{shop}
+}}
+"""

@@ -8,7 +8,7 @@ import pytest
 
 from schemanav.retrieval.slicing import SliceParams, build
 from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM
-from slicing_support import scored, slicer_for, valid
+from slicing_support import filled_query, scored, slicer_for, valid
 
 
 def _account_sdl() -> str:
@@ -16,24 +16,16 @@ def _account_sdl() -> str:
     union of two kinds), a report too dear for any budget (the fill begins past it), a shop
     with hundreds of cheap fields the fill takes by score, and a write returning a payload
     with the account."""
-    report = ", ".join(f"a{n}: String!" for n in range(600))
-    shop = "\n".join(f"  s{n}: String" for n in range(1600))
-    return f"""
-type Query {{
-  account(id: ID!): Account
-  report({report}): String
-  shop: Shop
-}}
-
-type Mutation {{
+    return filled_query("account(id: ID!): Account", 1600) + """
+type Mutation {
   renameAccount(id: ID!, name: String!): RenameAccountPayload
-}}
+}
 
-type RenameAccountPayload {{
+type RenameAccountPayload {
   account: Account
-}}
+}
 
-type Account {{
+type Account {
   id: ID!
   name: String
   nickname: String
@@ -44,44 +36,40 @@ type Account {{
   rules: Rules
   secret(key: String!): Secret
   root: Query
-}}
+}
 
-type Metadata {{
+type Metadata {
   bio: String
   picture: String
   cover: String
   website: String
   location: String
-}}
+}
 
-type Rules {{
+type Rules {
   required: [Rule!]!
-}}
+}
 
-type Rule {{
+type Rule {
   kind: String
   config: [Setting!]!
-}}
+}
 
 union Setting = IntSetting | TextSetting
 
-type IntSetting {{
+type IntSetting {
   key: String
   number: Int
-}}
+}
 
-type TextSetting {{
+type TextSetting {
   key: String
   text: String
-}}
+}
 
-type Secret {{
+type Secret {
   value: String
-}}
-
-type Shop {{
-{shop}
-}}
+}
 """
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from schemanav.retrieval.slicing import SliceParams, build
 from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM, FILL_MEMBER_CAP
-from slicing_support import GROWTH, scored, slicer_for, valid
+from slicing_support import GROWTH, filled_query, scored, slicer_for, valid
 
 COMPLETION_SDL = """
 type Query {
@@ -136,23 +136,11 @@ def test_a_value_comes_with_its_types_leaves_before_the_next_types_leaves() -> N
 def _filled_sdl() -> str:
     """An order, a report too dear for any budget (so the fill begins past it), and a shop
     with hundreds of cheap fields the fill takes by score."""
-    report = ", ".join(f"a{n}: String!" for n in range(600))
-    shop = "\n".join(f"  s{n}: String" for n in range(400))
     leaves = "\n".join(f"  l{n}: String" for n in range(8))
-    return f"""
-type Query {{
-  order(id: ID!): Order
-  report({report}): String
-  shop: Shop
-}}
-
+    return filled_query("order(id: ID!): Order", 400) + f"""
 type Order {{
   number: Int!
 {leaves}
-}}
-
-type Shop {{
-{shop}
 }}
 """
 
