@@ -98,7 +98,7 @@ scalar DateTime
 
 def test_a_question_in_time_shows_a_lists_time_bounds() -> None:
     schema = build_schema(TIME_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     ranked = ["Query.repo", "Repo.history", "Repo.pulls", "Commit.message"]
     # Past the first hits (which show every argument), a list shows its time bounds when the
     # question is in time, though it names neither `since` nor `until`.
@@ -121,7 +121,7 @@ def test_a_first_hit_with_dozens_of_filters_shows_those_the_question_names() -> 
     filters = ", ".join(f"filter{n}: Boolean" for n in range(1, 17))
     few_and_many = "few(a: Int, b: Int): Int\n many(first: Int, {}, state: Int): Int"
     schema = build_schema(f"type Query {{ {few_and_many.format(filters)} }}")
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     # The first two hits show every argument they take, up to 16 of them…
     few = slicer.from_ranked(["Query.few"], 1000, "few")
     assert {"Query.few(a:)", "Query.few(b:)"} <= set(few.arguments)
@@ -142,7 +142,7 @@ def test_a_list_and_its_count_show_the_same_filters() -> None:
         enum Status { OPEN CLOSED }
         """
     )
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     ranked = ["Query.orders", "Order.number", "Query.ordersCount", "Query.customersCount"]
     # The first hit shows every argument; the count, named after it, takes its filters
     # (the question names none of them), but not the one the list does not take.
@@ -168,7 +168,7 @@ def test_a_value_shows_the_unit_it_comes_in() -> None:
         enum MassUnit { KILOGRAM POUND }
         """
     )
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     ranked = ["Query.parcel", "Parcel.label", "Parcel.weight", "Parcel.length"]
     # Past the first two hits (which show every argument), "centimetres" names no value of
     # the unit; its default tells the agent what it reads without one.
@@ -295,7 +295,7 @@ type Tick { status: String! }
 
 def test_a_schema_without_relay_paging_pages_by_its_own_convention() -> None:
     schema = build_schema(OFFSET_SDL)
-    slicer = Slicer.of(schema, build_corpus(schema), words=words)
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH, words=words)
     # Its lists take `limit` before any other integer (a list of them does not count).
     assert slicer.page_size == "limit"
     # Past the first hits (which show every argument), a list shows it when the question

@@ -222,3 +222,46 @@ def test_a_union_in_a_slice_shows_its_other_members_with_the_budget_left() -> No
     slicer = slicer_for(_outcomes(FILL_MEMBER_CAP), SliceParams())
     piece = slicer.from_scores(scored(slicer, hits), 4000)
     assert "Reacted.post" in piece.fields and "Failure0.reason0" not in piece.fields
+
+
+ARGUMENTS_SDL = """
+type Query {
+  customer(id: ID!): Customer
+}
+
+type Customer {
+  email: String
+  avatar(size: Int): String
+  orders(first: Int, status: OrderStatus, sort: OrderSort): [Order!]!
+}
+
+type Order {
+  number: Int!
+  total: Float
+}
+
+enum OrderStatus {
+  OPEN
+  CLOSED
+}
+
+input OrderSort {
+  field: String!
+  descending: Boolean = false
+}
+"""
+
+
+def test_the_budget_left_once_the_types_are_whole_shows_every_fields_arguments() -> None:
+    slicer = slicer_for(ARGUMENTS_SDL, SliceParams())
+    hits = {"Query.customer": 2.0, "Customer.orders": 1.0}
+    roomy = slicer.from_scores(scored(slicer, hits), 2000)
+    valid(roomy.sdl)
+    shown = set(roomy.coordinates)
+    # No word of the question names them: the room left shows them.
+    assert {"Customer.orders(status:)", "Customer.orders(sort:)", "Customer.avatar(size:)"} <= shown
+    assert "input OrderSort" in roomy.sdl
+    # Arguments come last: a budget short of them shows every field, not every argument.
+    tight = slicer.from_scores(scored(slicer, hits), roomy.tokens - 1)
+    valid(tight.sdl)
+    assert set(tight.fields) == set(roomy.fields) and set(tight.coordinates) < shown

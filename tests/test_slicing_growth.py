@@ -489,7 +489,7 @@ def test_a_single_object_field_with_only_optional_arguments_shows_them_all() -> 
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
     ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object", "Repo.blobs"]
-    piece = Slicer.of(schema, corpus).from_ranked(ranked, 1000)
+    piece = Slicer.of(schema, corpus, params=GROWTH).from_ranked(ranked, 1000)
     valid(piece.sdl)
     # `object` returns one Blob and takes no required argument: its arguments choose which.
     assert {"Repo.object(expression:)", "Repo.object(oid:)"} <= piece.coordinates
@@ -503,7 +503,8 @@ def test_a_single_object_field_with_dozens_of_optional_filters_shows_those_named
     filters = ", ".join(f"filter{n}: String" for n in range(TOP_ARGUMENTS_CAP))
     schema = build_schema(LOOKUP_SDL.replace("oid: ID)", f"oid: ID, {filters})"))
     ranked = ["Query.repo", "Repo.name", "Blob.text", "Repo.object"]
-    piece = Slicer.of(schema, build_corpus(schema)).from_ranked(ranked, 1000, "the blob's oid")
+    slicer = Slicer.of(schema, build_corpus(schema), params=GROWTH)
+    piece = slicer.from_ranked(ranked, 1000, "the blob's oid")
     valid(piece.sdl)
     assert "Repo.object(oid:)" in piece.arguments
     assert not {"Repo.object(expression:)", "Repo.object(filter0:)"} & set(piece.arguments)
@@ -512,7 +513,7 @@ def test_a_single_object_field_with_dozens_of_optional_filters_shows_those_named
 def test_the_first_hits_show_every_argument() -> None:
     schema = build_schema(LOOKUP_SDL)
     corpus = build_corpus(schema)
-    slicer = Slicer.of(schema, corpus)
+    slicer = Slicer.of(schema, corpus, params=GROWTH)
     # The second hit: `path` shows although the question does not name it.
     assert "Repo.blobs(path:)" in slicer.from_ranked(["Query.repo", "Repo.blobs"], 1000).arguments
     # The third hit: only the page size.

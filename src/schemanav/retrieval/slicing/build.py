@@ -560,7 +560,8 @@ class Growth:
         they hold (`SchemaTables.value_types`: a focal point's `x` and `y` are as much the
         type's as its `width`), then those leading to further types, which enter and are
         completed in turn; then the unions in the slice show their other
-        members (`_other_members`). An operation selects more of a type than a question
+        members (`_other_members`); last, the fields shown show the arguments they offer
+        (`_complete_arguments`). An operation selects more of a type than a question
         names (a fragment's whole object, every member of a union it reads), and a budget
         a slice does not spend answers nothing."""
         if state.total + self.s.cheapest_line > self.budget:
@@ -570,11 +571,28 @@ class Growth:
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
             if not owners:
-                return state
+                return self._complete_arguments(state)
             for reach in range(2):
                 state = self._complete_fields(state, owners, reach)
             state = self._other_members(state)
             done.update(owners)
+
+    def _complete_arguments(self, state: GrowingState) -> GrowingState:
+        """Once every type in the slice shows every field that fits, each field shown shows
+        the optional arguments it offers and the slice does not show yet, type by type in the
+        order they came in, while they fit: an operation passes a list's filters, sort and
+        paging and a value's options (`orders(queryString:, sort:, limit:, offset:)`,
+        `contentUri(request:)`) though the question says none of them; an agent given
+        room should see each field's whole signature before the room goes unspent."""
+        facts = self.s.facts
+        for owner in list(state.fields):
+            own = facts[owner]
+            for name, arguments in list(state.fields[owner].items()):
+                field = own[name]
+                missing = tuple(a for a in field.offered if a not in arguments)
+                if missing:
+                    state = self.tried(state, ("args", owner, name, missing))
+        return state
 
     def _complete_fields(
         self, state: GrowingState, owners: list[str], reach: int, limit: int | None = None
