@@ -27,7 +27,9 @@ union in the slice (of at most 16 members) and bring it in for at most 2% of the
 budget is left then goes to the other fields of the slice's types (`SliceParams.complete`): first
 the leaves and the values each holds (an object type of at most four leaf fields, none an `ID` or
 an identifier: a point's `x` and `y`), then fields leading to further types, and then to the other
-members of the slice's unions (of at most 16 types), each with its best-ranked field. A type
+members of the slice's unions (of at most 16 types), each with its best-ranked field, and last to
+the optional arguments of every field shown (a list's filters, sort and paging that an operation
+passes though the question names none). A type
 entering the slice brings its best leaves by the question's scores (an interface, whose fields
 every implementation in the slice repeats, brings none of those), the leaves that identify its
 objects (named like a lookup field's required argument) and its labels (the `String!` leaves most
