@@ -98,9 +98,11 @@ def cache_key(corpus_set: CorpusSet, candidate: str, source: str) -> str:
 SLICING_MODULES = (
     *(
         f"schemanav.retrieval.slicing.{name}"
-        for name in ("params", "arguments", "build", "closure", "connections", "growth")
+        for name in (
+            *("params", "arguments", "build", "completion", "closure", "connections", "growth"),
+            *("outcomes", "tables"),
+        )
     ),
-    *("schemanav.retrieval.slicing.outcomes", "schemanav.retrieval.slicing.tables"),
     "schemanav.corpus.outcomes",  # the shared outcome's numbers
 )
 

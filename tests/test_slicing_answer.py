@@ -1,12 +1,12 @@
-"""The answer's tree (`answer.AnswerTrees`, `build.Growth.complete_answer`): from the rung of
-the early completion, the types under the way a question enters show their parts before the
-fill spends the room on hits elsewhere in the schema."""
+"""The answer's tree (`answer.AnswerTrees`, `completion.Completion.complete_answer`): from the
+rung of the early completion, the types under the way a question enters show their parts
+before the fill spends the room on hits elsewhere in the schema."""
 
 from __future__ import annotations
 
 import pytest
 
-from schemanav.retrieval.slicing import SliceParams, build
+from schemanav.retrieval.slicing import SliceParams, completion
 from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM
 from slicing_support import filled_query, scored, slicer_for, valid
 
@@ -106,7 +106,7 @@ def test_from_the_early_rung_a_read_shows_its_answers_tree_before_the_fill(
     # On the rung itself the share holds part of the tree: its nearest types come first.
     narrow = slicer.from_scores(hits, EARLY_COMPLETION_FROM)
     assert "Metadata.location" in narrow.fields and "IntSetting" not in narrow.types
-    monkeypatch.setattr(build, "ANSWER_TREE_SHARE", 0.0)
+    monkeypatch.setattr(completion, "ANSWER_TREE_SHARE", 0.0)
     slicer = slicer_for(_account_sdl(), SliceParams())
     assert "Rule" not in slicer.from_scores(scored(slicer, RANKED), ROOMY).types
 
@@ -127,8 +127,8 @@ def test_from_the_early_rung_the_fill_takes_the_answers_tree_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # No share for the tree's own fields or the types' leaves: only the fill's order is left.
-    monkeypatch.setattr(build, "ANSWER_TREE_SHARE", 0.0)
-    monkeypatch.setattr(build, "EARLY_COMPLETION_SHARE", 0.0)
+    monkeypatch.setattr(completion, "ANSWER_TREE_SHARE", 0.0)
+    monkeypatch.setattr(completion, "EARLY_COMPLETION_SHARE", 0.0)
     slicer = slicer_for(_account_sdl(), SliceParams())
     # Below every field of the shop, and below the leaves a new account shows first.
     fillers = {f"Account.{name}": 0.6 for name in ("nickname", "pronouns", "motto")}

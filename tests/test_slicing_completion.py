@@ -1,14 +1,19 @@
-"""The completion (`build.Growth.complete`): the budget a slice has left once its ranked hits
-are in fills the types in the slice, their leaves and the values they hold first, then further
-types, and then the other members of the slice's unions."""
+"""The completion (`completion.Completion.complete`): the budget a slice has left once its
+ranked hits are in fills the types in the slice, their leaves and the values they hold first,
+then further types, then the other members of the slice's unions, then every field's other
+arguments; and from the rung of 4,000 tokens the writes a read ranked and the gate kept out."""
 
 from __future__ import annotations
 
 import pytest
 
-from schemanav.retrieval.slicing import SliceParams, build
-from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM, FILL_MEMBER_CAP
-from slicing_support import GROWTH, filled_query, scored, slicer_for, valid
+from schemanav.retrieval.slicing import SliceParams, completion
+from schemanav.retrieval.slicing.params import (
+    EARLY_COMPLETION_FROM,
+    FILL_MEMBER_CAP,
+    GATED_WRITES_FROM,
+)
+from slicing_support import GROWTH, TINY_SDL, filled_query, scored, slicer_for, valid
 
 COMPLETION_SDL = """
 type Query {
@@ -160,8 +165,9 @@ def test_from_a_rung_of_two_thousand_tokens_the_types_leaves_come_before_the_fil
     # few of its leaves, `FILLER_LEAVES`, however it fills).
     small = slicer.from_scores(hits, EARLY_COMPLETION_FROM // 2)
     assert "Shop.s0" in small.fields and "Order.l7" not in small.fields
-    monkeypatch.setattr(build, "EARLY_COMPLETION_SHARE", 0.0)
-    monkeypatch.setattr(build, "ANSWER_TREE_SHARE", 0.0)  # `Query.order`'s tree: Order's leaves
+    monkeypatch.setattr(completion, "EARLY_COMPLETION_SHARE", 0.0)
+    # `Query.order`'s tree is Order's leaves: its share off too.
+    monkeypatch.setattr(completion, "ANSWER_TREE_SHARE", 0.0)
     slicer = slicer_for(_filled_sdl(), SliceParams())
     assert "Order.l7" not in slicer.from_scores(hits, EARLY_COMPLETION_FROM).fields
 
@@ -265,3 +271,20 @@ def test_the_budget_left_once_the_types_are_whole_shows_every_fields_arguments()
     tight = slicer.from_scores(scored(slicer, hits), roomy.tokens - 1)
     valid(tight.sdl)
     assert set(tight.fields) == set(roomy.fields) and set(tight.coordinates) < shown
+
+
+def test_from_four_thousand_tokens_a_reads_room_left_shows_the_writes_it_ranked() -> None:
+    slicer = slicer_for(TINY_SDL, SliceParams())
+    # A read whose first hits are reads keeps its later-ranked write out (the write gate)...
+    ranked = ["Query.shop", "Shop.name", "Order.total", "Mutation.cancelOrder"]
+    question = "which order was cancelled?"
+    below = slicer.from_ranked(ranked, GATED_WRITES_FROM // 2, question)  # the rung below
+    assert "Mutation.cancelOrder" not in below.fields
+    # ...until the rung of 4,000 tokens, with room left once the slice is complete.
+    roomy = slicer.from_ranked(ranked, GATED_WRITES_FROM, question)
+    valid(roomy.sdl)
+    assert {"Mutation.cancelOrder", "CancelOrderInput"} <= roomy.coordinates
+    assert set(below.coordinates) < set(roomy.coordinates)
+    # A write the ranking did not give stays out however much room is left.
+    unranked = slicer.from_ranked(ranked[:3], GATED_WRITES_FROM, question)
+    assert "Mutation.cancelOrder" not in unranked.fields

@@ -38,8 +38,12 @@ def test_a_write_shows_the_id_of_each_type_it_takes_objects_of_by_it(
     slicer = slicer_for(sdl)
     read = slicer.from_ranked(["Query.repo", way], 1000)
     assert f"{taken}.{object_id}" not in read.fields  # its fillers are other leaves
-    for ranked in ([write, "Query.repo", way], ["Query.repo", way, write]):
-        piece = slicer.from_ranked(ranked, 1000)
+    # First in the ranking, or asked for wherever it ranks.
+    for ranked, question in (
+        ([write, "Query.repo", way], ""),
+        (["Query.repo", way, write], "Change it."),
+    ):
+        piece = slicer.from_ranked(ranked, 1000, question)
         valid(piece.sdl)
         assert write in piece.fields and f"{taken}.{object_id}" in piece.fields
 

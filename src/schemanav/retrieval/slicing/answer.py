@@ -5,7 +5,7 @@ object, its parts, the parts of those (an account with its metadata, its rules a
 settings). The way a question enters the schema (its best-ranked root field, or its write)
 roots that tree; the types it reaches through fields taking no required argument, and through
 the possible types of each union and interface on the way, are what such an operation may
-select, the nearest first (`build.Growth.complete_answer`).
+select, the nearest first (`completion.Completion.complete_answer`).
 """
 
 from __future__ import annotations

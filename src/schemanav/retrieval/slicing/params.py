@@ -36,10 +36,13 @@ FILLER_LEAVES = 3
 VALUE_FIELDS = 4
 # …and this many labels (the `String!` leaves most types share: `name`, `title`).
 LABELS = 2
-# Mutation hits enter only while no more hits than this are in, unless the question asks for
-# a write (`schemanav.question`): a mutation's inputs and payload cost much and a reader
-# needs none of them.
-WRITE_GATE = 3
+# Mutation hits enter only while no more hits than this are in (the first is a write), unless
+# the question asks for one (`schemanav.question`): a mutation's inputs and payload cost much
+# and a reader needs none of them. (3 until the gated writes below; 1 won on the corpus grid.)
+WRITE_GATE = 1
+# …but from a rung of this many tokens, a slice with room left once it is complete shows the
+# main hits the gate kept out: room a reader's slice would not spend.
+GATED_WRITES_FROM = 4_000
 # A type with this many hits is the question's subject: it gets a way in through a list,
 # fields to the other subjects and, when small, every leaf.
 SUBJECT_HITS = 3

@@ -253,6 +253,8 @@ class Slicer(SchemaTables):
             state = growth.fill(state, order, fitted, failed)
             if self.params.complete:
                 state = growth.complete(state)  # the budget the fill left
+                state = growth.add_gated_writes(state, order[:fitted])
         elif failed == -1 and (growth.steps or growth.seeded) and self.params.complete:
             state = growth.complete(state or growth.replayed())
+            state = growth.add_gated_writes(state, order)
         return state
