@@ -41,7 +41,7 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "CONNECTIVES_PER_PAIR": (1, 3),
     "TOP_ARGUMENTS": (1, 3),
     "TOP_ARGUMENTS_CAP": (8, 32),
-    "ARGUMENT_ENUM_CAP": (2, 8),
+    "ARGUMENT_ENUM_CAP": (4, 16),
     "SUBJECT_LEAVES": (16, 64),
     "SUBJECT_LEAVES_SHARE": (0.01, 0.04),
     "ENTRY_ARGUMENTS_SHARE": (0.005, 0.02),

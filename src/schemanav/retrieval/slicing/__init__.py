@@ -10,7 +10,7 @@ optional and of the first two hits, when at most 16, every argument of a write: 
 are the user's inputs, and every argument of an entry field, a root's or of a type grouping them,
 while they cost at most 1% of the budget each and 2% in all: an operation states its filters, order
 and page there), and the input, enum and scalar types those arguments and fields need (an enum of
-more than 4 values that an argument takes shows the values the question names). A field shows the
+more than 8 values that an argument takes shows the values the question names). A field shows the
 optional arguments its companions show (`orders` and `ordersCount`), and a leaf its enum argument
 with a default (a unit). Hits are added in rank order, each with a way in from the root (the one
 adding the fewest fields not yet in the slice), until the next one would exceed 80% of the token

@@ -55,9 +55,8 @@ TOP_ARGUMENTS = 2
 # …when they take at most this many (a field with dozens of filters shows those named); so
 # does a field returning one object whose arguments are all optional.
 TOP_ARGUMENTS_CAP = 16
-# An enum an argument takes directly with more values than this shows the ones named (8 until
-# the corpus grid chose 4, in sample and for every held-out set).
-ARGUMENT_ENUM_CAP = 4
+# An enum an argument takes directly with more values than this shows the ones named.
+ARGUMENT_ENUM_CAP = 8
 # From a rung of this many tokens, the types a slice holds once its ranked hits are in show
 # their leaves and values within this share of the budget before the fill (an operation selects
 # more of a type than a question names); below it, every token goes to ranked hits.
