@@ -405,7 +405,7 @@ class Growth(Completion):
         assert order[fitted] == failed
         taken = {step[1] for step in self.steps if step[0] == "hit"} | self.taken_below
         passed = [p for p in order[:fitted] if p not in taken]
-        top = self.answer_top(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
+        top = self.answer_top(state, order)
         ranked = self._fill_order([*passed, *order[fitted + 1 :]], top)
         # No step adds less than its hit's line, and no line costs less than its field
         # without arguments: once the slice is nearly full, most hits stop here, and a

@@ -85,7 +85,7 @@ class Completion:
         their types, then the other members of the tree's unions. An operation selects its
         answer's parts (an account's metadata, its rules and their settings) that no question
         word scores, and the fill would spend the room on hits anywhere in the schema."""
-        top = self.answer_top(state, order) if self.budget >= EARLY_COMPLETION_FROM else None
+        top = self.answer_top(state, order)
         if top is None:
             return state
         depth = self.trees.depths(top)
@@ -108,7 +108,10 @@ class Completion:
     def answer_top(self, state: GrowingState, order: list[int]) -> str | None:
         """The type the answer's tree grows from (`answer.AnswerTrees`): that of the way the
         question enters, the best-ranked field of the query root the slice shows, of the
-        mutation root for a write; None when the slice shows none."""
+        mutation root for a write; None when the slice shows none, and under a rung of
+        `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits."""
+        if self.budget < EARLY_COMPLETION_FROM:
+            return None
         corpus, names = self.s.corpus, self.s.names
         root = corpus.mutation_root if self.writes and corpus.mutation_root else corpus.query_root
         shown = state.fields.get(root) if root else None
