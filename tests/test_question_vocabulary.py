@@ -42,10 +42,12 @@ def test_without_a_literal_identifier_nothing_is_asked_for_once() -> None:
     assert mentions.one == frozenset()
 
 
-def test_numbers_quotes_paths_and_global_ids_are_literals() -> None:
+def test_numbers_quotes_paths_global_ids_and_snake_case_names_are_literals() -> None:
     names = TypeNames(["Issue"])
-    for question in ("issue 42", "issue 'login bug'", "issue in a/b", "issue gid://x/Issue/1"):
+    questions = ("issue 42", "issue 'login bug'", "issue in a/b", "issue gid://x/Issue/1")
+    for question in (*questions, "the login_bug issue"):
         assert names.mentions(question).one == {"Issue"}, question
+    assert names.mentions("the login-bug issue, a follow-up").one == frozenset()
 
 
 def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:

@@ -40,9 +40,9 @@ IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men", "wom
 
 _WORD = re.compile(r"[a-z0-9]+")
 _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
-# A literal that names one object: a number, a quoted string, a path (`group/project`) or a
-# global ID (`gid://…`).
-LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+")
+# A literal that names one object: a number, a quoted string, a path (`group/project`), a
+# global ID (`gid://…`) or a name in snake case (`nightly_etl`: no word of prose holds `_`).
+LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+|\b[A-Za-z][A-Za-z0-9]*_\w")
 # A path literal (`group/project`, `"octocat/hello-world"`) outside a URI, with its quotes.
 PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
 # A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
