@@ -111,16 +111,34 @@ def test_from_the_early_rung_a_read_shows_its_answers_tree_before_the_fill(
     assert "Rule" not in slicer.from_scores(scored(slicer, RANKED), ROOMY).types
 
 
-def test_a_writes_tree_is_its_payloads() -> None:
-    slicer = slicer_for(_account_sdl(), SliceParams())
-    # No query field leads to the account: only the write's payload does.
+GROUPED_WRITES = """
+type Mutation {
+  accounts: AccountMutation
+}
+
+type AccountMutation {
+  renameAccount(id: ID!, name: String!): RenameAccountPayload
+  closeAccount(id: ID!): Boolean
+}
+"""
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_a_writes_tree_is_its_payloads(grouped: bool) -> None:
+    # Also when the schema groups its writes (`corpus.groups.namespaces`): the tree grows
+    # from the write's payload, not from the type grouping the writes.
+    sdl, write = _account_sdl(), "Mutation.renameAccount"
     ranked = {k: v for k, v in RANKED.items() if k != "Query.account"}
-    ranked |= {"Mutation.renameAccount": 6.0, "RenameAccountPayload.account": 5.5}
-    piece = slicer.from_scores(
-        scored(slicer, ranked), ROOMY, "Rename my account to Mira."
-    )
+    if grouped:
+        old = sdl[sdl.index("type Mutation {") : sdl.index("type RenameAccountPayload")]
+        sdl, write = sdl.replace(old, GROUPED_WRITES), "AccountMutation.renameAccount"
+        ranked |= {"Mutation.accounts": 6.5}
+    slicer = slicer_for(sdl, SliceParams())
+    # No query field leads to the account: only the write's payload does.
+    ranked |= {write: 6.0, "RenameAccountPayload.account": 5.5}
+    piece = slicer.from_scores(scored(slicer, ranked), ROOMY, "Rename my account to Mira.")
     valid(piece.sdl)
-    assert "Mutation.renameAccount" in piece.fields and set(piece.fields) >= TREE
+    assert write in piece.fields and set(piece.fields) >= TREE
 
 
 def test_from_the_early_rung_the_fill_takes_the_answers_tree_first(

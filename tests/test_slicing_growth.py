@@ -217,25 +217,38 @@ def test_the_fill_serves_the_set_the_question_asks_for_first() -> None:
         assert shown in piece.fields and left not in piece.fields, question
 
 
-def test_the_fill_adds_no_field_of_the_query_root() -> None:
+@pytest.mark.parametrize("grouped", [False, True])
+def test_the_fill_adds_no_field_of_the_query_root(grouped: bool) -> None:
+    # Nor of a namespace of it (`corpus.groups.namespaces`), whose fields are reads too.
     leaves = " ".join(f"s{i}: Int" for i in range(1, 21))
+    fillers = " ".join(f"{name}(x: Int): Int" for name in "abc")  # a namespace's best leaves
+    reads = f"shop(handle: String!): Shop  {fillers}  status(verbose: Boolean): String"
+    root = "Query { shops: ShopQuery }\ntype ShopQuery" if grouped else "Query"
     slicer = slicer_for(
-        f"""type Query {{ shop(handle: String!): Shop  status: String }}
+        f"""type {root} {{ {reads} }}
         type Shop {{ {leaves} t: Int  report: Report }}
         type Report {{ a: String b: String c: String d: String e: String }}""",
         params=SliceParams(complete=False),
     )
+    owner = "ShopQuery" if grouped else "Query"
     question = "the s1 of shop s"
-    head = ["Query.shop", *(f"Shop.s{i}" for i in range(1, 21))]
-    budget = slicer.from_ranked([*head, "Shop.t", "Query.status"], 16000, question).tokens
+    head = [*(["Query.shops"] if grouped else []), f"{owner}.shop"]
+    head += [f"{owner}.{name}" for name in "abc"] + [f"Shop.s{i}" for i in range(1, 21)]
+    budget = slicer.from_ranked([*head, "Shop.t", f"{owner}.status"], 16000, question).tokens
     # Past `Shop.report`, which does not fit, both lines would: another of the root's fields
     # is a way to what the question did not reach, not a line of its answer.
-    ranked = [*head, "Shop.report", "Query.status", "Shop.t"]
+    ranked = [*head, "Shop.report", f"{owner}.status", "Shop.t"]
     piece = slicer.from_ranked(ranked, budget, question, ladder=budget)
-    assert "Shop.t" in piece.fields and "Query.status" not in piece.fields
+    assert "Shop.t" in piece.fields and f"{owner}.status" not in piece.fields
 
 
-def test_from_a_rung_of_two_thousand_tokens_the_fill_adds_no_write() -> None:
+@pytest.mark.parametrize("grouped", [False, True])
+def test_from_a_rung_of_two_thousand_tokens_the_fill_adds_no_write(grouped: bool) -> None:
+    # Nor one of a namespace of the mutation root (`corpus.groups.write_owners`).
+    owner = "ShopMutation" if grouped else "Mutation"
+    root = "Mutation { shops: ShopMutation }\ntype ShopMutation" if grouped else "Mutation"
+    way = ["Mutation.shops"] if grouped else []
+
     def fill_takes_the_other_write(leaves: int) -> tuple[int, bool]:
         """Whether `closeShop`, ranked past a hit that does not fit, comes in by the fill."""
         shop = " ".join(f"s{i}: Int" for i in range(1, leaves + 1))
@@ -243,16 +256,17 @@ def test_from_a_rung_of_two_thousand_tokens_the_fill_adds_no_write() -> None:
             f"""type Query {{ shop(handle: String!): Shop }}
             type Shop {{ {shop} report: Report }}
             type Report {{ a: String b: String c: String d: String e: String }}
-            type Mutation {{ renameShop(handle: String!, name: String!): Shop
+            type {root} {{ renameShop(handle: String!, name: String!): Shop
               closeShop(handle: String!): Shop }}""",
             params=SliceParams(complete=False),
         )
         question = "Rename shop s to t."
-        head = ["Query.shop", "Mutation.renameShop", *(f"Shop.s{i}" for i in range(1, leaves + 1))]
-        budget = slicer.from_ranked([*head, "Mutation.closeShop"], 16000, question).tokens
-        ranked = [*head, "Shop.report", "Mutation.closeShop"]
+        head = ["Query.shop", *way, f"{owner}.renameShop"]
+        head += [f"Shop.s{i}" for i in range(1, leaves + 1)]
+        budget = slicer.from_ranked([*head, f"{owner}.closeShop"], 16000, question).tokens
+        ranked = [*head, "Shop.report", f"{owner}.closeShop"]
         piece = slicer.from_ranked(ranked, budget, question, ladder=budget)
-        return budget, "Mutation.closeShop" in piece.fields
+        return budget, f"{owner}.closeShop" in piece.fields
 
     # Below the rung the fill is how a write ranked past the main hits comes in; from it, the
     # main hits reach that far, and a write needs only the one it asks for.

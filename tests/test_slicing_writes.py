@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from schemanav.retrieval.slicing import SliceParams
 from slicing_support import slicer_for, valid
 
 WRITE_SDL = """
@@ -68,6 +69,33 @@ def test_a_write_shows_every_argument_it_offers(write: str) -> None:
     valid(piece.sdl)
     offered = {a.name for a in slicer.corpus.entries[slicer.index[write]].arguments}
     assert {f"{write}({a}:)" for a in offered} <= set(piece.arguments)
+
+
+NAMESPACED_SDL = """
+type Query { forms: FormQuery }
+type FormQuery { getForm(id: ID!): Form  listForms(limit: Int): [Form!]!  count: Int }
+type Form { id: ID!  name: String!  version: Int }
+type Mutation { forms: FormMutation }
+type FormMutation {
+  deleteForm(id: ID!): FormResponse
+  createForm(name: String!): FormResponse
+  publishForm(id: ID!): FormResponse
+}
+type FormResponse { data: Form  error: FormError }
+type FormError { message: String  code: String }
+"""
+
+
+def test_a_namespace_of_operations_is_a_way_in_as_a_root_is() -> None:
+    # With room to spare, the completion shows every field of the types in the slice, but
+    # not the other operations of a namespace (`corpus.groups.namespaces`), as not a root's.
+    ranked = ["Mutation.forms", "FormMutation.deleteForm", "Query.forms", "FormQuery.getForm"]
+    slicer = slicer_for(NAMESPACED_SDL, SliceParams())
+    piece = slicer.from_ranked(ranked, 1000, "Delete form 3.")
+    valid(piece.sdl)
+    assert {"FormResponse.error", "FormError.code", "Form.version"} <= set(piece.fields)
+    assert {"FormMutation.createForm", "FormMutation.publishForm"}.isdisjoint(piece.fields)
+    assert "FormQuery.listForms" not in piece.fields
 
 
 PAYLOAD_SDL = """

@@ -358,6 +358,25 @@ def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
         assert max(scores, key=scores.__getitem__) == write, asked
 
 
+def test_a_write_grouped_under_a_namespace_is_asked_for_as_one_on_the_root() -> None:
+    corpus = _corpus(
+        """
+        type Query { forms: FormQuery }
+        type FormQuery { getForm(id: ID!): Form  listForms(limit: Int): [Form!]! }
+        type Form { id: ID! name: String versions: [Form!]! }
+        type Mutation { forms: FormMutation }
+        type FormMutation { deleteForm(id: ID!): Form  renameForm(id: ID!, name: String!): Form }
+        """
+    )
+    searcher = _structural(corpus)
+    for asked, write in (
+        ("Delete the survey form with all its versions.", "FormMutation.deleteForm"),
+        ("Rename this form to Intake.", "FormMutation.renameForm"),
+    ):
+        scores = _by_coordinate(corpus, searcher.search_scores(asked))
+        assert max(scores, key=scores.__getitem__) == write, asked
+
+
 WRITE_OBJECTS_SDL = """
 type Query {{ shop: Shop }}
 type Shop {{ id: ID! name: String }}

@@ -319,6 +319,16 @@ class Corpus:
         return [entry.field for entry in self.entries]
 
     @cached_property
+    def argument_counts(self) -> list[int]:
+        """Each entry's number of arguments, in corpus order."""
+        return [len(entry.arguments) for entry in self.entries]
+
+    @cached_property
+    def return_type_column(self) -> list[str]:
+        """Each entry's return type as written (`[Issue!]!`), in corpus order."""
+        return [entry.return_type for entry in self.entries]
+
+    @cached_property
     def target_column(self) -> list[str]:
         """Each entry's named return type, in corpus order (the schema graph's targets)."""
         named = {text: text.strip("[]!") for text in {e.return_type for e in self.entries}}
@@ -453,6 +463,8 @@ class Corpus:
             owner_column=owners,
             field_column=columns["field"],
             target_column=[named[t] for t in returns],
+            return_type_column=returns,
+            argument_counts=columns["argument_count"],
         )
         return corpus
 

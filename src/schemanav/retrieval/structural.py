@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemanav.cache import STRUCTURAL_INDEX_CACHE, cache_key, read_matching, write_checked
+from schemanav.corpus.groups import write_owners
 from schemanav.defaults import DEFAULT_MAX_PATHS
 from schemanav.events import Events, SilentEvents
 from schemanav.graph import SchemaGraph, ShortestPaths
@@ -417,9 +418,13 @@ class StructuralSearcher:
         return self._owned_by(self.corpus.query_root)
 
     @cached_property
-    def _on_mutation_root(self) -> Any:
-        """True for each entry the mutation root owns."""
-        return self._owned_by(self.corpus.mutation_root)
+    def _is_write(self) -> Any:
+        """True for each write: each entry the mutation root owns, or a type grouping its
+        fields by feature (`schemanav.corpus.groups.write_owners`)."""
+        import numpy as np
+
+        owners = write_owners(self.corpus)
+        return np.array([owner in owners for owner in self.corpus.owner_column])
 
     @cached_property
     def _reached_numbers(self) -> dict[str, int]:
@@ -464,7 +469,7 @@ class StructuralSearcher:
         if self.params.write_weight and question.asked_writes:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
-            scores = scores * np.where(self._on_mutation_root, 1.0 + self.params.write_weight, 1.0)
+            scores = scores * np.where(self._is_write, 1.0 + self.params.write_weight, 1.0)
         writes = requested_write(reading.request, self._writes) if self._writes else []
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.groups import write_owners
 from schemanav.question.vocabulary import type_words
 
 if TYPE_CHECKING:
@@ -36,11 +37,11 @@ def write_names(corpus: Corpus) -> dict[str, list[tuple[int, frozenset[str]]]]:
     words): what `schemanav.question.grammar.requested_write` matches a question in the
     imperative against."""
     found: dict[str, list[tuple[int, frozenset[str]]]] = {}
-    root = corpus.mutation_root
+    owners = write_owners(corpus)
     for position, (owner, name) in enumerate(
         zip(corpus.owner_column, corpus.field_column, strict=True)
     ):
-        if owner == root:
+        if owner in owners:
             words = frozenset(type_words(name).split(" "))
             for word in words:
                 found.setdefault(word, []).append((position, words))
@@ -64,14 +65,14 @@ class WriteObjects:
         fields: dict[str, list[str]] = {}
         for owner, target in zip(corpus.owner_column, corpus.target_column, strict=True):
             fields.setdefault(owner, []).append(target)
-        root = corpus.mutation_root
+        owners = write_owners(corpus)
         rows: list[tuple[int, int]] = []
         for position, (owner, named) in enumerate(
             zip(corpus.owner_column, corpus.target_column, strict=True)
         ):
-            if owner != root or named not in numbers:
+            if owner not in owners or named not in numbers or named in owners:
                 continue
-            returned = {named} | {t for t in fields[named] if t in numbers and t != root}
+            returned = {named} | {t for t in fields[named] if t in numbers and t not in owners}
             rows.extend((position, numbers[name]) for name in sorted(returned))
         writes = np.array([write for write, _ in rows], dtype=np.int64)
         objects = np.array([number for _, number in rows], dtype=np.int64)

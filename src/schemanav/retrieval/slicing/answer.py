@@ -34,7 +34,7 @@ class AnswerTrees:
         known = self._depths.get(top)
         if known is not None:
             return known
-        facts, possible, roots = self.s.facts, self.s.possible, self.s.graph.roots
+        facts, possible, roots = self.s.facts, self.s.possible, self.s.root_like
         depth = {top: 0}
         frontier = [top]
         while frontier:

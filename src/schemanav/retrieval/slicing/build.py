@@ -141,7 +141,7 @@ class Growth(Completion):
         in) goes in too, with its connection's `nodes`, if it fits: "the jobs of a pipeline
         of project p" reads them as a set of that object's."""
         named = self.named
-        roots = self.s.graph.roots  # a list from the root is a way in, not a relation
+        roots = self.s.root_like  # a list from the root is a way in, not a relation
         for owner, name in state.connectives():
             if state.costs_line(owner, name):
                 if state.total + state.line_cost_of(owner, name) <= self.budget:
@@ -184,7 +184,7 @@ class Growth(Completion):
         type the question names beside an identifier ("is alert 3 open?"), nor beside a root
         lookup, the way in to the object the question starts from ("is the order open?")."""
         facts = self.s.facts
-        roots, filters = self.s.graph.roots, self.arguments.names_a_filter
+        roots, filters = self.s.root_like, self.arguments.names_a_filter
         for owner, shown in list(state.fields.items()):
             if owner in roots:
                 continue

@@ -139,7 +139,7 @@ class ClosedState(SliceState):
                 self._copy_field(owner, implementor, name)
         if (arguments or new) and facts.offered and self.s.companions(owner, name):
             self._share_arguments(owner, name, arguments)
-        if new and owner == self.s.corpus.mutation_root:
+        if new and owner in self.s.write_owners:
             for taken in self.s.writes.references.get(name, ()):
                 object_id = self.s.object_ids.get(taken)
                 if taken in self.fields and object_id is not None:
@@ -375,7 +375,7 @@ class ClosedState(SliceState):
         """What a type shows for the slice's writes (`schemanav.retrieval.slicing.writes`):
         its `id` when a write in the slice takes its objects by it, and the list through
         which a payload reports failure (`errors`)."""
-        writes = self.fields.get(self.s.corpus.mutation_root or "")
+        writes = {name for owner in self.s.write_owners for name in self.fields.get(owner, ())}
         if not writes:  # most slices: the tables below are made only once a write is in one
             return []
         found = []

@@ -73,7 +73,7 @@ class Completion:
         share = LISTING_COMPLETION_SHARE if self.lists else EARLY_COMPLETION_SHARE
         if self.budget < EARLY_COMPLETION_FROM and not self.lists:
             return state
-        roots = self.s.graph.roots
+        roots = self.s.root_like
         owners = [owner for owner in state.fields if owner not in roots]
         limit = min(self.budget, state.total + int(share * self.budget))
         return self._complete_fields(state, owners, 0, limit)
@@ -107,21 +107,29 @@ class Completion:
 
     def answer_top(self, state: GrowingState, order: list[int]) -> str | None:
         """The type the answer's tree grows from (`answer.AnswerTrees`): that of the way the
-        question enters, the best-ranked field of the query root the slice shows, of the
-        mutation root for a write; None when the slice shows none, and under a rung of
+        question enters, the best-ranked field of the query root the slice shows, for a write
+        of the mutation root or a namespace of it (`SchemaTables.write_owners`), no field
+        leading into a namespace; None when the slice shows none, and under a rung of
         `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits."""
         if self.budget < EARLY_COMPLETION_FROM:
             return None
-        corpus, names = self.s.corpus, self.s.names
-        root = corpus.mutation_root if self.writes and corpus.mutation_root else corpus.query_root
-        shown = state.fields.get(root) if root else None
-        if not shown:
-            return None
-        top = next((at for at in order if names[at][0] == root and names[at][1] in shown), None)
+        corpus, names, facts = self.s.corpus, self.s.names, self.s.facts
+        writes = self.s.write_owners if self.writes else frozenset()
+        roots = writes or {corpus.query_root}
+        top = next(
+            (
+                at
+                for at in order
+                if names[at][0] in roots
+                and names[at][1] in state.fields.get(names[at][0], ())
+                and facts[names[at][0]][names[at][1]].named not in writes
+            ),
+            None,
+        )
         if top is None:
             return None
         owner, name = names[top]
-        return self.s.facts[owner][name].named
+        return facts[owner][name].named
 
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
@@ -136,7 +144,7 @@ class Completion:
         a slice does not spend answers nothing."""
         if state.total + self.s.cheapest_line > self.budget:
             return state  # not even the schema's cheapest line fits: most filled slices
-        roots = self.s.graph.roots
+        roots = self.s.root_like
         done: set[str] = set()
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
@@ -231,18 +239,18 @@ class Completion:
         `exportFormSubmissions`), and a slice with room to spare should not leave it out."""
         if state.other_roots is not False or self.budget < GATED_WRITES_FROM:
             return state  # a write, a slice whose first hits were writes, or a small budget
-        roots, query = self.s.graph.roots, self.s.corpus.query_root
+        roots, reads = self.s.root_like, self.s.read_owners
         names, entries, cheapest = self.s.names, self.s.corpus.entries, self.s.cheapest_line
         opened = False
         for position in main_hits:
             if state.total + cheapest > self.budget:
                 break  # no line of the schema fits any more
             owner, name = names[position]
-            if owner == query or name in state.fields.get(owner, {}):
+            if owner in reads or name in state.fields.get(owner, {}):
                 continue
             if owner not in roots:
                 chain = self.s.graph.chain_to(owner, state.routes)
-                if not chain or entries[chain[0]].owner == query:
+                if not chain or entries[chain[0]].owner in reads:
                     continue  # a read's hit: the fill and the completion had their turn
             if not opened:
                 state, opened = self.tried(state, ("gate",)), True

@@ -46,7 +46,7 @@ class GrowingState(ClosedState):
         owner, field = self.s.names[position]
         if not self.routes.reaches(owner):
             return False
-        roots = self.s.graph.roots
+        roots = self.s.root_like
         self.hits += 1
         self.hit_counts[owner] += 1
         subject = self.hit_counts[owner] == SUBJECT_HITS and owner not in roots
@@ -104,7 +104,7 @@ class GrowingState(ClosedState):
         the schema's shared outcomes (`SchemaTables.shared_outcomes`): every union may return
         it, so its ways in are everywhere and none is needed (the error of `run`'s union is
         no reason to show every field of the slice into an `…OrError` union)."""
-        if self.hit_counts[owner] == SUBJECT_HITS and owner not in self.s.graph.roots:
+        if self.hit_counts[owner] == SUBJECT_HITS and owner not in self.s.root_like:
             self._subject_leaves(owner)
             self._links_between_subjects(owner)
         if owner in self.hit_types or owner in self.s.shared_outcomes:
@@ -159,7 +159,7 @@ class GrowingState(ClosedState):
                 continue  # no field into it from the slice (and none enters in this loop)
             ways: dict[str, list[str]] = {}
             for source, name in self.s.abstract_fields[abstract]:
-                if source in fields and source not in self.s.graph.roots:
+                if source in fields and source not in self.s.root_like:
                     ways.setdefault(source, []).append(name)
             for source, names in ways.items():
                 shown = fields[source]
@@ -250,7 +250,7 @@ class GrowingState(ClosedState):
         fields between two types, counting those shown: one relation is what a question
         reads, and a type leads to a central one many ways (a user to repositories by
         `repositories`, `watching`, `starredRepositories`, …), each a line of arguments."""
-        roots = self.s.graph.roots  # a field back to a root (`relay: Query!`) relates nothing
+        roots = self.s.root_like  # a field back to a root (`relay: Query!`) relates nothing
         wanted = {t for t, n in self.hit_counts.items() if n >= 1 and t not in roots}
         values, position = self.values, self.s.position
 

@@ -13,6 +13,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.groups import returned_only_by
 from schemanav.corpus.outcomes import (
     SHARED_OUTCOME_SHARE,
     SHARED_OUTCOME_UNIONS,
@@ -20,7 +21,6 @@ from schemanav.corpus.outcomes import (
     object_unions,
     shared_outcomes,
 )
-from schemanav.retrieval.slicing.writes import returned_only_by
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus

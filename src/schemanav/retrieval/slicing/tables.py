@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.groups import namespaces, write_owners
 from schemanav.corpus.outcomes import result_unions
 from schemanav.question.vocabulary import ORDER_WORDS, TIME_MARK, VALUE_MARK
 from schemanav.retrieval.quantity import is_time_scalar
@@ -29,7 +30,7 @@ from schemanav.retrieval.slicing.params import (
     VALUE_FIELDS,
     SliceParams,
 )
-from schemanav.retrieval.slicing.writes import WriteTables, write_owners
+from schemanav.retrieval.slicing.writes import WriteTables
 
 if TYPE_CHECKING:
     import numpy as np
@@ -126,6 +127,19 @@ class SchemaTables(OutcomeTables):
     def writes(self) -> WriteTables:
         """What slices need of the schema's writes, made once a write is in a slice."""
         return WriteTables(self.corpus, self.schema_facts, self.kinds)
+
+    @cached_property
+    def root_like(self) -> frozenset[str]:
+        """The roots and the types grouping their fields by feature (`read_owners`,
+        `write_owners`): their fields are ways in, not parts of an answer."""
+        return frozenset(self.graph.roots) | self.read_owners | self.write_owners
+
+    @cached_property
+    def read_owners(self) -> frozenset[str]:
+        """The query root and its namespaces (`schemanav.corpus.groups.namespaces`:
+        `Query.pageBuilder: PbQuery`), whose fields are the reads."""
+        root = self.corpus.query_root
+        return frozenset({root} | namespaces(self.corpus, root)) if root else frozenset()
 
     @cached_property
     def write_owners(self) -> frozenset[str]:
@@ -377,15 +391,13 @@ class SchemaTables(OutcomeTables):
     @cached_property
     def fill_arrays(self) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.bool_]]:
         """By corpus position, as arrays the fill cuts thousands of hits by at once: whether
-        it may take the field (no query root's, none returning `ID`), `bare_line_costs`,
-        whether the field is a write."""
+        it may take the field (no read's way in, `read_owners`; none returning `ID`),
+        `bare_line_costs`, whether the field is a write (`write_owners`)."""
         import numpy as np
 
-        facts, corpus = self.facts, self.corpus
-        fillable = np.array(
-            [o != corpus.query_root and facts[o][n].named != "ID" for o, n in self.names]
-        )
-        writes = np.array([owner == corpus.mutation_root for owner, _ in self.names])
+        facts, reads = self.facts, self.read_owners
+        fillable = np.array([o not in reads and facts[o][n].named != "ID" for o, n in self.names])
+        writes = np.array([owner in self.write_owners for owner, _ in self.names])
         return fillable, np.array(self.bare_line_costs, dtype=np.int64), writes
 
     @cached_property

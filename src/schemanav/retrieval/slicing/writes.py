@@ -18,13 +18,14 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from schemanav.corpus.groups import returned_only_by, write_owners
 from schemanav.corpus.model import is_identifier_type
 from schemanav.question.vocabulary import type_words
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
-    from schemanav.corpus import Corpus, CorpusEntry
+    from schemanav.corpus import Corpus
     from schemanav.corpus.facts import SliceFacts
 
 _ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
@@ -35,8 +36,8 @@ def write_references(
 ) -> dict[str, frozenset[str]]:
     """By mutation root field, the object and interface types whose `id` its required
     identifier arguments and input fields (one level deep) take."""
-    root = corpus.mutation_root
-    if root is None:
+    owners = write_owners(corpus)
+    if not owners:
         return {}
     by_words = {
         type_words(name): name
@@ -45,7 +46,7 @@ def write_references(
     }
     references: dict[str, frozenset[str]] = {}
     for entry in corpus.entries:
-        if entry.owner != root:
+        if entry.owner not in owners:
             continue
         values = [(a.name, a.type) for a in entry.arguments if a.type.endswith("!")]
         for argument in entry.arguments:
@@ -69,7 +70,8 @@ def write_references(
                 if found:
                     named.add(found)
         if named:
-            references[entry.field] = frozenset(named)
+            # Grouped writes may share a name (`PbMutation.deleteRevision`, `FbMutation.…`).
+            references[entry.field] = references.get(entry.field, frozenset()) | named
     return references
 
 
@@ -77,10 +79,10 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     """By payload type (returned by mutation root fields and by no other field), the list
     field without required arguments through which it reports failure: the one name the
     most payloads share, when at least two and at least half of them have it."""
-    root = corpus.mutation_root
-    if root is None:
+    roots = write_owners(corpus)
+    if not roots:
         return {}
-    payloads = returned_only_by(corpus, {root}, lambda entry: True)
+    payloads = returned_only_by(corpus, set(roots), lambda entry: True) - roots
     having: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         if entry.owner in payloads and entry.returns_list and not entry.takes_required_argument:
@@ -91,32 +93,6 @@ def payload_errors(corpus: Corpus) -> dict[str, str]:
     if len(owners) < 2 or 2 * len(owners) < len(payloads):
         return {}
     return dict.fromkeys(owners, name)
-
-
-def write_owners(corpus: Corpus) -> frozenset[str]:
-    """The types whose fields are writes: the mutation root, and the object types that only
-    its fields without arguments return (a schema grouping its writes by feature,
-    `Mutation.formBuilder: FbMutation`, whose fields are the writes)."""
-    root = corpus.mutation_root
-    if root is None:
-        return frozenset()
-    groups = returned_only_by(
-        corpus, {root}, lambda entry: not entry.arguments and not entry.returns_list
-    )
-    return frozenset({root} | groups)
-
-
-def returned_only_by(
-    corpus: Corpus, roots: set[str], taken: Callable[[CorpusEntry], bool]
-) -> set[str]:
-    """The types that fields of `roots` passing `taken` return and no other type's field
-    does: a root's payloads, or the types grouping a root's fields by feature."""
-    returned = corpus.returned_by
-    return {
-        entry.named_return_type
-        for entry in corpus.entries
-        if entry.owner in roots and taken(entry) and returned[entry.named_return_type] <= roots
-    }
 
 
 class WriteTables:
@@ -132,4 +108,3 @@ class WriteTables:
                 takers[type_name].add(write)
         self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
         self.payload_errors = payload_errors(corpus)
-
