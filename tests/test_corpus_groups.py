@@ -33,3 +33,15 @@ def test_a_type_another_field_returns_or_a_list_of_it_is_no_namespace() -> None:
     listed = GROUPED.replace("forms: FormMutation ", "forms: [FormMutation] ")
     assert write_owners(build_corpus(build_schema(listed))) == {"Mutation"}
     assert write_owners(build_corpus(build_schema("type Query { a: Int }"))) == frozenset()
+
+
+def test_a_namespace_within_a_namespace_groups_writes_too() -> None:
+    nested = GROUPED.replace(
+        "type FormMutation { create",
+        "type FormMutation { fields: FieldMutation  create",
+    ) + "type FieldMutation { add(name: String!): Success  drop(id: ID!): Success }\n"
+    corpus = build_corpus(build_schema(nested))
+    assert write_owners(corpus) == {"Mutation", "FormMutation", "FieldMutation"}
+    # Returned by another type too, it is an answer, not a group of operations.
+    shared = nested.replace("type Form { id: ID!", "type Form { editing: FieldMutation  id: ID!")
+    assert write_owners(build_corpus(build_schema(shared))) == {"Mutation", "FormMutation"}

@@ -27,28 +27,41 @@ def write_owners(corpus: Corpus) -> frozenset[str]:
 def namespaces(corpus: Corpus, root: str) -> set[str]:
     """The types grouping `root`'s fields by feature: each only argument-less fields of the
     root return, one object each, and at least half of its fields take arguments (they are
-    operations: `FbMutation.createForm(data:)`, `PbQuery.getPage(id:)`). A write's payload
+    operations: `FbMutation.createForm(data:)`, `PbQuery.getPage(id:)`); and, in turn, the
+    types grouping a namespace's fields so (`Mutation.admin.users.create`). A write's payload
     (`logout: Success`) or the root's one settings object has fields that take none. Read
     from the corpus's columns: a warm search makes no record for it."""
     returned = corpus.returned_by
-    columns = zip(
-        corpus.owner_column,
-        corpus.target_column,
-        corpus.return_type_column,
-        corpus.argument_counts,
-        strict=True,
+    columns = list(
+        zip(
+            corpus.owner_column,
+            corpus.target_column,
+            corpus.return_type_column,
+            corpus.argument_counts,
+            strict=True,
+        )
     )
-    groups = {
-        target
-        for owner, target, written, count in columns
-        if owner == root and not count and "[" not in written and returned[target] == {root}
-    }
     taking, fields = Counter[str](), Counter[str]()
-    for owner, count in zip(corpus.owner_column, corpus.argument_counts, strict=True):
-        if owner in groups:
-            fields[owner] += 1
-            taking[owner] += bool(count)
-    return {group for group in groups if fields[group] and 2 * taking[group] >= fields[group]}
+    for owner, _, _, count in columns:
+        fields[owner] += 1
+        taking[owner] += bool(count)
+    holders, found = {root}, set[str]()
+    while True:
+        groups = {
+            target
+            for owner, target, written, count in columns
+            if owner in holders
+            and target not in holders
+            and not count
+            and "[" not in written
+            and returned[target] <= holders
+            and fields[target]
+            and 2 * taking[target] >= fields[target]
+        }
+        if not groups:
+            return found
+        found |= groups
+        holders |= groups
 
 
 def returned_only_by(

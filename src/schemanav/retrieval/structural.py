@@ -25,11 +25,12 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    → "repository"), and a negated word also as the word (`unresolved` → "resolved": a field
    `resolved` answers it by its value). See `schemanav.question.vocabulary.ShortForms`.
 6. One object or many: a question that names a type once, in the singular, beside a literal
-   identifier (a number, a quoted string, a path, a global ID) wants the lookup of one
-   object, so lookups reaching that type score more; a type it names in the plural beside it
-   is a set of that object's, so that type's lists into it score more too. A type named only
-   in the plural is a set: its lookups score less and the query root's lists of it more. See
-   `schemanav.question.vocabulary`: the slicer reads the same type names by the same reader.
+   identifier (a number, a quoted string, a path, a global ID, a name in snake case) wants
+   the lookup of one object, so lookups reaching that type score more; a type it names in the
+   plural beside it is a set of that object's, so that type's lists into it score more too. A
+   type named only in the plural is a set: its lookups score less and the query root's lists
+   of it more. See `schemanav.question.vocabulary`: the slicer reads the same type names by the
+   same reader.
    Its ways in follow: a set is reached through its home, the list of the object its items
    belong to (`Project.mergeRequests`: every `MergeRequest` has a non-null `project`), and
    through that list's `nodes`, not through a lookup by identifier that no one asking for
@@ -53,6 +54,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
    objects it returns, divided among the writes returning each (`writes.WriteObjects`).
+13. A write is a field of the mutation root or of a namespace of it, a type grouping its
+   writes by feature (`Mutation.formBuilder: FbMutation`, `schemanav.corpus.groups`): 10 to
+   12 read its fields as the root's.
 """
 
 from __future__ import annotations

@@ -19,12 +19,15 @@ with a hit, each costing only its line, at most two between two types), then, fr
 a read's root lookup of each type with hits (the way an operation asks for that object by its key),
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves and
 values of the slice's types within 4% of the budget and the answer's tree within 4% more (the types
-under the best-ranked root field the slice shows, nearest first: `answer`), then to hits further
+under the best-ranked root field the slice shows, or a write's own field where the schema groups its
+writes under a namespace, nearest first: `answer`), then to hits further
 down (the whole ranking the slice was given, hits on the types the question asks a set of first,
-then, from 2,000 tokens, those on the tree's types; none of type `ID`; `SliceParams.fill` turns this
+then, from 2,000 tokens, those on the tree's types; none of type `ID`, none of the query root or a
+namespace of it, from 2,000 tokens no write; `SliceParams.fill` turns this
 off) that cost only their own line, or that lie on a member of a union in the slice (of at most 16
 members) and bring it in for at most 2% of the budget; what budget is left then goes to the other
-fields of the slice's types (`SliceParams.complete`, `completion`): first the leaves and the values
+fields of the slice's types, no root's or namespace's (`SliceParams.complete`, `completion`): first
+the leaves and the values
 each holds (an object type of at most four leaf fields, none an `ID` or an identifier: a point's `x`
 and `y`), then fields leading to further types, and then to the other members of the slice's unions
 (of at most 16 types), each with its best-ranked field, and last to the optional arguments of every
@@ -38,7 +41,10 @@ when nothing else identifies it; a type of at most 32 leaves that gets its third
 when they cost at most 2% of the budget; a write enters when it is the first hit or the question
 asks for one (an imperative sentence, `schemanav.question`), or, from a rung of 4,000 tokens, when
 it is among a read's main hits and the complete slice has room left (`completion`), and brings the
-`id` of each type it takes objects of by their `id` (`writes`); a connection shows its way to its
+`id` of each type it takes objects of by their `id` (`writes`); a write is a field of the mutation
+root or of a namespace of it (`schemanav.corpus.groups`: a type only argument-less fields of a root
+return, at least half of whose fields take arguments, `Mutation.formBuilder: FbMutation`), and a
+namespace is a way in as its root is; a connection shows its way to its
 nodes (`nodes`, another list of them, or `edges { node }`: `connections`); a union that may return
 the outcome most of the schema's unions share (the error of every `…OrError` union) shows it whole,
 with its parts (the types only it and its parts return) whole and the leaves of the other types its

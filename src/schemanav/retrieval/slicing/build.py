@@ -441,9 +441,11 @@ class Growth(Completion):
         a rung of `EARLY_COMPLETION_FROM` tokens, `complete_answer`), each part in rank order;
         none returning `ID`, which is opaque by the spec:
         past the frontier a hit on one is a line that answers nothing (identifiers and hits
-        that fit still show it). No field of the query root: a root field is a way in, which
+        that fit still show it). No field of the query root or a namespace of it
+        (`SchemaTables.read_owners`): a root field is a way in, which
         the main hits and the steps choosing ways bring; past them, another is a way to what
-        the question did not reach. From a rung of `EARLY_COMPLETION_FROM` tokens, no write:
+        the question did not reach. From a rung of `EARLY_COMPLETION_FROM` tokens, no write
+        (`SchemaTables.write_owners`):
         a read needs none, and a write the one it asks for, which the main hits reach that
         far down the ranking (below it, the fill is how a write ranked past them comes in).
         Array operations: a ranking holds thousands of hits."""
