@@ -98,6 +98,13 @@ def test_a_namespace_of_operations_is_a_way_in_as_a_root_is() -> None:
     assert "FormQuery.listForms" not in piece.fields
 
 
+def test_a_hit_in_a_namespace_comes_with_the_roots_field_into_it() -> None:
+    # Unranked, `Mutation.forms` is still the way to the write: a namespace is no root.
+    piece = slicer_for(NAMESPACED_SDL).from_ranked(["FormMutation.deleteForm"], 500, "Delete it.")
+    valid(piece.sdl)
+    assert {"Mutation.forms", "FormMutation.deleteForm"} <= set(piece.fields)
+
+
 PAYLOAD_SDL = """
 type Query { item(id: ID!): Item }
 type Item { id: ID!  name: String! }

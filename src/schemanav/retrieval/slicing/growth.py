@@ -59,7 +59,7 @@ class GrowingState(ClosedState):
             if way is not None:
                 self.add_path([*way, position])
         if owner not in self.fields:  # a type the slice reaches needs no way of its own
-            if owner in roots:
+            if owner in self.s.graph.roots:  # a namespace is entered by its root's field
                 chain: list[int] = []
             else:
                 best = self.best_way_in(owner)
