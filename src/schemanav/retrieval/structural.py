@@ -45,18 +45,16 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    root field is the way in.
 9. Argument descriptions are text a field answers to, like its own description: "tags"
    finds `refs(refPrefix:)`, described as taking "`refs/tags/`".
-10. Writes: a question in the imperative whose verb and every other word of a mutation's
-   name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that write
-   first, however far the mutation root lies (see `schemanav.question.grammar.requested_write`).
+10. Writes (the mutation root's fields, or a namespace's: `Mutation.formBuilder: FbMutation`,
+   `schemanav.corpus.groups`): a question in the imperative whose verb and every other word of
+   a write's name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that
+   write first, however far it lies (`schemanav.question.grammar.requested_write`).
 11. A request to change something, in any words (an imperative sentence whose verb is not
-   one of reading: "Like this post.", `schemanav.question`), weighs the mutation root's
-   fields `write_weight` more: users rarely say the mutation's verb (`addReaction`).
+   one of reading: "Like this post.", `schemanav.question`), weighs the writes
+   `write_weight` more: users rarely say the mutation's verb (`addReaction`).
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
    objects it returns, divided among the writes returning each (`writes.WriteObjects`).
-13. A write is a field of the mutation root or of a namespace of it, a type grouping its
-   writes by feature (`Mutation.formBuilder: FbMutation`, `schemanav.corpus.groups`): 10 to
-   12 read its fields as the root's.
 """
 
 from __future__ import annotations
@@ -423,12 +421,10 @@ class StructuralSearcher:
 
     @cached_property
     def _is_write(self) -> Any:
-        """True for each write: each entry the mutation root owns, or a type grouping its
-        fields by feature (`schemanav.corpus.groups.write_owners`)."""
+        """True for each write (`schemanav.corpus.groups.write_owners`)."""
         import numpy as np
 
-        owners = write_owners(self.corpus)
-        return np.array([owner in owners for owner in self.corpus.owner_column])
+        return np.isin(self.corpus.owner_column, sorted(write_owners(self.corpus)))
 
     @cached_property
     def _reached_numbers(self) -> dict[str, int]:

@@ -21,13 +21,14 @@ from schemanav.corpus.outcomes import (
     object_unions,
     shared_outcomes,
 )
+from schemanav.retrieval.slicing.roots import RootTables
 
 if TYPE_CHECKING:
     from schemanav.corpus import Corpus
     from schemanav.retrieval.slicing.fields import FieldFacts
 
 
-class OutcomeTables:
+class OutcomeTables(RootTables):
     """The outcome tables of one schema (see the module's docstring)."""
 
     facts: dict[str, dict[str, FieldFacts]]

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.corpus.groups import namespaces, write_owners
 from schemanav.corpus.outcomes import result_unions
 from schemanav.question.vocabulary import ORDER_WORDS, TIME_MARK, VALUE_MARK
 from schemanav.retrieval.quantity import is_time_scalar
@@ -127,25 +126,6 @@ class SchemaTables(OutcomeTables):
     def writes(self) -> WriteTables:
         """What slices need of the schema's writes, made once a write is in a slice."""
         return WriteTables(self.corpus, self.schema_facts, self.kinds)
-
-    @cached_property
-    def root_like(self) -> frozenset[str]:
-        """The roots and the types grouping their fields by feature (`read_owners`,
-        `write_owners`): their fields are ways in, not parts of an answer."""
-        return frozenset(self.graph.roots) | self.read_owners | self.write_owners
-
-    @cached_property
-    def read_owners(self) -> frozenset[str]:
-        """The query root and its namespaces (`schemanav.corpus.groups.namespaces`:
-        `Query.pageBuilder: PbQuery`), whose fields are the reads."""
-        root = self.corpus.query_root
-        return frozenset({root} | namespaces(self.corpus, root)) if root else frozenset()
-
-    @cached_property
-    def write_owners(self) -> frozenset[str]:
-        """The types whose fields are writes (`writes.write_owners`): read for every field
-        with arguments, so kept apart from the costlier `writes`."""
-        return write_owners(self.corpus)
 
     def _subtyping(self) -> None:
         """Unions by member (`member_of`), interfaces by type and types by interface."""
