@@ -349,11 +349,19 @@ def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
         }
         """
     )
+    _assert_ranked_first(
+        corpus,
+        [
+            ("Remove this media item.", "Mutation.deleteMedia"),
+            ("Change the title of this media item.", "Mutation.updateMediaTitle"),
+        ],
+    )
+
+
+def _assert_ranked_first(corpus: Corpus, asked_for: list[tuple[str, str]]) -> None:
+    """Each request's best-scoring entry is the write it asks for."""
     searcher = _structural(corpus)
-    for asked, write in (
-        ("Remove this media item.", "Mutation.deleteMedia"),
-        ("Change the title of this media item.", "Mutation.updateMediaTitle"),
-    ):
+    for asked, write in asked_for:
         scores = _by_coordinate(corpus, searcher.search_scores(asked))
         assert max(scores, key=scores.__getitem__) == write, asked
 
@@ -368,13 +376,13 @@ def test_a_write_grouped_under_a_namespace_is_asked_for_as_one_on_the_root() -> 
         type FormMutation { deleteForm(id: ID!): Form  renameForm(id: ID!, name: String!): Form }
         """
     )
-    searcher = _structural(corpus)
-    for asked, write in (
-        ("Delete the survey form with all its versions.", "FormMutation.deleteForm"),
-        ("Rename this form to Intake.", "FormMutation.renameForm"),
-    ):
-        scores = _by_coordinate(corpus, searcher.search_scores(asked))
-        assert max(scores, key=scores.__getitem__) == write, asked
+    _assert_ranked_first(
+        corpus,
+        [
+            ("Delete the survey form with all its versions.", "FormMutation.deleteForm"),
+            ("Rename this form to Intake.", "FormMutation.renameForm"),
+        ],
+    )
 
 
 WRITE_OBJECTS_SDL = """
