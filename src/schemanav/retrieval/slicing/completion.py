@@ -113,23 +113,15 @@ class Completion:
         `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits."""
         if self.budget < EARLY_COMPLETION_FROM:
             return None
-        corpus, names, facts = self.s.corpus, self.s.names, self.s.facts
+        names, facts = self.s.names, self.s.facts
         writes = self.s.write_owners if self.writes else frozenset()
-        roots = writes or {corpus.query_root}
-        top = next(
-            (
-                at
-                for at in order
-                if names[at][0] in roots
-                and names[at][1] in state.fields.get(names[at][0], ())
-                and facts[names[at][0]][names[at][1]].named not in writes
-            ),
-            None,
-        )
-        if top is None:
-            return None
-        owner, name = names[top]
-        return facts[owner][name].named
+        roots = writes or {self.s.corpus.query_root}
+        for at in order:
+            owner, name = names[at]
+            shown = owner in roots and name in state.fields.get(owner, ())
+            if shown and (top := facts[owner][name].named) not in writes:
+                return top
+        return None
 
     def complete(self, state: GrowingState) -> GrowingState:
         """Budget is left once every ranked hit is in (a small schema, or one whose fields
