@@ -111,6 +111,19 @@ def test_from_the_early_rung_a_read_shows_its_answers_tree_before_the_fill(
     assert "Rule" not in slicer.from_scores(scored(slicer, RANKED), ROOMY).types
 
 
+def test_a_read_through_a_namespace_grows_its_tree_from_the_namespaces_field() -> None:
+    # `Query.accounts` only leads into the namespace (`corpus.groups.namespaces`): the way
+    # the question enters is `AccountQuery.account`, and the tree is the account's.
+    sdl = _account_sdl().replace("account(id: ID!): Account", "accounts: AccountQuery")
+    sdl += "type AccountQuery { account(id: ID!): Account  search(text: String!): [Account!]! }\n"
+    slicer = slicer_for(sdl, SliceParams())
+    ranked = {k: v for k, v in RANKED.items() if k != "Query.account"}
+    ranked |= {"Query.accounts": 5.5, "AccountQuery.account": 5.0}
+    piece = slicer.from_scores(scored(slicer, ranked), ROOMY)
+    valid(piece.sdl)
+    assert set(piece.fields) >= TREE
+
+
 GROUPED_WRITES = """
 type Mutation {
   accounts: AccountMutation

@@ -19,8 +19,8 @@ with a hit, each costing only its line, at most two between two types), then, fr
 a read's root lookup of each type with hits (the way an operation asks for that object by its key),
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves and
 values of the slice's types within 4% of the budget and the answer's tree within 4% more (the types
-under the best-ranked root field the slice shows, or a write's own field where the schema groups its
-writes under a namespace, nearest first: `answer`), then to hits further
+under the best-ranked root field the slice shows, or a namespace's field where the schema groups its
+operations under one, nearest first: `answer`), then to hits further
 down (the whole ranking the slice was given, hits on the types the question asks a set of first,
 then, from 2,000 tokens, those on the tree's types; none of type `ID`, none of the query root or a
 namespace of it, from 2,000 tokens no write; `SliceParams.fill` turns this

@@ -107,19 +107,19 @@ class Completion:
 
     def answer_top(self, state: GrowingState, order: list[int]) -> str | None:
         """The type the answer's tree grows from (`answer.AnswerTrees`): that of the way the
-        question enters, the best-ranked field of the query root the slice shows, for a write
-        of the mutation root or a namespace of it (`SchemaTables.write_owners`), no field
-        leading into a namespace; None when the slice shows none, and under a rung of
+        question enters, the best-ranked field the slice shows of the query root or a
+        namespace of it (`SchemaTables.read_owners`), for a write of the mutation root or a
+        namespace of it (`write_owners`), no field leading into a namespace; None when the
+        slice shows none, and under a rung of
         `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits."""
         if self.budget < EARLY_COMPLETION_FROM:
             return None
         names, facts = self.s.names, self.s.facts
-        writes = self.s.write_owners if self.writes else frozenset()
-        roots = writes or {self.s.corpus.query_root}
+        roots = self.s.write_owners if self.writes else self.s.read_owners
         for at in order:
             owner, name = names[at]
             shown = owner in roots and name in state.fields.get(owner, ())
-            if shown and (top := facts[owner][name].named) not in writes:
+            if shown and (top := facts[owner][name].named) not in roots:
                 return top
         return None
 
