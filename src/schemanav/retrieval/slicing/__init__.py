@@ -7,9 +7,9 @@ connection's page size (Relay's `first`; in a schema whose lists take none, the 
 most of them take first, `limit`, when the question orders: "its last 5 runs"), the ones the
 question's words name, every argument of a field returning one object whose arguments are all
 optional and of the first two hits, when at most 16, every argument of a write: its optional ones
-are the user's inputs, and every argument of an entry field, a root's or of a type grouping them,
-while they cost at most 1% of the budget each and 2% in all: an operation states its filters, order
-and page there), and the input, enum and scalar types those arguments and fields need (an enum of
+are the user's inputs, and every argument of an entry field, a root's or a namespace's, while they
+cost at most 1% of the budget each and 2% in all: an operation states its filters, order and page
+there), and the input, enum and scalar types those arguments and fields need (an enum of
 more than 8 values that an argument takes shows the values the question names). A field shows the
 optional arguments its companions show (`orders` and `ordersCount`), and a leaf its enum argument
 with a default (a unit). Hits are added in rank order, each with a way in from the root (the one

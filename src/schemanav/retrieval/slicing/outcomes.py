@@ -13,7 +13,6 @@ from collections import defaultdict
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.corpus.groups import returned_only_by
 from schemanav.corpus.outcomes import (
     SHARED_OUTCOME_SHARE,
     SHARED_OUTCOME_UNIONS,
@@ -72,21 +71,6 @@ class OutcomeTables(RootTables):
                         grown = True
         found = self._parts[type_name] = frozenset(closure - {type_name})
         return found
-
-    @cached_property
-    def entry_owners(self) -> frozenset[str]:
-        """The types whose fields an operation enters by: the query and mutation roots, and
-        the object types that only their fields without arguments return (a schema grouping
-        its operations by feature, `Query.pageBuilder: PbQuery`)."""
-        roots = {r for r in (self.corpus.query_root, self.corpus.mutation_root) if r}
-        kinds = self.kinds
-        groups = returned_only_by(
-            self.corpus,
-            roots,
-            lambda entry: not entry.arguments
-            and kinds.get(entry.named_return_type) not in ("scalar", "enum"),
-        )
-        return frozenset(roots | groups)
 
     @cached_property
     def envelopes(self) -> tuple[str, ...]:

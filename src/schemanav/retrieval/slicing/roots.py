@@ -29,6 +29,13 @@ class RootTables:
         return frozenset(self.graph.roots) | self.read_owners | self.write_owners
 
     @cached_property
+    def entry_owners(self) -> frozenset[str]:
+        """The types whose fields an operation enters by: the query and mutation roots and
+        their namespaces (an entry field shows every argument it offers; the envelope is read
+        over what entry fields return)."""
+        return self.read_owners | self.write_owners
+
+    @cached_property
     def read_owners(self) -> frozenset[str]:
         """The query root and its namespaces (`schemanav.corpus.groups.namespaces`:
         `Query.pageBuilder: PbQuery`), whose fields are the reads."""
