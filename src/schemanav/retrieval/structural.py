@@ -420,11 +420,16 @@ class StructuralSearcher:
         return self._owned_by(self.corpus.query_root)
 
     @cached_property
+    def _write_owners(self) -> frozenset[str]:
+        """The types whose fields are writes (`schemanav.corpus.groups.write_owners`)."""
+        return write_owners(self.corpus)
+
+    @cached_property
     def _is_write(self) -> Any:
-        """True for each write (`schemanav.corpus.groups.write_owners`)."""
+        """True for each write (`_write_owners`)."""
         import numpy as np
 
-        return np.isin(self.corpus.owner_column, sorted(write_owners(self.corpus)))
+        return np.isin(self.corpus.owner_column, sorted(self._write_owners))
 
     @cached_property
     def _reached_numbers(self) -> dict[str, int]:
@@ -504,7 +509,7 @@ class StructuralSearcher:
     @cached_property
     def _write_objects(self) -> WriteObjects:
         """What each write changes (`schemanav.retrieval.writes.WriteObjects`)."""
-        return WriteObjects.of(self.corpus, self.state.owner_of.tolist())
+        return WriteObjects.of(self.corpus, self.state.owner_of.tolist(), self._write_owners)
 
     @cached_property
     def _caller(self) -> tuple[int, Any] | None:
@@ -521,7 +526,7 @@ class StructuralSearcher:
     @cached_property
     def _writes(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
         """What `requested_write` matches a request against (`writes.write_names`)."""
-        return write_names(self.corpus)
+        return write_names(self.corpus, self._write_owners)
 
     def _about_the_caller(self, scores: FloatArray) -> FloatArray:
         """A question about its asker ("my merged merge requests") wants the caller's own

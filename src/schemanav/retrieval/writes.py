@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from schemanav.corpus.groups import write_owners
 from schemanav.question.vocabulary import type_words
 
 if TYPE_CHECKING:
@@ -31,13 +30,15 @@ if TYPE_CHECKING:
     IntArray = npt.NDArray[np.int64]
 
 
-def write_names(corpus: Corpus) -> dict[str, list[tuple[int, frozenset[str]]]]:
-    """Each word of the name of a mutation root field (`closeIssue`, `mergeRequestCreate`,
-    and a write named by its verb alone, `post`), with the fields holding it as (position,
-    words): what `schemanav.question.grammar.requested_write` matches a question in the
-    imperative against."""
+def write_names(
+    corpus: Corpus, owners: frozenset[str]
+) -> dict[str, list[tuple[int, frozenset[str]]]]:
+    """Each word of the name of a write, a field of one of `owners`
+    (`schemanav.corpus.groups.write_owners`: `closeIssue`, `mergeRequestCreate`, and a write
+    named by its verb alone, `post`), with the fields holding it as (position, words): what
+    `schemanav.question.grammar.requested_write` matches a question in the imperative
+    against."""
     found: dict[str, list[tuple[int, frozenset[str]]]] = {}
-    owners = write_owners(corpus)
     for position, (owner, name) in enumerate(
         zip(corpus.owner_column, corpus.field_column, strict=True)
     ):
@@ -57,15 +58,14 @@ class WriteObjects:
     shares: FloatArray  # 1 / how many writes return that object
 
     @classmethod
-    def of(cls, corpus: Corpus, owner_of: Sequence[int]) -> WriteObjects:
-        """The objects of every field of the schema's mutation root (none without one)."""
+    def of(cls, corpus: Corpus, owner_of: Sequence[int], owners: frozenset[str]) -> WriteObjects:
+        """The objects of every write, a field of one of `owners` (none without one)."""
         import numpy as np
 
         numbers = dict(zip(corpus.owner_column, owner_of, strict=True))
         fields: dict[str, list[str]] = {}
         for owner, target in zip(corpus.owner_column, corpus.target_column, strict=True):
             fields.setdefault(owner, []).append(target)
-        owners = write_owners(corpus)
         rows: list[tuple[int, int]] = []
         for position, (owner, named) in enumerate(
             zip(corpus.owner_column, corpus.target_column, strict=True)

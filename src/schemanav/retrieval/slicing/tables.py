@@ -125,7 +125,7 @@ class SchemaTables(OutcomeTables):
     @cached_property
     def writes(self) -> WriteTables:
         """What slices need of the schema's writes, made once a write is in a slice."""
-        return WriteTables(self.corpus, self.schema_facts, self.kinds)
+        return WriteTables(self.corpus, self.schema_facts, self.kinds, self.write_owners)
 
     def _subtyping(self) -> None:
         """Unions by member (`member_of`), interfaces by type and types by interface."""

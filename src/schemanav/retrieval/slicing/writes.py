@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from schemanav.corpus.groups import returned_only_by, write_owners
+from schemanav.corpus.groups import returned_only_by
 from schemanav.corpus.model import is_identifier_type
 from schemanav.question.vocabulary import type_words
 
@@ -32,11 +32,11 @@ _ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
 
 
 def write_references(
-    corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]
+    corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str], owners: frozenset[str]
 ) -> dict[str, frozenset[str]]:
-    """By mutation root field, the object and interface types whose `id` its required
-    identifier arguments and input fields (one level deep) take."""
-    owners = write_owners(corpus)
+    """By write (a field of one of `owners`, `schemanav.corpus.groups.write_owners`), the
+    object and interface types whose `id` its required identifier arguments and input fields
+    (one level deep) take."""
     if not owners:
         return {}
     by_words = {
@@ -75,11 +75,10 @@ def write_references(
     return references
 
 
-def payload_errors(corpus: Corpus) -> dict[str, str]:
-    """By payload type (returned by mutation root fields and by no other field), the list
+def payload_errors(corpus: Corpus, roots: frozenset[str]) -> dict[str, str]:
+    """By payload type (returned by writes, fields of `roots`, and by no other field), the list
     field without required arguments through which it reports failure: the one name the
     most payloads share, when at least two and at least half of them have it."""
-    roots = write_owners(corpus)
     if not roots:
         return {}
     payloads = returned_only_by(corpus, set(roots), lambda entry: True) - roots
@@ -100,11 +99,17 @@ class WriteTables:
     (`write_references`), by type the writes taking it, and each payload's list reporting
     failure (`payload_errors`)."""
 
-    def __init__(self, corpus: Corpus, facts: SliceFacts, kinds: Mapping[str, str]) -> None:
-        self.references = write_references(corpus, facts, kinds)
+    def __init__(
+        self,
+        corpus: Corpus,
+        facts: SliceFacts,
+        kinds: Mapping[str, str],
+        owners: frozenset[str],
+    ) -> None:
+        self.references = write_references(corpus, facts, kinds, owners)
         takers: dict[str, set[str]] = defaultdict(set)
         for write, taken in self.references.items():
             for type_name in taken:
                 takers[type_name].add(write)
         self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
-        self.payload_errors = payload_errors(corpus)
+        self.payload_errors = payload_errors(corpus, owners)
