@@ -100,7 +100,7 @@ SLICING_MODULES = (
         f"schemanav.retrieval.slicing.{name}"
         for name in (
             *("params", "arguments", "build", "completion", "closure", "connections", "growth"),
-            *("outcomes", "tables"),
+            *("conventions", "outcomes", "tables"),
         )
     ),
     "schemanav.corpus.outcomes",  # the shared outcome's numbers

@@ -3,7 +3,7 @@ grammar alone."""
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 
 import pytest
 
@@ -13,8 +13,11 @@ from schemanav.question.grammar import (
     in_first_person,
     in_time,
     lists_many,
+    pages,
     quoted_value_nouns,
     requested_write,
+    searches_text,
+    sorts,
     write_verbs,
 )
 
@@ -93,6 +96,41 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
         assert in_time(question), question
     for question in ("the latest pipeline", "open merge requests", "issue 42"):
         assert not in_time(question), question
+
+
+@pytest.mark.parametrize(
+    ("reads", "says", "does_not_say"),
+    [
+        # A site's pages are things a schema keeps, not a way of reading a set.
+        (
+            pages,
+            ["orders, 20 per page", "reviews ten at a time", "the next page of runs", "25 a page",
+             "Page through the keys", "load more if there are any"],
+            ["Is page 8841 live on the site?", "List the pages of the blog"],
+        ),
+        # "The latest release" picks one object: no order of a set.
+        (
+            sorts,
+            ["newest first", "sorted by title", "cheapest first", "in alphabetical order",
+             "ordered by date"],
+            ["the latest pipeline", "the first issue", "order 42's total"],
+        ),
+        (
+            searches_text,
+            ['tags whose name contains "summer"', 'Search products for "jacket"',
+             "titles matching the keyword"],
+            ['the "summer" tag'],
+        ),
+    ],
+    ids=["pages", "sorts", "searches_text"],
+)  # fmt: skip
+def test_how_a_question_reads_a_list_is_read_from_its_words(
+    reads: Callable[[str], bool], says: list[str], does_not_say: list[str]
+) -> None:
+    for question in says:
+        assert reads(question), question
+    for question in does_not_say:
+        assert not reads(question), question
 
 
 def test_a_question_with_two_commas_lists_many_things() -> None:

@@ -97,6 +97,15 @@ def test_unknown_acronyms_and_clippings_read_as_the_type_they_abbreviate() -> No
     assert forms.expand("repo") == "repo repository"
 
 
+def test_an_unknown_word_dropping_its_silent_e_reads_as_the_type_word_it_derives() -> None:
+    forms = _forms({"Quotation": 40, "WarehousingProvider": 30, "Stalker": 5, "Notation": 5}, set())
+    assert forms.expand("quotes of customer 7") == "quotes of customer 7 quotation"
+    assert forms.expand("warehouse 2") == "warehouse 2 warehousing"
+    # A suffix begins with a vowel ("-ing", "-ation"): "stale" is no `stalker`; and a word
+    # of four letters is too short to tell ("note" is no `notation`).
+    assert forms.expand("stale note") == "stale note"
+
+
 def test_known_words_are_left_alone_and_negations_add_the_word() -> None:
     forms = _forms({"OpenRequest": 40, "Repository": 30}, {"or", "repo", "resolved", "unresolved"})
     assert forms.expand("or") == "or"

@@ -34,7 +34,7 @@ from graphql import (
 
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
-from slicing_support import GROWTH, TINY_SDL, scored, valid, words
+from slicing_support import GROWTH, TINY_SDL, scored, slicer_for, valid, words
 
 # The named types that have fields.
 FIELDED_TYPES = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
@@ -195,6 +195,55 @@ def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None
         piece.fields
     )
     valid(piece.sdl)
+
+
+PAGED_SDL = """
+type Query {
+  tags(first: Int, after: String, last: Int, before: String, offset: Int): TagConnection!
+  shop(id: ID!): Shop
+}
+type Shop { name: String!  tags(first: Int, after: String, last: Int, before: String): TagConnection! }
+type TagConnection { nodes: [Tag]  pageInfo: PageInfo! }
+type PageInfo { hasNextPage: Boolean!  hasPreviousPage: Boolean!  startCursor: String  endCursor: String }
+type Tag { id: ID!  name: String! }
+"""  # noqa: E501
+
+
+def test_a_question_that_pages_shows_every_paging_argument_of_its_list() -> None:
+    slicer = slicer_for(PAGED_SDL)
+    ranked = ["Query.shop", "Shop.name", "Tag.name", "Query.tags"]  # past the first hits
+    paged = slicer.from_ranked(ranked, 1000, "the tags, 20 per page, with their names")
+    valid(paged.sdl)
+    # `offset` goes with `first` on every list taking it: the schema's paging arguments.
+    assert {f"Query.tags({a}:)" for a in ("first", "after", "last", "before", "offset")} <= set(
+        paged.arguments
+    )
+    assert {"PageInfo.hasNextPage", "PageInfo.endCursor"} <= set(paged.fields)
+    # Not named, but the type of a hit: its list is what the question pages through.
+    unnamed = slicer.from_ranked(ranked, 1000, "every name, 20 per page")
+    assert "Query.tags(offset:)" in unnamed.arguments
+    # Asked as a set but not by the page: forward, by the cursor, as Relay reads a set.
+    plain = slicer.from_ranked(ranked, 1000, "the tags with their names")
+    assert "Query.tags(after:)" in plain.arguments
+    assert not {"Query.tags(before:)", "Query.tags(offset:)"} & set(plain.arguments)
+
+
+REVIEWS_SDL = """
+type Query { product(id: ID!): Product  products(limit: Int, offset: Int): [Product!]! }
+type Product { id: ID!  title: String  reviews(limit: Int, offset: Int, author: String): [Review!]! }
+type Review { id: ID!  rating: Int }
+"""  # noqa: E501
+
+
+def test_a_question_that_pages_shows_a_lists_limit_and_offset() -> None:
+    slicer = slicer_for(REVIEWS_SDL)
+    ranked = ["Query.product", "Product.title", "Review.rating", "Product.reviews"]
+    piece = slicer.from_ranked(ranked, 1000, "the reviews of product 12, ten at a time")
+    valid(piece.sdl)
+    assert {"Product.reviews(limit:)", "Product.reviews(offset:)"} <= set(piece.arguments)
+    assert "Product.reviews(author:)" not in piece.arguments
+    unpaged = slicer.from_ranked(ranked, 1000, "the ratings of product 12's reviews")
+    assert "Product.reviews(offset:)" not in unpaged.arguments
 
 
 @pytest.mark.parametrize(

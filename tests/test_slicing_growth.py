@@ -577,6 +577,41 @@ def test_an_argument_is_not_chosen_by_the_words_of_its_own_field() -> None:
     assert "Repo.blobs(kind:)" in slicer.from_ranked(ranked, 1000, "file blobs").arguments
 
 
+SEARCH_SDL = """
+type Query { shop(id: ID!): Shop }
+type Shop {
+  name: String!
+  tags(first: Int, filter: String, locale: String, q: String, sort: [SortOption!]): [Tag!]!
+}
+type Tag { id: ID!  name: String! }
+"How a list is sorted: by a key, one way."
+input SortOption { key: String!  value: SortDirection! }
+enum SortDirection { ASC DESC }
+"""
+SEARCH_RANKED = ["Query.shop", "Shop.name", "Tag.name", "Shop.tags"]  # past the first hits
+
+
+def test_a_question_looking_for_text_shows_the_lists_text_search_arguments() -> None:
+    slicer = slicer_for(SEARCH_SDL.replace("q: String", '"A regex search on the name" q: String'))
+    found = slicer.from_ranked(SEARCH_RANKED, 1000, 'shop tags whose name contains "summer"')
+    valid(found.sdl)
+    # `filter: String` by its name, `q` by its description; `locale` is a String, no search.
+    assert {"Shop.tags(filter:)", "Shop.tags(q:)"} <= set(found.arguments)
+    assert "Shop.tags(locale:)" not in found.arguments
+    quoted = slicer.from_ranked(SEARCH_RANKED, 1000, 'the shop\'s "summer" tags')
+    assert not {"Shop.tags(filter:)", "Shop.tags(q:)"} & set(quoted.arguments)
+
+
+def test_a_question_asking_for_an_order_shows_the_argument_that_takes_a_direction() -> None:
+    slicer = slicer_for(SEARCH_SDL)
+    # `sort`'s input holds a value of ASC or DESC: it orders the list.
+    ordered = slicer.from_ranked(SEARCH_RANKED, 1000, "the shop's tags, newest first")
+    valid(ordered.sdl)
+    assert "Shop.tags(sort:)" in ordered.arguments
+    assert "SortDirection" in ordered.types
+    assert "Shop.tags(sort:)" not in slicer.from_ranked(SEARCH_RANKED, 1000, "shop tags").arguments
+
+
 PIPELINE_SDL = """
 type Query { project(path: ID!): Project  pipeline(id: ID!): Pipeline }
 type Project { name: String!  pipelines(first: Int): PipelineConnection }

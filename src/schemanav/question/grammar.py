@@ -1,9 +1,9 @@
 """The rules of English a question is read by: whether it asks for a change (a write),
-speaks of its asker (first person), is in time, lists many things, names values in quotes,
-which write its imperative names, and which words its verb of change stands for among writes
-(`write_verbs`: "remove" for a schema whose writes say `delete`). Each is read from the
-question's words alone; the last two are matched against the words of a schema's writes,
-given as words.
+speaks of its asker (first person), is in time, reads a set page by page or in an order,
+looks for text inside a value, lists many things, names values in quotes, which write its
+imperative names, and which words its verb of change stands for among writes (`write_verbs`:
+"remove" for a schema whose writes say `delete`). Each is read from the question's words
+alone; the last two are matched against the words of a schema's writes, given as words.
 
 A request to change something:
 
@@ -197,6 +197,44 @@ TIME_WORDS = frozenset(
     }
 )  # fmt: skip
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
+
+
+# A question that reads a set one page at a time ("20 per page", "ten at a time", "the next
+# page", "load more"): English, not any API's words. A bare "page" is not one: it is what
+# many schemas keep (a site's pages).
+_PAGING = re.compile(
+    r"\b(?:per page|a page|at a time|one page|pages? through|paginat\w*|load more|"
+    r"(?:next|previous|second|third|another|following|older|newer) page)\b"
+)
+# A question that asks for a set in an order ("newest first", "sorted by title", "cheapest
+# first", "in alphabetical order"). "The latest release" alone asks for one object, not an order.
+_SORTING = re.compile(
+    r"\b(?:sort\w*|ordered|order by|ascending|descending|alphabetical\w*|"
+    r"\w+est first|most \w+ first|(?:high|low)\w* first)\b"
+)
+# Words by which a question looks for text inside a value ("whose name contains 'summer'",
+# "search the categories for 'garden'", "titles matching …").
+TEXT_SEARCH_WORDS = frozenset(
+    {
+        "search", "searching", "searches", "contain", "contains", "containing", "match",
+        "matches", "matching", "mention", "mentions", "mentioning", "keyword", "keywords",
+    }
+)  # fmt: skip
+
+
+def pages(question: str) -> bool:
+    """Whether a question reads a set one page at a time (`_PAGING`)."""
+    return bool(_PAGING.search(question.lower()))
+
+
+def sorts(question: str) -> bool:
+    """Whether a question asks for a set in an order (`_SORTING`)."""
+    return bool(_SORTING.search(question.lower()))
+
+
+def searches_text(question: str) -> bool:
+    """Whether a question looks for text inside a value (`TEXT_SEARCH_WORDS`)."""
+    return not TEXT_SEARCH_WORDS.isdisjoint(_WORD.findall(question.lower()))
 
 
 # Words by which a question speaks of its asker: "my merge requests", "assigned to me". An

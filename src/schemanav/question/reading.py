@@ -10,8 +10,11 @@ from schemanav.question.grammar import (
     in_first_person,
     in_time,
     lists_many,
+    pages,
     quoted_value_nouns,
     request_words,
+    searches_text,
+    sorts,
 )
 
 
@@ -19,15 +22,20 @@ from schemanav.question.grammar import (
 class Reading:
     """What a question says of itself (`grammar`): `writes`, it asks to change something;
     `first_person`, it is about its asker ("my snippets"); `in_time`, it asks when or about a
-    period; `lists`, it lists many things it wants ("its status, tags, pictures, title and
-    description"); `quoted_nouns`, the word after each quoted value (what the value is);
-    `request`, the words of the part that would ask for a change (`request_words`: the verb
-    a write is matched by, read whether or not `writes`)."""
+    period; `pages`, it reads a set page by page; `sorts`, in an order; `searches_text`, it
+    looks for text inside a value ("whose name contains …"); `lists`, it lists many things it
+    wants ("its status, tags, pictures, title and description"); `quoted_nouns`, the word
+    after each quoted value (what the value is); `request`, the words of the part that would
+    ask for a change (`request_words`: the verb a write is matched by, read whether or not
+    `writes`)."""
 
     question: str
     writes: bool
     first_person: bool
     in_time: bool
+    pages: bool
+    sorts: bool
+    searches_text: bool
     lists: bool
     quoted_nouns: tuple[str, ...]
     request: tuple[str, ...]
@@ -42,6 +50,9 @@ def read(question: str) -> Reading:
         writes=asks_for_write(question),
         first_person=in_first_person(question),
         in_time=in_time(question),
+        pages=pages(question),
+        sorts=sorts(question),
+        searches_text=searches_text(question),
         lists=lists_many(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
         request=request_words(question),

@@ -64,9 +64,18 @@ SET_WORD_REACH = 2
 NAMESPACE_LETTERS = 3
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
+# The fewest letters of a word whose silent e English drops before a suffix (`ShortForms`).
+SILENT_E_LETTERS = 5
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
 # question is in time: no word of a question has this form.
 TIME_MARK = "@time"
+# What a list's paging arguments answer to when the question reads a set page by page, and
+# what a text search argument (`search:`, `query: String`) answers to when it looks for text.
+PAGING_MARK = "@page"
+TEXT_MARK = "@text"
+# …and what a sort argument (`sort:`, `orderBy:`, an enum of ASC and DESC) answers to when it
+# asks for a set in an order.
+SORT_MARK = "@sort"
 
 
 def without_path_literals(question: str) -> str:
@@ -310,6 +319,8 @@ class ShortForms:
 
     - an acronym of a name of two or more words (`mr`, `prs` → "merge request(s)");
     - a clipped word (`repo` → "repository") that begins a word of a type name;
+    - a word whose silent e English drops before a suffix (`quote` → "quotation", `warehouse`
+      → "warehousing"): without it, it begins a word of a type name, before a vowel;
     - a negated word (`unresolved` → "resolved"), when the schema has the word but not the
       negation: a field `resolved` answers "unresolved" with its value.
 
@@ -390,13 +401,21 @@ class ShortForms:
             for full, _ in self._tables[1]:
                 if full.startswith(singular) and full != singular:
                     return full
+        # English drops a silent e before a suffix: "warehouse" → `warehousing`, "quote" →
+        # `quotation`, "price" → `pricing`.
+        if singular.endswith("e") and len(singular) >= SILENT_E_LETTERS:
+            stem = singular[:-1]
+            for full, _ in self._tables[1]:
+                if full[len(stem) : len(stem) + 1] in _VOWELS and full.startswith(stem):
+                    return full
         return None
 
 
 @dataclass(frozen=True)
 class SliceReading:
     """A question as the slicer takes it: `words`, its words as the slicer's analyzer reads
-    them, with `TIME_MARK` when it is in time and `VALUE_MARK` before each word naming a
+    them, with `TIME_MARK` when it is in time, `PAGING_MARK` when it pages, `SORT_MARK` when it
+    sorts, `TEXT_MARK` when it looks for text, and `VALUE_MARK` before each word naming a
     quoted value; `many`, the types it asks a set of (in the plural, after each / every /
     all, or as the first or last of a list); `named`, every type it names but `one`, those
     it names once beside a literal identifier (one object: `pipeline 42`); `writes`, it asks
@@ -481,6 +500,12 @@ class TypeReader:
         found = set(words(question))
         if reading.in_time:
             found.add(TIME_MARK)
+        if reading.pages:
+            found.add(PAGING_MARK)
+        if reading.searches_text:
+            found.add(TEXT_MARK)
+        if reading.sorts:
+            found.add(SORT_MARK)
         found.update(VALUE_MARK + word for noun in reading.quoted_nouns for word in words(noun))
         mentions = self.type_names.mentions(question, SET_WORDS | ORDER_WORDS)
         one = mentions.one

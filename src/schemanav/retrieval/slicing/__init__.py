@@ -5,7 +5,9 @@ types those need. A slice hands over a schema of its own instead: the root field
 on the way, the fields the question needs with the arguments that select (required ones, a
 connection's page size (Relay's `first`; in a schema whose lists take none, the integer argument
 most of them take first, `limit`, when the question orders: "its last 5 runs"), the ones the
-question's words name, every argument of a field returning one object whose arguments are all
+question's words name (a list's text search argument when it looks for text, "whose name contains
+…"; its sort argument when it asks for an order, "newest first": `conventions`), every argument
+of a field returning one object whose arguments are all
 optional and of the first two hits, when at most 16, every argument of a write: its optional ones
 are the user's inputs, and every argument of an entry field, a root's or a namespace's, while they
 cost at most 1% of the budget each and 2% in all: an operation states its filters, order and page
@@ -32,7 +34,10 @@ each holds (an object type of at most four leaf fields, none an `ID` or an ident
 and `y`), then fields leading to further types, and then to the other members of the slice's unions
 (of at most 16 types), each with its best-ranked field, and last to the optional arguments of every
 field shown (a list's filters, sort and paging that an operation passes though the question names
-none); from a rung of 4,000 tokens, a read's main hits the write gate kept out then go in while they
+none); a connection whose nodes the question names in the plural shows its cursor and `pageInfo`,
+and a question that pages ("20 per page") pages the lists of its hits' types by every paging
+argument the schema's lists take (`conventions`: `last`, `before`, `offset` beside `first`);
+from a rung of 4,000 tokens, a read's main hits the write gate kept out then go in while they
 fit, and the completion runs over what they bring. A type entering the slice brings its best leaves
 by the question's scores (an interface, whose fields every implementation in the slice repeats,
 brings none of those), the leaves that identify its objects (named like a lookup field's required
@@ -57,8 +62,9 @@ viewer), a list way into a type with several hits, and the single-object fields 
 several hits each. Fields are indented by one space (tokens are the budget). The question is read
 once, by the schema's one reader, and the slice takes the reading its ranking made
 (`Ranking.reading`, `schemanav.question.vocabulary.QuestionReading`; read afresh only for a backend
-that hands none): its words, marked when it is in time or names a quoted value, the types it asks a
-set of, names, or names as one object, and whether it asks for a write.
+that hands none): its words, marked when it is in time, pages, sorts, looks for text or names a
+quoted value, the types it asks a set of, names, or names as one object, and whether it asks for a
+write.
 
 A larger budget never shows less: for one question and one ranking, the slice within B holds
 every field, argument and type of the slice within any smaller budget. Grown afresh for each
@@ -79,8 +85,10 @@ budgets builds each once.
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `fields` (what a slice needs of one field), `connections` (a Relay connection's shape), `writes`
 (the objects a mutation takes, its payloads' errors), `outcomes` (how the schema reports an
-outcome: its shared outcome, envelopes, entry fields and the parts of a type), `tables` (what a
-slicer precomputes per schema: ways in, labels, values, the page size, the root's lookups),
+outcome: its shared outcome, envelopes, entry fields and the parts of a type), `conventions`
+(how the schema's lists take their arguments: the page size and the arguments paging takes, text
+search, sort), `tables` (what a slicer precomputes per schema: ways in, labels, values, the
+root's lookups),
 `arguments` (what the lists' arguments say of the objects they return), `answer` (the types
 under a root field, by depth), `state` (a slice's record
 and its token count), `closure` (fields and types entering, keeping the slice a valid piece of

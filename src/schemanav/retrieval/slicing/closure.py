@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from schemanav.question.vocabulary import PAGING_MARK
 from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
     BUILTIN_SCALARS,
@@ -186,33 +187,56 @@ class ClosedState(SliceState):
             self.add_field(owner, name)
 
     def pageable(self) -> list[tuple[str, str]]:
-        """Connection fields in the slice, not yet paged (no `after`, or no `pageInfo` on
-        their connection), whose nodes the question asks a set of (it names their type in the
-        plural): it may need more than one page of them."""
+        """Lists in the slice, not yet paged (`page_arguments` not all shown, or no
+        `pageInfo` on their connection), whose items the question asks a set of (it names
+        their type in the plural): it may need more than one page of them. A question that
+        pages ("20 per page", "ten at a time") pages the lists of its hits' types too
+        (`_hit_items`)."""
         found = []
+        pages = PAGING_MARK in self.words
         for owner, shown in list(self.fields.items()):
             own = self.s.facts[owner]
             for name, arguments in shown.items():
                 facts = own[name]
-                if (
-                    facts.many
-                    and PAGE_CURSOR_ARGUMENT in facts.arguments
-                    and self.s.node_types.get(facts.named) in self.many
-                    and (
-                        PAGE_CURSOR_ARGUMENT not in arguments
-                        or "pageInfo" not in self.fields.get(facts.named, {})
-                    )
+                wanted = self.page_arguments(facts)
+                if not wanted:
+                    continue
+                items = self.s.node_types.get(facts.named, facts.named)
+                if items not in self.many and not (pages and self._hit_items(items)):
+                    continue
+                page_info = self.s.facts.get(facts.named, {}).get("pageInfo")
+                if any(a not in arguments for a in wanted) or (
+                    page_info is not None and "pageInfo" not in self.fields.get(facts.named, {})
                 ):
                     found.append((owner, name))
         return found
 
+    def _hit_items(self, items: str) -> bool:
+        """Whether a list's items are of a ranked hit's type, or may be (a union or interface
+        one of whose types is)."""
+        hits = self.hit_types
+        return items in hits or any(t in hits for t in self.s.possible.get(items, ()))
+
+    def page_arguments(self, facts: FieldFacts) -> tuple[str, ...]:
+        """The arguments a list is paged by: Relay's cursor (`after`); for a question that
+        pages, every paging argument the list takes (`SchemaTables.paging_arguments`: back
+        as well as forward, `limit` and `offset`)."""
+        if PAGING_MARK not in self.words:
+            cursor = facts.many and PAGE_CURSOR_ARGUMENT in facts.arguments
+            return (PAGE_CURSOR_ARGUMENT,) if cursor else ()
+        if self.s.page_size not in facts.arguments:
+            return ()
+        paging = self.s.paging_arguments
+        return tuple(a for a in facts.arguments if a in paging)
+
     def add_paging(self, owner: str, name: str) -> None:
-        """A connection field shows its cursor (`after`) and its connection `pageInfo {
-        hasNextPage endCursor }`: the next page starts after the end cursor (Relay's cursor
+        """A list shows its paging arguments (`page_arguments`) and its connection `pageInfo
+        { hasNextPage endCursor }`: the next page starts after the end cursor (Relay's cursor
         connections)."""
-        self.add_field(owner, name, (PAGE_CURSOR_ARGUMENT,))
-        connection = self.s.facts[owner][name].named
-        page_info = self.s.facts[connection].get("pageInfo")
+        facts = self.s.facts[owner][name]
+        self.add_field(owner, name, self.page_arguments(facts))
+        connection = facts.named
+        page_info = self.s.facts.get(connection, {}).get("pageInfo")
         if page_info is None:
             return
         self.add_field(connection, "pageInfo")

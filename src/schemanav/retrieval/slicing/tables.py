@@ -16,16 +16,21 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from schemanav.corpus.outcomes import result_unions
-from schemanav.question.vocabulary import ORDER_WORDS, TIME_MARK, VALUE_MARK
+from schemanav.question.vocabulary import (
+    ORDER_WORDS,
+    SORT_MARK,
+    TEXT_MARK,
+    TIME_MARK,
+    VALUE_MARK,
+)
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
+from schemanav.retrieval.slicing.conventions import ArgumentConventions
 from schemanav.retrieval.slicing.fields import FieldFacts
-from schemanav.retrieval.slicing.outcomes import OutcomeTables
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     LABELS,
     MAX_WAYS_IN,
-    PAGE_SIZE_ARGUMENT,
     VALUE_FIELDS,
     SliceParams,
 )
@@ -46,7 +51,7 @@ Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
 StaticWay = tuple[list[int], list[tuple[str, str]], float]
 
 
-class SchemaTables(OutcomeTables):
+class SchemaTables(ArgumentConventions):
     """One schema's tables for slicing; the caches fill as questions need them."""
 
     def __init__(
@@ -567,6 +572,10 @@ class SchemaTables(OutcomeTables):
             cached = cached.union(self.words(argument))
             if self.is_time(named) and sum(map(self.is_time, facts.argument_types)) <= 2:
                 cached = cached | {TIME_MARK}
+            if named == "String" and self.searches_text(facts, argument):
+                cached = cached | {TEXT_MARK}
+            if self.sorts(argument, named):
+                cached = cached | {SORT_MARK}
             self._argument_words[key] = cached
         return cached
 
@@ -590,35 +599,6 @@ class SchemaTables(OutcomeTables):
                 cached = frozenset(VALUE_MARK + word for word in words)
             self._value_nouns[key] = cached
         return cached
-
-    @cached_property
-    def page_size(self) -> str:
-        """The argument that sets how many of a list's objects come back: Relay's `first`
-        wherever a list of the schema takes it; else the schema's own convention, the
-        integer argument its lists take before any other, where more lists take it than all
-        other such arguments together (Dagster's and Unchained's `limit`)."""
-        taking: Counter[str] = Counter()
-        given = self.schema_facts.arguments
-        for owner, own in self.facts.items():
-            for name, facts in own.items():
-                if not facts.many or not facts.arguments:
-                    continue
-                if PAGE_SIZE_ARGUMENT in facts.arguments:
-                    return PAGE_SIZE_ARGUMENT
-                first = next(  # `limit: Int = 10`: one integer (not a list), optional
-                    (
-                        value.name
-                        for value in given.get(f"{owner}.{name}", ())
-                        if value.type.rstrip("!") == "Int" and not value.required
-                    ),
-                    None,
-                )
-                if first is not None:
-                    taking[first] += 1
-        if not taking:
-            return PAGE_SIZE_ARGUMENT
-        (name, count), rest = taking.most_common(1)[0], taking.total()
-        return name if count > rest - count else PAGE_SIZE_ARGUMENT
 
     @cached_property
     def result_unions(self) -> dict[str, str]:
