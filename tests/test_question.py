@@ -106,7 +106,8 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
             pages,
             ["orders, 20 per page", "reviews ten at a time", "the next page of runs", "25 a page",
              "Page through the keys", "load more if there are any"],
-            ["Is page 8841 live on the site?", "List the pages of the blog"],
+            ["Is page 8841 live on the site?", "List the pages of the blog",
+             "a form to put on a page", "Add a page category"],
         ),
         # "The latest release" picks one object: no order of a set.
         (
@@ -118,8 +119,9 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
         (
             searches_text,
             ['tags whose name contains "summer"', 'Search products for "jacket"',
-             "titles matching the keyword"],
-            ['the "summer" tag'],
+             "titles matching 'api'", "pages whose title mentions “pricing”"],
+            ['the "summer" tag', "what jobs does each repository contain?",
+             "its meta description for search engines", "the customer's search history"],
         ),
     ],
     ids=["pages", "sorts", "searches_text"],

@@ -199,12 +199,12 @@ TIME_WORDS = frozenset(
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
 
 
-# A question that reads a set one page at a time ("20 per page", "ten at a time", "the next
-# page", "load more"): English, not any API's words. A bare "page" is not one: it is what
-# many schemas keep (a site's pages).
+# A question that reads a set one page at a time ("20 per page", "25 a page", "ten at a time",
+# "the next page", "load more"): English, not any API's words. A bare "page" is not one: it is
+# what many schemas keep (a site's pages, "put it on a page").
 _PAGING = re.compile(
-    r"\b(?:per page|a page|at a time|one page|pages? through|paginat\w*|load more|"
-    r"(?:next|previous|second|third|another|following|older|newer) page)\b"
+    r"\b(?:per page|(?:\d+|ten|twenty|fifty|hundred) a page|at a time|one page|pages? through|"
+    r"paginat\w*|load more|(?:next|previous|second|third|another|following|older|newer) page)\b"
 )
 # A question that asks for a set in an order ("newest first", "sorted by title", "cheapest
 # first", "in alphabetical order"). "The latest release" alone asks for one object, not an order.
@@ -213,7 +213,7 @@ _SORTING = re.compile(
     r"\w+est first|most \w+ first|(?:high|low)\w* first)\b"
 )
 # Words by which a question looks for text inside a value ("whose name contains 'summer'",
-# "search the categories for 'garden'", "titles matching …").
+# "search the categories for 'garden'", "titles matching 'api'").
 TEXT_SEARCH_WORDS = frozenset(
     {
         "search", "searching", "searches", "contain", "contains", "containing", "match",
@@ -232,9 +232,19 @@ def sorts(question: str) -> bool:
     return bool(_SORTING.search(question.lower()))
 
 
+# A value in quotes: "…", “…” or '…' (an apostrophe inside a word opens none: "customer's").
+_QUOTED_VALUE = re.compile(r"\"[^\"]+\"|“[^”]+”|(?<!\w)'[^']+'(?!\w)")
+
+
 def searches_text(question: str) -> bool:
-    """Whether a question looks for text inside a value (`TEXT_SEARCH_WORDS`)."""
-    return not TEXT_SEARCH_WORDS.isdisjoint(_WORD.findall(question.lower()))
+    """Whether a question looks for a quoted text inside a value: a search word
+    (`TEXT_SEARCH_WORDS`) beside a value in quotes ("whose name contains 'summer'"). Without
+    the value, the words say what a set holds ("what jobs does each repository contain?") or
+    name a thing ("search engines")."""
+    lowered = question.lower()
+    return bool(_QUOTED_VALUE.search(question)) and not TEXT_SEARCH_WORDS.isdisjoint(
+        _WORD.findall(lowered)
+    )
 
 
 # Words by which a question speaks of its asker: "my merge requests", "assigned to me". An

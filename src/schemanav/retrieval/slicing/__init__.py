@@ -5,9 +5,9 @@ types those need. A slice hands over a schema of its own instead: the root field
 on the way, the fields the question needs with the arguments that select (required ones, a
 connection's page size (Relay's `first`; in a schema whose lists take none, the integer argument
 most of them take first, `limit`, when the question orders: "its last 5 runs"), the ones the
-question's words name (a list's text search argument when it looks for text, "whose name contains
-…"; its sort argument when it asks for an order, "newest first": `conventions`), every argument
-of a field returning one object whose arguments are all
+question's words name (a list's text search argument when it looks for a quoted text, "whose
+name contains 'summer'"; its sort argument when it asks for an order, "newest first":
+`conventions`), every argument of a field returning one object whose arguments are all
 optional and of the first two hits, when at most 16, every argument of a write: its optional ones
 are the user's inputs, and every argument of an entry field, a root's or a namespace's, while they
 cost at most 1% of the budget each and 2% in all: an operation states its filters, order and page
