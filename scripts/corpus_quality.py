@@ -57,6 +57,9 @@ CANDIDATES: dict[str, dict[str, dict[str, Any]]] = {
     "write_weight=0": {"s": {"write_weight": 0.0}},
     "write_weight=0.5": {"s": {"write_weight": 0.5}},
     "write_weight=2.0": {"s": {"write_weight": 2.0}},
+    "WRITE_RESERVE=0.2": {"c": {"WRITE_RESERVE": 0.2}},  # as any question's (`RESERVE`)
+    "WRITE_RESERVE=0.3": {"c": {"WRITE_RESERVE": 0.3}},
+    "WRITE_RESERVE=0.5": {"c": {"WRITE_RESERVE": 0.5}},
 }
 
 

@@ -1,6 +1,7 @@
 """What a write brings into a slice besides itself (`schemanav.retrieval.slicing.writes` and
 `build.Growth.add_write_outcomes`): the `id` of each type it takes objects of, every argument
-it offers, the list its payload reports failure through, and every way its union says it ended."""
+it offers, the list its payload reports failure through, every way its union says it ended,
+and room for its answer when it ranks first."""
 
 from __future__ import annotations
 
@@ -171,3 +172,37 @@ def test_a_read_returning_a_union_waits_for_the_completion() -> None:
     piece = slicer.from_ranked(["Query.sensor", "Sensor.running"], 1000, "Is it running?")
     valid(piece.sdl)
     assert "SensorNotFound" not in piece.types
+
+
+def _payload_sdl() -> str:
+    """A write whose payload has twenty leaves, and thirty reads of types of their own."""
+    reads = "\n".join(f"  report{n}(id: ID!): Report{n}" for n in range(30))
+    types = "\n".join(f"type Report{n} {{ total{n}: Int  count{n}: Int }}" for n in range(30))
+    leaves = "  ".join(f"detail{n}: String" for n in range(20))
+    return f"""
+type Query {{
+{reads}
+}}
+type Mutation {{ updateProduct(id: ID!, title: String): Product }}
+type Product {{ id: ID!  title: String  {leaves} }}
+{types}
+"""
+
+
+def test_a_request_whose_write_ranks_first_leaves_room_for_its_answer() -> None:
+    slicer = slicer_for(_payload_sdl(), SliceParams())
+    reports = [f"Report{n}.total{n}" for n in range(30)]
+    ranked = ["Mutation.updateProduct", "Product.title", *reports]
+
+    def shown(question: str) -> tuple[int, int]:
+        piece = slicer.from_ranked(ranked, 300, question, ladder=300)
+        valid(piece.sdl)
+        fields = piece.fields
+        return sum(f.startswith("Report") for f in fields), sum(".detail" in f for f in fields)
+
+    # The request stops taking the reads ranked after its write sooner (`WRITE_RESERVE`): the
+    # completion shows the whole payload. Keywords naming the same ranking read on.
+    reads, payload = shown("Update the title of product 12.")
+    keyword_reads, keyword_payload = shown("product 12 title update")
+    assert payload == 20 and keyword_payload < 20
+    assert reads < keyword_reads

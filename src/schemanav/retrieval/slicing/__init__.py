@@ -16,8 +16,10 @@ more than 8 values that an argument takes shows the values the question names). 
 optional arguments its companions show (`orders` and `ordersCount`), and a leaf its enum argument
 with a default (a unit). Hits are added in rank order, each with a way in from the root (the one
 adding the fewest fields not yet in the slice), until the next one would exceed 80% of the token
-budget; the rest goes first to connectives (fields not yet shown from a type in the slice to a type
-with a hit, each costing only its line, at most two between two types), then, from 2,000 tokens, to
+budget (60% within 4,000 tokens for a request to change something whose first hit is a write: its
+answer, not the reads ranked after it, is what the rest serves); the rest goes first to
+connectives (fields not yet shown from a type in the slice to a type with a hit, each costing only
+its line, at most two between two types), then, from 2,000 tokens, to
 a read's root lookup of each type with hits (the way an operation asks for that object by its key),
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves and
 values of the slice's types within 4% of the budget and the answer's tree within 4% more (the types

@@ -20,6 +20,8 @@ from schemanav.retrieval.slicing.params import (
     FILL_MEMBER_SHARE,
     RESERVE,
     SNAPSHOT_FROM,
+    WRITE_RESERVE,
+    WRITE_RESERVE_UNTIL,
     SchemaSlice,
 )
 from schemanav.retrieval.slicing.state import Step
@@ -110,6 +112,11 @@ class Growth(Completion):
         main_budget = self.budget * (1.0 - RESERVE)
         near = main_budget * SNAPSHOT_FROM
         below = self.taken_below
+        if self._write_first(order):
+            # A request whose write ranks first wants the write's answer (its payload, what
+            # it changes) more than the reads ranked after it: more room for the completion.
+            main_budget = self.budget * (1.0 - WRITE_RESERVE)
+            near = main_budget * SNAPSHOT_FROM
         for number, position in enumerate(order):
             # Near the budget, keep a copy to fall back on if this hit does not fit.
             if position in below or state.shows_twin(position):
@@ -122,6 +129,13 @@ class Growth(Completion):
             self.steps.append(("hit", position))
             fitted = number + 1
         return state, fitted, failed
+
+    def _write_first(self, order: list[int]) -> bool:
+        """Whether the question asks for a write, the ranking's first hit is one and the
+        budget is at most `WRITE_RESERVE_UNTIL` (`WRITE_RESERVE`)."""
+        if not (self.writes and order and self.budget <= WRITE_RESERVE_UNTIL):
+            return False
+        return self.s.names[order[0]][0] in self.s.write_owners
 
     def add_steps(self, steps: Sequence[Step]) -> GrowingState:
         """Another growth's steps from this one's start, in their order, each while the slice

@@ -31,6 +31,12 @@ SNAPSHOT_FROM = 0.9
 # The share of the budget kept from ranked hits for connectives and the fill; 0.1 and 0.3
 # lost in the corpus grid (slice-experiments.md, "Knobs deleted").
 RESERVE = 0.2
+# …and for a request whose write ranks first, within budgets up to `WRITE_RESERVE_UNTIL`
+# tokens: its answer (the payload, what it changes) is what the completion serves, and the
+# reads ranked after the write are what a small slice can spare (slice-experiments.md, "A
+# request's write first: room for its answer").
+WRITE_RESERVE = 0.4
+WRITE_RESERVE_UNTIL = 4000
 
 # The sizes below were each tried at half and twice their value on every set of the corpus
 # (`python scripts/corpus_parameters.py`; slice-experiments.md, "The slicer's sizes on the
