@@ -44,6 +44,8 @@ type Metadata {
   cover: String
   website: String
   location: String
+  pronouns: String
+  timezone: String
 }
 
 type Rules {

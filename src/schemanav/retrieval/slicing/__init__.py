@@ -32,7 +32,7 @@ off) that cost only their own line, or that lie on a member of a union in the sl
 members) and bring it in for at most 2% of the budget; what budget is left then goes to the other
 fields of the slice's types, no root's or namespace's (`SliceParams.complete`, `completion`): first
 the leaves and the values
-each holds (an object type of at most four leaf fields, none an `ID` or an identifier: a point's `x`
+each holds (an object type of at most six leaf fields, none an `ID` or an identifier: a point's `x`
 and `y`), then fields leading to further types, and then to the other members of the slice's unions
 (of at most 16 types), each with its best-ranked field, and last to the optional arguments of every
 field shown (a list's filters, sort and paging that an operation passes though the question names

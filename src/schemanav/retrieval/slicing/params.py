@@ -40,13 +40,14 @@ WRITE_RESERVE_UNTIL = 4000
 
 # The sizes below were each tried at half and twice their value on every set of the corpus
 # (`python scripts/corpus_parameters.py`; slice-experiments.md, "The slicer's sizes on the
-# corpus"): two values moved by the corpus rule, `PLURAL_WAY_FIELDS` (3 → 2) and
-# `SUBJECT_LEAVES` (16 → 32); no other value won.
+# corpus"): three values moved by the corpus rule, `PLURAL_WAY_FIELDS` (3 → 2),
+# `SUBJECT_LEAVES` (16 → 32) and, with the write reserve in, `VALUE_FIELDS` (4 → 6); no other
+# value won.
 # A new object type shows this many of its leaves by the question's scores.
 FILLER_LEAVES = 3
 # An object type of at most this many fields, all leaves without arguments and none
 # identifying it, is a value (a point's `x`/`y`, a key and its value): an answer reads it whole.
-VALUE_FIELDS = 4
+VALUE_FIELDS = 6
 # …and this many labels (the `String!` leaves most types share: `name`, `title`).
 LABELS = 2
 # Mutation hits enter only while no more hits than this are in (the first is a write), unless
