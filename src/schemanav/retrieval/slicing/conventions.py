@@ -83,12 +83,14 @@ class ArgumentConventions(OutcomeTables):
         return frozenset({size}) | {a for a, n in taking.items() if n >= PAGING_SHARE * lists}
 
     def searches_text(self, facts: FieldFacts, argument: str) -> bool:
-        """Whether a String argument looks for text inside values: its name says so
-        (`search`, `query`, `queryString`, `filterTerm`, `keyword`) or its description does
+        """Whether an argument looks for text inside values: a `String` whose name says so
+        (`search`, `query`, `queryString`, `filterTerm`, `keyword`) or whose description does
         ("Optional text search query", "do a regex search")."""
+        number = facts.arguments.index(argument)
+        if facts.argument_types[number] != "String":
+            return False
         if not TEXT_ARGUMENT_WORDS.isdisjoint(type_words(argument).split()):
             return True
-        number = facts.arguments.index(argument)
         text = self.corpus.entries[facts.position].arguments[number].description or ""
         return not TEXT_DESCRIPTION_WORDS.isdisjoint(_LETTERS.findall(text.lower()))
 

@@ -572,7 +572,7 @@ class SchemaTables(ArgumentConventions):
             cached = cached.union(self.words(argument))
             if self.is_time(named) and sum(map(self.is_time, facts.argument_types)) <= 2:
                 cached = cached | {TIME_MARK}
-            if named == "String" and self.searches_text(facts, argument):
+            if self.searches_text(facts, argument):
                 cached = cached | {TEXT_MARK}
             if self.sorts(argument, named):
                 cached = cached | {SORT_MARK}
