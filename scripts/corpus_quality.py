@@ -60,6 +60,11 @@ CANDIDATES: dict[str, dict[str, dict[str, Any]]] = {
     "WRITE_RESERVE=0.2": {"c": {"WRITE_RESERVE": 0.2}},  # as any question's (`RESERVE`)
     "WRITE_RESERVE=0.3": {"c": {"WRITE_RESERVE": 0.3}},
     "WRITE_RESERVE=0.5": {"c": {"WRITE_RESERVE": 0.5}},
+    "WIDE_WRITE_WEIGHT=0": {"c": {"WIDE_WRITE_WEIGHT": 0.0}},  # no wide ranking
+    "WIDE_WRITE_WEIGHT=3": {"c": {"WIDE_WRITE_WEIGHT": 3.0}},
+    "WIDE_WRITE_WEIGHT=10": {"c": {"WIDE_WRITE_WEIGHT": 10.0}},
+    "WIDE_WRITES_FROM=4000": {"c": {"WIDE_WRITES_FROM": 4000}},
+    "WIDE_WRITES_FROM=8000": {"c": {"WIDE_WRITES_FROM": 8000}},
 }
 
 
@@ -103,9 +108,10 @@ SLICING_MODULES = (
         f"schemanav.retrieval.slicing.{name}"
         for name in (
             *("params", "arguments", "build", "completion", "closure", "connections", "growth"),
-            *("conventions", "outcomes", "tables"),
+            *("conventions", "outcomes", "tables", "ladder", "slicer"),
         )
     ),
+    "schemanav.retrieval.structural",  # the wide ranking's weight
     "schemanav.corpus.outcomes",  # the shared outcome's numbers
 )
 
@@ -164,7 +170,10 @@ def _evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
         complete = []
         for budget in BUDGETS:
             depth = slice_rank_depth(budget, len(corpus))
-            piece = slicer.from_ranked(ranked[:depth], budget, query.question, reading=reading)
+            within = None if ranking.entries is None else ranking.entries[:depth]
+            piece = slicer.from_ranked(
+                ranked[:depth], budget, query.question, within, reading=reading, wide=ranking.wide
+            )
             shown = piece.coordinates
             if all(c in shown for c in query.expected_coordinates):
                 complete.append(budget)

@@ -59,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
             depth = slice_rank_depth(budget, len(navigator.corpus))  # as `search --slice`
             if args.labels_first:
                 depth = max(depth, len(query.expected_coordinates))
-            piece = slicer.from_ranked(ranked[:depth], budget, query.question, reading=reading)
+            within = None
+            if ranking.entries is not None and not args.labels_first:
+                within = ranking.entries[:depth]
+            piece = slicer.from_ranked(
+                ranked[:depth], budget, query.question, within, reading=reading, wide=ranking.wide
+            )
             missing = [c for c in query.expected_coordinates if c not in piece.coordinates]
             if not missing:
                 complete[budget] += 1

@@ -69,7 +69,14 @@ def snapshot(name: str, params: SliceParams) -> dict[str, Any]:
         ranked = ranking.coordinates
         begun = time.perf_counter()
         for budget in BUDGETS:
-            piece = slicer.from_ranked(ranked, budget, question, reading=ranking.reading)
+            piece = slicer.from_ranked(
+                ranked,
+                budget,
+                question,
+                ranking.entries,
+                reading=ranking.reading,
+                wide=ranking.wide,
+            )
             slices[f"{budget}\t{question}"] = dataclasses.asdict(piece)
         sliced += time.perf_counter() - begun
     product = {

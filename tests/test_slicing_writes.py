@@ -206,3 +206,31 @@ def test_a_request_whose_write_ranks_first_leaves_room_for_its_answer() -> None:
     keyword_reads, keyword_payload = shown("product 12 title update")
     assert payload == 20 and keyword_payload < 20
     assert reads < keyword_reads
+
+
+def test_from_two_thousand_tokens_a_write_request_reads_the_wide_ranking() -> None:
+    """`Ranking.wide` (`ladder.WIDE_WRITES_FROM`): a write ranked past what a slice holds comes
+    in from the rung of 2,000 tokens when the wide ranking puts it first; the rungs below
+    keep the plain ranking, so the slice within 1,000 is as without it."""
+    reads = "\n".join(
+        f"type Report{n} {{ " + " ".join(f"total{n}x{m}: String" for m in range(6)) + " }"
+        for n in range(120)
+    )
+    roots = " ".join(f"report{n}: Report{n}" for n in range(120))
+    sdl = f"{WRITE_SDL}\n{reads}\nextend type Query {{ {roots} }}"
+    slicer = slicer_for(sdl, SliceParams())
+    ranked = [
+        *(f"Query.report{n}" for n in range(120)),
+        *(f"Report{n}.total{n}x{m}" for n in range(120) for m in range(6)),
+        "Mutation.closeIssue",
+    ]
+    entries = [slicer.index[c] for c in ranked]
+    wide = [entries[-1], *entries[:-1]]
+    question = "Close issue 42."
+    for budget, held in ((1000, False), (2000, True)):
+        piece = slicer.from_ranked(ranked, budget, question, entries, wide=wide)
+        plain = slicer.from_ranked(ranked, budget, question, entries)
+        valid(piece.sdl)
+        assert ("Mutation.closeIssue" in piece.fields) is held
+        assert "Mutation.closeIssue" not in plain.fields
+        assert piece.tokens <= budget

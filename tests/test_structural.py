@@ -1198,3 +1198,28 @@ def test_lexical_scores_are_the_terms_rows_added_one_by_one(films: Corpus, query
             expected[searcher.state.positions[start:end]] += searcher.state.contributions[start:end]
     scores = searcher.lexical_scores(query)
     assert scores.dtype == np.float64 and scores.tolist() == expected.tolist()
+
+
+def test_a_write_request_ranks_its_writes_higher_for_a_large_slice() -> None:
+    """`Ranking.wide`: the same entries with the writes weighed `WIDE_WRITE_WEIGHT` more, for
+    a request only; the writes rise in it, and the plain ranking is as before."""
+    corpus = _corpus(
+        """
+        type Query { post(id: ID!): Post  posts: [Post!]! }
+        type Post { id: ID! text: String likes: Int author: String reactions: [String!] }
+        type Mutation {
+          "Reacts to a post."
+          addReaction(post: ID!, kind: String): Boolean
+          editPost(id: ID!): Post
+        }
+        """
+    )
+    searcher = _structural(corpus, max_paths=0)
+    asked = searcher.ranking("Like this post, please react.", 20)
+    assert asked.wide is not None and sorted(asked.wide) == sorted(asked.entries or ())
+    coordinates = corpus.coordinates
+    plain = [coordinates[e] for e in asked.entries or ()]
+    wide = [coordinates[e] for e in asked.wide]
+    assert wide.index("Mutation.addReaction") < plain.index("Mutation.addReaction")
+    assert plain.index("Mutation.addReaction") > plain.index("Post.text")
+    assert searcher.ranking("post likes and authors", 20).wide is None

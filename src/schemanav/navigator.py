@@ -298,7 +298,12 @@ class Navigator:
         depth = slice_rank_depth(budget, len(self.corpus))
         ranked = ranking_of(searcher, question, depth)
         piece = self.slicer.from_ranked(
-            ranked.coordinates, budget, question, ranked.entries, reading=ranked.reading
+            ranked.coordinates,
+            budget,
+            question,
+            ranked.entries,
+            reading=ranked.reading,
+            wide=ranked.wide,
         )
         return SliceResult(
             query=question,

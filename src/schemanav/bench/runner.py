@@ -217,7 +217,9 @@ def _slice_output(navigator: Navigator, fmt: Format) -> Output:
         entries = ranking.entries
         within = None if entries is None else entries[:depth]
         ranked = ranking.coordinates[:depth]
-        piece = slicer.from_ranked(ranked, budget, question, within, reading=ranking.reading)
+        piece = slicer.from_ranked(
+            ranked, budget, question, within, reading=ranking.reading, wide=ranking.wide
+        )
         return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)

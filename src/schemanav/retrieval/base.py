@@ -119,6 +119,9 @@ class Ranking:
     # The question as the searcher read it (the structural backend): a slice of the ranking
     # takes the same reading instead of reading the question again.
     reading: QuestionReading | None = field(default=None, compare=False, repr=False)
+    # For a request to change something, the same entries ranked with the writes weighed
+    # more (the structural backend): the order a large slice reads (`Slicer.from_ranked`).
+    wide: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, hits: Sequence[SearchHit]) -> Ranking:

@@ -127,6 +127,14 @@ INWARD_EVIDENCE = 0.3
 # 0.5 and 2.0 lost in the corpus grid.
 ROOT_LISTS = 1.0
 
+# How much more a request to change something weighs the writes in the order a slice of at
+# least `slicing.ladder.WIDE_WRITES_FROM` tokens reads (`Ranking.wide`): × (1 + 5), against the
+# ranking's × (1 + `write_weight`). A large slice holds several writes, so the one asked for
+# in words no write is named by ("Like this post": `addReaction`, 78th) should be among them;
+# a small one holds few, and the heavier weight would fill it with the wrong ones (the corpus
+# grid: benchmarks/slice-experiments.md, "The writes a large slice reads").
+WIDE_WRITE_WEIGHT = 5.0
+
 
 class StructuralBackend:
     """BM25F + closeness to the root + paths as hits (see the module docstring).
@@ -446,9 +454,14 @@ class StructuralSearcher:
             [numbers.get(owner, -1) for owner in self.corpus.owner_column], dtype=np.int64
         )
 
-    def search_scores(self, query: str) -> FloatArray:
-        """Every entry's score: BM25F over closeness to the root, plus sibling evidence."""
+    def search_scores(self, query: str, write_weight: float | None = None) -> FloatArray:
+        """Every entry's score: BM25F over closeness to the root, plus sibling evidence.
+        `write_weight`: how much more a request to change something weighs the writes
+        (`StructuralParams.write_weight` by default)."""
         import numpy as np
+
+        if write_weight is None:
+            write_weight = self.params.write_weight
 
         question = self._reading(query)
         query = question.text  # short forms expanded
@@ -471,10 +484,10 @@ class StructuralSearcher:
         scores = self._lookups(mentions, scores, everyones=everyones, reads=reads)
         if about_the_caller:
             scores = self._about_the_caller(scores)
-        if self.params.write_weight and question.asked_writes:
+        if write_weight and question.asked_writes:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
-            scores = scores * np.where(self._is_write, 1.0 + self.params.write_weight, 1.0)
+            scores = scores * np.where(self._is_write, 1.0 + write_weight, 1.0)
         writes = requested_write(reading.request, self._writes) if self._writes else []
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its
@@ -665,9 +678,8 @@ class StructuralSearcher:
 
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
-        entries, kept, _ = self._ordered(
-            self.search_scores(query), k, detours=self.set_detours(query)
-        )
+        detours = self.set_detours(query)
+        entries, kept, _ = self._ordered(self.search_scores(query), k, detours=detours)
         # A bench's ranking is thousands deep: one C call picks every coordinate.
         known = self.corpus.coordinates
         coordinates: tuple[str, ...]
@@ -675,7 +687,13 @@ class StructuralSearcher:
             coordinates = itemgetter(*entries)(known)
         else:  # itemgetter of one item gives the item, not a tuple
             coordinates = tuple(known[entry] for entry in entries)
-        return Ranking(coordinates, tuple(kept), tuple(entries), self._reading(query))
+        reading = self._reading(query)
+        wide = None
+        writes = reading.asked_writes and bool(self.params.write_weight) and bool(self._writes)
+        if WIDE_WRITE_WEIGHT and writes:
+            scores = self.search_scores(query, WIDE_WRITE_WEIGHT)
+            wide = tuple(self._ordered(scores, k, detours=detours)[0])
+        return Ranking(coordinates, tuple(kept), tuple(entries), reading, wide)
 
     def rank(
         self, scores: FloatArray, k: int, detours: FloatArray | None = None

@@ -79,7 +79,10 @@ hits, which the smaller slice's fill would crowd out); from 2,000 up the rung gr
 steps above, from the slice below (its hits passed over as in, the whole slice counting
 against the main budget), so the best hits' types are completed before the slice reaches
 further down. A budget between two rungs, or under the first, takes the rung below's slice and
-the longest prefix of the upper rung's steps that fits. Each rung reads the ranking as deep as
+the longest prefix of the upper rung's steps that fits. For a request to change something, the
+rungs from `WIDE_WRITES_FROM` tokens read the ranking with the writes weighed more
+(`Ranking.wide`): a slice that large holds several writes, and the one asked for in other
+words should be among them. Each rung reads the ranking as deep as
 a slice of its budget does (`slice_rank_depth` ranks a budget as deep as its upper rung), and
 the rungs of the latest question are remembered, so a run slicing one question within several
 budgets builds each once.

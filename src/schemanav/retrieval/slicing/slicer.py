@@ -12,7 +12,13 @@ from schemanav.question.vocabulary import NO_QUESTION
 from schemanav.retrieval.slicing.answer import AnswerTrees
 from schemanav.retrieval.slicing.arguments import ArgumentTables
 from schemanav.retrieval.slicing.build import Growth
-from schemanav.retrieval.slicing.ladder import GROWN_RUNGS_FROM, MAX_RUNGS, Rung, RungMemory
+from schemanav.retrieval.slicing.ladder import (
+    GROWN_RUNGS_FROM,
+    MAX_RUNGS,
+    WIDE_WRITES_FROM,
+    Rung,
+    RungMemory,
+)
 from schemanav.retrieval.slicing.params import EMPTY_SLICE, SchemaSlice, SliceParams
 from schemanav.retrieval.slicing.tables import SchemaTables
 
@@ -82,6 +88,7 @@ class Slicer(SchemaTables):
         *,
         ladder: int = SLICE_LADDER_BASE,
         reading: QuestionReading | None = None,
+        wide: Sequence[int] | None = None,
     ) -> SchemaSlice:
         """A slice from any backend's ranked coordinates (unknown ones are skipped).
 
@@ -93,12 +100,15 @@ class Slicer(SchemaTables):
         their budget), and every rung reads as deep as `slice_rank_depth` ranks for the
         default ladder only when it is left as it is. `reading`, the question as the ranking
         that made `coordinates` read it (`Ranking.reading`), is taken instead of reading
-        `question` again: the two read it once, alike.
+        `question` again: the two read it once, alike. `wide` (`Ranking.wide`, with
+        `entries`): the same hits ranked with a write request's writes weighed more, the
+        order the rungs from `WIDE_WRITES_FROM` tokens read, as deep as `coordinates`.
         """
         import numpy as np
 
         order: list[int]
-        if entries is not None and self._positions_of(coordinates, entries):
+        by_entries = entries is not None and self._positions_of(coordinates, entries)
+        if entries is not None and by_entries:
             order = list(entries)
         else:
             positions = dict.fromkeys(map(self.index.get, coordinates))  # first rank of each
@@ -106,19 +116,28 @@ class Slicer(SchemaTables):
             order = list(positions)  # type: ignore[arg-type]
         size = len(self.corpus)
 
-        def values(depth: int) -> list[float]:
-            # 1/r for the hits a rung reads, 0 past them; `fromiter` turns thousands of
-            # positions into an array faster than indexing by the list does.
-            read = order[:depth]
-            scores = np.zeros(size)
-            scores[np.fromiter(read, dtype=np.intp, count=len(read))] = 1.0 / np.arange(
-                1, len(read) + 1
-            )
-            values: list[float] = scores.tolist()
+        def ranked_values(order: list[int]) -> Callable[[int], list[float]]:
+            def values(depth: int) -> list[float]:
+                # 1/r for the hits a rung reads, 0 past them; `fromiter` turns thousands of
+                # positions into an array faster than indexing by the list does.
+                read = order[:depth]
+                scores = np.zeros(size)
+                scores[np.fromiter(read, dtype=np.intp, count=len(read))] = 1.0 / np.arange(
+                    1, len(read) + 1
+                )
+                result: list[float] = scores.tolist()
+                return result
+
             return values
 
         taken = reading.slice if reading is not None else self.reading_of(question)
-        return self._build(order, values, budget, taken, ladder, remember=True)
+        wider = None
+        if wide is not None and by_entries:
+            wide_order = list(wide[: len(order)])
+            wider = (wide_order, ranked_values(wide_order))
+        return self._build(
+            order, ranked_values(order), budget, taken, ladder, remember=True, wide=wider
+        )
 
     def reading_of(self, question: str | None) -> SliceReading:
         """The question as the slicer reads it, by the schema's one reader (`TypeReader`)."""
@@ -148,6 +167,7 @@ class Slicer(SchemaTables):
         reading: SliceReading,
         ladder: int,
         remember: bool,
+        wide: tuple[list[int], Callable[[int], list[float]]] | None = None,
     ) -> SchemaSlice:
         """The slice within `budget`: up the ladder to the first rung at least `budget`, each
         rung grown from the one below (reading its first `SLICE_RANK_DEPTH_PER_TOKEN` × rung
@@ -160,6 +180,8 @@ class Slicer(SchemaTables):
         rung: Rung | None = None
         size = ladder
         for _ in range(MAX_RUNGS):
+            if wide is not None and size >= WIDE_WRITES_FROM:
+                order, values = wide  # a write request's large rungs (`from_ranked`)
             depth = SLICE_RANK_DEPTH_PER_TOKEN * size
             read = tuple(order[:depth])
             known = self.rungs.get(reading, size, read) if remember else None
