@@ -43,3 +43,30 @@ def test_hybrid_finds_a_paraphrase_the_structural_backend_misses(
     # the path to the hit comes before it, as in the structural backend
     assert top.index("Query.movie") < top.index("Movie.directors")
     assert hybrid.name == "hybrid-local:all-MiniLM-L6-v2"
+
+
+@pytest.mark.slow
+def test_the_hybrids_ranking_is_its_search_with_the_structural_reading_and_wide_ranking(
+    moviedb_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`HybridSearcher.ranking`: the coordinates its `search` lists, the question's reading,
+    and for a request to change something the wide ranking a large slice reads (the writes
+    weighed more, fused with the same cosines)."""
+    pytest.importorskip("sentence_transformers")
+    from schemanav.retrieval.base import Ranking
+
+    context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path_factory.mktemp("cache"))
+    hybrid = create_backend("hybrid-local", context).index(moviedb_corpus)
+    request = "Put the film Heat in the catalog."
+    ranking = hybrid.ranking(request, 40)
+    assert ranking.coordinates == Ranking.of(hybrid.search(request, 40)).coordinates
+    assert ranking.reading is not None and ranking.reading.asked_writes
+    assert ranking.wide is not None and sorted(ranking.wide) == sorted(ranking.entries or ())
+    known = moviedb_corpus.coordinates
+    wide = [known[entry] for entry in ranking.wide]
+
+    def write_ranks(order: list[str]) -> list[int]:
+        return [rank for rank, c in enumerate(order) if c.startswith("Mutation.")]
+
+    assert sum(write_ranks(wide)) < sum(write_ranks(list(ranking.coordinates)))
+    assert hybrid.ranking("Who directed this film?", 40).wide is None

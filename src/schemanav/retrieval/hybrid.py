@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from schemanav.retrieval.base import BackendContext, SearchHit, has_words
+from schemanav.retrieval.base import BackendContext, Ranking, SearchHit, has_words
 from schemanav.retrieval.embedding import (
     EmbeddingBackend,
     EmbeddingSearcher,
@@ -87,10 +87,26 @@ class HybridSearcher:
     def search(self, query: str, k: int) -> list[SearchHit]:
         if k < 1 or not has_words(query):
             return []
-        lexical = self.structural.search_scores(query)
-        cosine = self.embedding.similarities(query)
-        fused = reciprocal_rank_fusion((lexical, lexical > 0), (cosine, cosine > -2.0))
+        fused = self._fused(query, self.embedding.similarities(query))
         return self.structural.rank(fused, k, detours=self.structural.set_detours(query))
+
+    def ranking(self, query: str, k: int) -> Ranking:
+        """What `search` ranks, as the structural backend's `Ranking` (`RanksWithoutHits`):
+        with its reading and, for a request to change something, the wide ranking a large
+        slice reads, both fused with the same cosines."""
+        if k < 1 or not has_words(query):
+            return Ranking((), ())
+        cosine = self.embedding.similarities(query)
+        return self.structural.ranked(
+            query, k, lambda asked, weight: self._fused(asked, cosine, weight)
+        )
+
+    def _fused(
+        self, query: str, cosine: npt.NDArray[np.float64], write_weight: float | None = None
+    ) -> npt.NDArray[np.float64]:
+        """The structural scores (with `write_weight`, `search_scores`) fused with `cosine`."""
+        lexical = self.structural.search_scores(query, write_weight)
+        return reciprocal_rank_fusion((lexical, lexical > 0), (cosine, cosine > -2.0))
 
 
 def _hybrid(context: BackendContext, embedding: EmbeddingBackend) -> HybridBackend:

@@ -678,8 +678,17 @@ class StructuralSearcher:
 
     def ranking(self, query: str, k: int) -> Ranking:
         """What `search` ranks, as coordinates and scores only (`RanksWithoutHits`)."""
+        return self.ranked(query, k, self.search_scores)
+
+    def ranked(
+        self, query: str, k: int, scores_of: Callable[[str, float | None], FloatArray]
+    ) -> Ranking:
+        """The ranking of the scores `scores_of(query, write_weight)` gives (`search_scores`,
+        or a fusion of it: `hybrid`), with the question's reading and, for a request to
+        change something, the wide ranking a large slice reads (`Ranking.wide`: the scores
+        with the writes weighed `WIDE_WRITE_WEIGHT` more)."""
         detours = self.set_detours(query)
-        entries, kept, _ = self._ordered(self.search_scores(query), k, detours=detours)
+        entries, kept, _ = self._ordered(scores_of(query, None), k, detours=detours)
         # A bench's ranking is thousands deep: one C call picks every coordinate.
         known = self.corpus.coordinates
         coordinates: tuple[str, ...]
@@ -691,8 +700,8 @@ class StructuralSearcher:
         wide = None
         writes = reading.asked_writes and bool(self.params.write_weight) and bool(self._writes)
         if WIDE_WRITE_WEIGHT and writes:
-            scores = self.search_scores(query, WIDE_WRITE_WEIGHT)
-            wide = tuple(self._ordered(scores, k, detours=detours)[0])
+            widened = scores_of(query, WIDE_WRITE_WEIGHT)
+            wide = tuple(self._ordered(widened, k, detours=detours)[0])
         return Ranking(coordinates, tuple(kept), tuple(entries), reading, wide)
 
     def rank(
