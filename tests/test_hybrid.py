@@ -53,12 +53,12 @@ def test_the_hybrids_ranking_is_its_search_with_the_structural_reading_and_wide_
     and for a request to change something the wide ranking a large slice reads (the writes
     weighed more, fused with the same cosines)."""
     pytest.importorskip("sentence_transformers")
-    from schemanav.retrieval.base import Ranking
+    from schemanav.retrieval.base import Ranking, ranking_of
 
     context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path_factory.mktemp("cache"))
     hybrid = create_backend("hybrid-local", context).index(moviedb_corpus)
     request = "Put the film Heat in the catalog."
-    ranking = hybrid.ranking(request, 40)
+    ranking = ranking_of(hybrid, request, 40)
     assert ranking.coordinates == Ranking.of(hybrid.search(request, 40)).coordinates
     assert ranking.reading is not None and ranking.reading.asked_writes
     assert ranking.wide is not None and sorted(ranking.wide) == sorted(ranking.entries or ())
@@ -69,4 +69,4 @@ def test_the_hybrids_ranking_is_its_search_with_the_structural_reading_and_wide_
         return [rank for rank, c in enumerate(order) if c.startswith("Mutation.")]
 
     assert sum(write_ranks(wide)) < sum(write_ranks(list(ranking.coordinates)))
-    assert hybrid.ranking("Who directed this film?", 40).wide is None
+    assert ranking_of(hybrid, "Who directed this film?", 40).wide is None
