@@ -120,7 +120,8 @@ class Ranking:
     # takes the same reading instead of reading the question again.
     reading: QuestionReading | None = field(default=None, compare=False, repr=False)
     # For a request to change something, the same entries ranked with the writes weighed
-    # more (the structural backend): the order a large slice reads (`Slicer.from_ranked`).
+    # more (the structural and hybrid backends): the order a large slice reads
+    # (`Slicer.from_ranked`).
     wide: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
