@@ -234,3 +234,34 @@ def test_from_two_thousand_tokens_a_write_request_reads_the_wide_ranking() -> No
         assert ("Mutation.closeIssue" in piece.fields) is held
         assert "Mutation.closeIssue" not in plain.fields
         assert piece.tokens <= budget
+
+
+def test_a_request_whose_write_ranks_first_shows_its_answer_before_the_fill() -> None:
+    """`WRITE_ANSWER_SHARE`: under 2,000 tokens too, a request whose write ranks first grows
+    the write's answer (who made the product) before the fill spends the room the write
+    reserve kept on the reads' cheap lines; keywords naming the same ranking fill first."""
+    shop = "  ".join(f"s{n}: String" for n in range(60))
+    sdl = f"""
+type Query {{ shop: Shop }}
+type Shop {{ name: String  {shop} }}
+type Mutation {{ updateProduct(id: ID!, title: String): Product }}
+type Product {{ id: ID!  title: String  createdBy: Identity }}
+type Identity {{ id: ID!  displayName: String }}
+"""
+    slicer = slicer_for(sdl, SliceParams())
+    ranked = [
+        "Mutation.updateProduct",
+        "Product.title",
+        "Query.shop",
+        "Shop.name",
+        *(f"Shop.s{n}" for n in range(60)),
+    ]
+
+    def answered(question: str) -> bool:
+        piece = slicer.from_ranked(ranked, 300, question, ladder=300)
+        valid(piece.sdl)
+        assert piece.tokens <= 300
+        return "Identity.displayName" in piece.fields
+
+    assert answered("Update the title of product 12.")
+    assert not answered("product 12 title update")

@@ -69,6 +69,7 @@ class Growth(Completion):
         self.words = reading.words
         self.many, self.named, self.one = reading.many, reading.named, reading.one
         self.writes = reading.writes
+        self.write_first = False  # set with the main hits (`_write_first`)
         self.lists = reading.lists
         self.steps: list[Step] = []
         # The state the growth starts from: the rung below's slice, read with this rung's
@@ -112,7 +113,8 @@ class Growth(Completion):
         main_budget = self.budget * (1.0 - RESERVE)
         near = main_budget * SNAPSHOT_FROM
         below = self.taken_below
-        if self._write_first(order):
+        self.write_first = self._write_first(order)
+        if self.write_first:
             # A request whose write ranks first wants the write's answer (its payload, what
             # it changes) more than the reads ranked after it: more room for the completion.
             main_budget = self.budget * (1.0 - WRITE_RESERVE)
@@ -411,8 +413,9 @@ class Growth(Completion):
         union in the slice, with its member, when it costs little. The hits on the types the
         question asks a set of go first: an answer listing a set's objects selects their
         fields (`Issue.url` for "which issues …"), though the question names few of them;
-        then, from a rung of `EARLY_COMPLETION_FROM` tokens, the hits on the answer's tree
-        (`complete_answer`): the question's words choose among its parts first."""
+        then, from a rung of `EARLY_COMPLETION_FROM` tokens (at every rung for a request whose
+        write ranks first), the hits on the answer's tree (`complete_answer`): the question's
+        words choose among its parts first."""
         self.kept_at = (len(self.steps), state.copy())
         # The hits not taken: of the first `fitted` of `order`, those passed over (twins);
         # then every one after the hit that failed (`order` holds each position once).

@@ -16,6 +16,7 @@ from schemanav.retrieval.slicing.params import (
     FILL_MEMBER_CAP,
     GATED_WRITES_FROM,
     LISTING_COMPLETION_SHARE,
+    WRITE_ANSWER_SHARE,
 )
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ class Completion:
     values: list[float]  # each corpus entry's score
     budget: int
     writes: bool  # the question asks for a write
+    write_first: bool  # …and its ranking's first hit is one (`Growth.add_main_hits`)
     lists: bool  # the question lists many things it wants
     steps: list[Step]
 
@@ -84,12 +86,15 @@ class Completion:
         of the budget: each type's leaves and values, then its fields leading on, which bring
         their types, then the other members of the tree's unions. An operation selects its
         answer's parts (an account's metadata, its rules and their settings) that no question
-        word scores, and the fill would spend the room on hits anywhere in the schema."""
+        word scores, and the fill would spend the room on hits anywhere in the schema. For a
+        request whose write ranks first, at every rung the write reserve applies to, within
+        `WRITE_ANSWER_SHARE`: the room the reserve keeps is for the write's answer."""
         top = self.answer_top(state, order)
         if top is None:
             return state
         depth = self.trees.depths(top)
-        limit = min(self.budget, state.total + int(ANSWER_TREE_SHARE * self.budget))
+        share = WRITE_ANSWER_SHARE if self.write_first else ANSWER_TREE_SHARE
+        limit = min(self.budget, state.total + int(share * self.budget))
         done: set[str] = set()
         while state.total + self.s.cheapest_line <= limit:
             owners = sorted(
@@ -111,8 +116,9 @@ class Completion:
         namespace of it (`SchemaTables.read_owners`), for a write of the mutation root or a
         namespace of it (`write_owners`), no field leading into a namespace; None when the
         slice shows none, and under a rung of
-        `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits."""
-        if self.budget < EARLY_COMPLETION_FROM:
+        `EARLY_COMPLETION_FROM` tokens, where every token goes to ranked hits (but for a
+        request whose write ranks first: `write_first`)."""
+        if self.budget < EARLY_COMPLETION_FROM and not self.write_first:
             return None
         names, facts = self.s.names, self.s.facts
         roots = self.s.write_owners if self.writes else self.s.read_owners

@@ -79,6 +79,12 @@ EARLY_COMPLETION_SHARE = 0.04
 # …and from the same rung, the tree of the way the question enters (its best-ranked root field,
 # or its write: `answer`) within this share more: an operation selects its answer's parts.
 ANSWER_TREE_SHARE = 0.04
+# …and at every rung up to `WRITE_RESERVE_UNTIL`, within this share, for a request whose write
+# ranks first (the write reserve's case): the room the reserve keeps is for the write's
+# answer, which a client's operation selects whole (the changed page's author, the product's
+# status), before the fill takes hits anywhere in the schema (slice-experiments.md, "A
+# request's write first: its answer before the fill").
+WRITE_ANSWER_SHARE = 0.3
 # …and at every rung, within this share, for a question that lists many things it wants of
 # an object (`schemanav.question`: "its status, tags, pictures, title and description").
 LISTING_COMPLETION_SHARE = 0.08
