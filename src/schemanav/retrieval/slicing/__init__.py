@@ -24,7 +24,9 @@ a read's root lookup of each type with hits (the way an operation asks for that 
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves and
 values of the slice's types within 4% of the budget and the answer's tree within 4% more (the types
 under the best-ranked root field the slice shows, or a namespace's field where the schema groups its
-operations under one, nearest first: `answer`), then to hits further
+operations under one, nearest first: `answer`; for a request whose first hit is a write, at every
+rung up to 4,000 tokens and within 30%: the room its reserve keeps is for the write's answer),
+then to hits further
 down (the whole ranking the slice was given, hits on the types the question asks a set of first,
 then, from 2,000 tokens, those on the tree's types; none of type `ID`, none of the query root or a
 namespace of it, from 2,000 tokens no write; `SliceParams.fill` turns this
