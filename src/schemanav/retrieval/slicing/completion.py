@@ -2,9 +2,10 @@
 `build.Growth` that completes what the slice holds). From a rung of 2,000 tokens, before the
 fill, the leaves and values of the slice's types within a small share and the answer's tree
 within another (for a request whose write ranks first, the write's tree at every rung up to
-4,000 tokens, within a larger share); after the fill, with whatever budget is left, the other fields of the slice's
-types, then the other members of its unions, then every field's other arguments; and, from a
-rung of 4,000, the writes a read ranked among its first hits and the write gate kept out."""
+4,000 tokens, within a larger share); after the fill, with whatever budget is left, the other
+fields of the slice's types, then the other members of its unions, then every field's other
+arguments; and, from a rung of 4,000, the writes a read ranked among its first hits and the
+write gate kept out."""
 
 from __future__ import annotations
 
