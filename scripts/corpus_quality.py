@@ -167,16 +167,13 @@ def _evaluate(corpus_set: CorpusSet, candidate: str) -> list[dict[str, Any]]:
     records = []
     for query in load_labelled(ROOT / corpus_set.questions):
         ranking = searcher.ranking(query.question, deepest)
-        ranked, reading = list(ranking.coordinates), ranking.reading
+        ranked = list(ranking.coordinates)
         fields = {c for c in query.expected_coordinates if "(" not in c and "." in c}
         first = next((n for n, c in enumerate(ranked, start=1) if c in fields), None)
         complete = []
         for budget in BUDGETS:
             depth = slice_rank_depth(budget, len(corpus))
-            within = None if ranking.entries is None else ranking.entries[:depth]
-            piece = slicer.from_ranked(
-                ranked[:depth], budget, query.question, within, reading=reading, wide=ranking.wide
-            )
+            piece = slicer.from_ranking(ranking, budget, query.question, depth)
             shown = piece.coordinates
             if all(c in shown for c in query.expected_coordinates):
                 complete.append(budget)

@@ -66,17 +66,9 @@ def snapshot(name: str, params: SliceParams) -> dict[str, Any]:
     sliced = 0.0
     for question in asked:
         ranking = ranking_of(searcher, question, depth)
-        ranked = ranking.coordinates
         begun = time.perf_counter()
         for budget in BUDGETS:
-            piece = slicer.from_ranked(
-                ranked,
-                budget,
-                question,
-                ranking.entries,
-                reading=ranking.reading,
-                wide=ranking.wide,
-            )
+            piece = slicer.from_ranking(ranking, budget, question)
             slices[f"{budget}\t{question}"] = dataclasses.asdict(piece)
         sliced += time.perf_counter() - begun
     product = {

@@ -297,14 +297,7 @@ class Navigator:
         searcher = self.searcher(backend, fmt, paths=False)
         depth = slice_rank_depth(budget, len(self.corpus))
         ranked = ranking_of(searcher, question, depth)
-        piece = self.slicer.from_ranked(
-            ranked.coordinates,
-            budget,
-            question,
-            ranked.entries,
-            reading=ranked.reading,
-            wide=ranked.wide,
-        )
+        piece = self.slicer.from_ranking(ranked, budget, question)
         return SliceResult(
             query=question,
             backend=searcher.name,

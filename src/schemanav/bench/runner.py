@@ -214,12 +214,7 @@ def _slice_output(navigator: Navigator, fmt: Format) -> Output:
         # slice scored is the one `search --slice --budget B` prints, reading the question
         # as its ranking did.
         depth = slice_rank_depth(budget, len(navigator.corpus))
-        entries = ranking.entries
-        within = None if entries is None else entries[:depth]
-        ranked = ranking.coordinates[:depth]
-        piece = slicer.from_ranked(
-            ranked, budget, question, within, reading=ranking.reading, wide=ranking.wide
-        )
+        piece = slicer.from_ranking(ranking, budget, question, depth)
         return View(frozenset(piece.coordinates), piece.tokens)
 
     return SliceOutput(build)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from schemanav.corpus import Corpus
     from schemanav.graph import SchemaGraph
     from schemanav.question.vocabulary import QuestionReading, SliceReading
+    from schemanav.retrieval.base import Ranking
     from schemanav.retrieval.slicing.growth import GrowingState
 
 
@@ -78,6 +79,20 @@ class Slicer(SchemaTables):
         values = array.tolist()
         reading = self.reading_of(question)
         return self._build(order, lambda _: values, budget, reading, ladder, remember=False)
+
+    def from_ranking(
+        self, ranking: Ranking, budget: int, question: str | None = None, depth: int | None = None
+    ) -> SchemaSlice:
+        """A slice from a searcher's whole `Ranking` (its coordinates, their corpus positions,
+        the question's reading and the wide order a write request's large rungs read: the
+        record every front end slices), its first `depth` hits only when given."""
+        coordinates, entries = ranking.coordinates, ranking.entries
+        if depth is not None:
+            coordinates = coordinates[:depth]
+            entries = None if entries is None else entries[:depth]
+        return self.from_ranked(
+            coordinates, budget, question, entries, reading=ranking.reading, wide=ranking.wide
+        )
 
     def from_ranked(
         self,
