@@ -102,6 +102,24 @@ def test_index_is_cached_and_reused(moviedb_corpus: Corpus, tmp_path: Path) -> N
     assert segment_files(directory) == files
 
 
+def test_a_build_that_finishes_second_keeps_the_cache_in_place(
+    moviedb_corpus: Corpus, tmp_path: Path
+) -> None:
+    # Two cold processes both build; the one that finishes second must not delete or replace
+    # the cache the first put in place: the first is searching it, and tantivy reads lazily.
+    first = indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
+    expected = ranking(first, QUESTION)
+    directory = index_dir(tmp_path)
+    inode, files = directory.stat().st_ino, segment_files(directory)
+
+    late = BM25Backend(Format.GLOSS, tokenizer="en_stem", cache_dir=tmp_path)
+    second = late._searcher(moviedb_corpus, late._build_cached(moviedb_corpus, directory))
+    assert ranking(second, QUESTION) == expected
+    assert directory.stat().st_ino == inode and segment_files(directory) == files
+    assert ranking(first, QUESTION) == expected
+    assert [p.name for p in directory.parent.iterdir()] == [directory.name]  # no staging left
+
+
 def test_cache_entries_are_per_format_and_tokenizer(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
     indexed(moviedb_corpus, Format.GLOSS, "default", tmp_path)

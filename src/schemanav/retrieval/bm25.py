@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -152,15 +153,31 @@ class BM25Backend:
             self._build(corpus, staging)
             marker = {"documents": len(corpus), "files": _file_digests(staging)}
             (staging / "COMPLETE").write_text(json.dumps(marker))
-            if final.exists():
-                shutil.rmtree(final, ignore_errors=True)
-            os.replace(staging, final)
+            installed = self._install(staging, final, len(corpus))
         except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
-            # A cache we cannot write is not an error: search from memory instead.
-            return self._build(corpus, None)
-        opened, _ = self._open_cached(final, len(corpus))
-        return opened if opened is not None else self._build(corpus, None)
+            installed = None
+        shutil.rmtree(staging, ignore_errors=True)  # gone already once installed
+        # A cache we cannot write is not an error: search from memory instead.
+        return installed if installed is not None else self._build(corpus, None)
+
+    def _install(self, staging: Path, final: Path, documents: int) -> Any:
+        """Rename a built index into place, or use the whole one another process put there.
+
+        A cache in place is never changed or deleted where it stands: another process may be
+        searching it, and tantivy reads its files lazily. A damaged one is first renamed aside
+        in one step, so no reader ever sees a directory half-deleted.
+        """
+        for _ in range(2):
+            try:
+                os.rename(staging, final)  # refused while a non-empty `final` exists
+            except OSError:
+                opened, _ = self._open_cached(final, documents)
+                if opened is not None:
+                    return opened
+                _discard(final)
+                continue
+            return self._open_cached(final, documents)[0]
+        return None
 
     def _open_cached(self, path: Path, documents: int) -> tuple[Any, str]:
         """The cached index, or None and why it cannot be used ("" when there is none)."""
@@ -229,6 +246,16 @@ class BM25Searcher:
                 )
             )
         return hits
+
+
+def _discard(directory: Path) -> None:
+    """Rename a directory aside, then delete it; nothing if it is already gone."""
+    aside = directory.with_name(f".discarded-{secrets.token_hex(6)}-{directory.name}")
+    try:
+        os.rename(directory, aside)
+    except OSError:
+        return
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def _file_digests(directory: Path) -> dict[str, str]:
