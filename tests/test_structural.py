@@ -21,7 +21,7 @@ from graphql import build_schema
 from schemanav.cache import read_checked, write_checked
 from schemanav.corpus import Corpus, Format, build_corpus
 from schemanav.events import SilentEvents
-from schemanav.retrieval import SearchHit, structural
+from schemanav.retrieval import SearchHit, structural, type_ways
 from schemanav.retrieval.structural import (
     ROOT_CLOSENESS,
     StructuralBackend,
@@ -1052,7 +1052,7 @@ def test_a_list_page_is_a_set_of_its_items_as_a_connection_is_of_its_nodes(
     searcher = _structural(corpus)
     question = "list the customers and their emails"
     many = _by_coordinate(corpus, searcher.search_scores(question))
-    monkeypatch.setattr(structural, "ROOT_LISTS", 0.0)
+    monkeypatch.setattr(type_ways, "ROOT_LISTS", 0.0)
     plain = _by_coordinate(corpus, searcher.search_scores(question))
     # `customers` returns a page of customers: the query root's list of them, doubled for a
     # question about the set, as a connection of them would be.

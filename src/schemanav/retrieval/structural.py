@@ -35,7 +35,7 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    belong to (`Project.mergeRequests`: every `MergeRequest` has a non-null `project`), and
    through that list's `nodes`, not through a lookup by identifier that no one asking for
    every open merge request can fill, nor, when the question names an object by its path,
-   through the root's list of everyone's (`StructuralSearcher.set_detours`).
+   through the root's list of everyone's (`schemanav.retrieval.type_ways`).
 7. Time: a question in time ("merged last month", "stale", a date) wants the timestamps of
    the objects it asks about, though it names none; fields returning a date or time scalar
    (by the scalar's own name or description) get a larger share of their type's best score.
@@ -80,14 +80,8 @@ from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.best_first import best_first
 from schemanav.retrieval.quantity import caller_field, returns_time
 from schemanav.retrieval.registry import register_backend
-from schemanav.retrieval.structural_index import (
-    SET_ROUTE_BY_IDENTIFIER,
-    SET_ROUTE_HOME,
-    SET_ROUTE_KINDS,
-    SET_ROUTE_PLUMBING,
-    StructuralIndex,
-    StructuralParams,
-)
+from schemanav.retrieval.structural_index import StructuralIndex, StructuralParams
+from schemanav.retrieval.type_ways import TypeWays
 from schemanav.retrieval.writes import WriteObjects, write_names
 
 __all__ = ["StructuralBackend", "StructuralIndex", "StructuralParams", "StructuralSearcher"]
@@ -97,7 +91,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus, Format
-    from schemanav.question.vocabulary import QuestionReading, ShortForms, TypeMentions
+    from schemanav.question.vocabulary import QuestionReading, ShortForms
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -123,10 +117,6 @@ SIBLING_EVIDENCE = 0.2
 # A leaf gets at least this share of the best score of the fields leading into its owner type,
 # times how common its name is (`_inward`); 0.2, 0.4 and 0.5 lost in the corpus grid.
 INWARD_EVIDENCE = 0.3
-# The query root's lists of a type named only in the plural score 1 + this times as much;
-# 0.5 and 2.0 lost in the corpus grid.
-ROOT_LISTS = 1.0
-
 # How much more a request to change something weighs the writes in the order a slice of at
 # least `slicing.ladder.WIDE_WRITES_FROM` tokens reads (`Ranking.wide`): × (1 + 5), against the
 # ranking's × (1 + `write_weight`). A large slice holds several writes, so the one asked for
@@ -326,97 +316,10 @@ class StructuralSearcher:
         reached = zip(self.state.reached, self.state.reached_by, strict=True)
         return {name: count for name, count in reached if name in owners}
 
-    def _lookups(
-        self, mentions: TypeMentions, scores: FloatArray, everyones: bool, reads: bool
-    ) -> FloatArray:
-        """Scores moved by whether the question wants one object of a type or a set of them
-        (see `schemanav.question.vocabulary`): `_set_ways` for the types it names only in the
-        plural, `_one_object_ways` for those it names once. A union of one object and its
-        failures counts as that object (`_with_result_unions`)."""
-        scores = self._set_ways(mentions.plural - mentions.singular, scores, everyones)
-        return self._one_object_ways(mentions, scores, reads)
-
-    def _set_ways(self, sets: frozenset[str], scores: FloatArray, everyones: bool) -> FloatArray:
-        """A type named only in the plural is a set: lookups of one object of it score
-        `plural_lookups` less, and the query root's lists and connections of it (the schema's
-        own way to every object of a type: `issues`, `products`) `ROOT_LISTS` more, unless
-        the set is not everyone's (`everyones` False: "my repos" are the caller's, "runners
-        of group/project" that object's)."""
-        import numpy as np
-
-        root_lists = ROOT_LISTS if everyones else 0.0
-        if not sets or not (self.params.plural_lookups or root_lists):
-            return scores
-        into = self._among(self.state.target, self._numbers_of(sets))
-        single = into & (self.state.shape == 1)
-        scores = scores * np.where(single, 1.0 - self.params.plural_lookups, 1.0)
-        listed = into & (self.state.shape == 2) & self._on_query_root
-        result: FloatArray = scores * np.where(listed, 1.0 + root_lists, 1.0)
-        return result
-
-    def _one_object_ways(
-        self, mentions: TypeMentions, scores: FloatArray, reads: bool
-    ) -> FloatArray:
-        """A question that names a type once beside a literal identifier (`merge request 42`,
-        `project group/project`) wants the lookup of one object of it: lookups reaching it
-        score `literal_lookups` more, and a type it names in the plural beside it is wanted
-        as a set of that object's (`merge requests of project group/project`): the lists and
-        connections of the named object's type into it score `scoped_lists` more. A read
-        naming a type only in the singular without a literal ("repository disk usage", "is
-        the orders asset fresh?") likely wants one object too: its lookups score
-        `singular_lookups` more."""
-        import numpy as np
-
-        one = mentions.one
-        if not one:
-            singular = mentions.singular - mentions.plural
-            if reads and singular and self.params.singular_lookups:
-                return self._lifted(scores, singular, self.params.singular_lookups)
-            return scores
-        result = self._lifted(scores, one, self.params.literal_lookups)
-        plural = mentions.plural
-        if plural and self.params.scoped_lists:
-            scoped = (
-                self._among(self._owner_reached, self._numbers_of(one))
-                & self._among(self.state.target, self._numbers_of(plural))
-                & (self.state.shape == 2)
-            )
-            result = result * np.where(scoped, 1.0 + self.params.scoped_lists, 1.0)
-        return result
-
-    def _lifted(self, scores: FloatArray, names: frozenset[str], lift: float) -> FloatArray:
-        """`scores` with the lookups (one object, by a required argument) of `names` lifted."""
-        import numpy as np
-
-        into = self._among(self.state.target, self._numbers_of(names))
-        result: FloatArray = scores * np.where(into & (self.state.shape == 1), 1.0 + lift, 1.0)
-        return result
-
-    def _numbers_of(self, names: frozenset[str]) -> IntArray:
-        """The reached types' numbers of `names`, with the unions that are one of them or its
-        failure (`_with_result_unions`)."""
-        import numpy as np
-
-        numbers = self._reached_numbers
-        found = np.fromiter((numbers[n] for n in names if n in numbers), dtype=np.int64)
-        return self._with_result_unions(found)
-
-    def _with_result_unions(self, wanted: IntArray) -> IntArray:
-        """The `wanted` types, and the unions that are one of them or its failure: a field
-        returning such a union is a lookup or a list of the wanted type as one returning the
-        type is (`assetNodeOrError(assetKey:)` of an asset node)."""
-        import numpy as np
-
-        return np.union1d(wanted, np.flatnonzero(np.isin(self.state.result_object, wanted)))
-
-    def _among(self, numbers: IntArray, wanted: IntArray) -> Any:
-        """`np.isin(numbers, wanted)` for reached-type numbers (-1 for none): a look-up in a
-        table with a slot per reached type and one more, always False, that -1 indexes."""
-        import numpy as np
-
-        table = np.zeros(len(self.state.reached) + 1, dtype=bool)
-        table[wanted] = True
-        return table[numbers]
+    @cached_property
+    def _ways(self) -> TypeWays:
+        """The fields reaching each type, moved by the types a question names."""
+        return TypeWays(self.state, self.params, self.corpus.owner_column, self._on_query_root)
 
     def _owned_by(self, type_name: str | None) -> Any:
         """True for each entry the type owns (for none, if the graph lacks the type)."""
@@ -438,21 +341,6 @@ class StructuralSearcher:
         import numpy as np
 
         return np.isin(self.corpus.owner_column, sorted(self._write_owners))
-
-    @cached_property
-    def _reached_numbers(self) -> dict[str, int]:
-        """Each reached type's number in the index (`StructuralIndex.reached`)."""
-        return {name: n for n, name in enumerate(self.state.reached)}
-
-    @cached_property
-    def _owner_reached(self) -> IntArray:
-        """Each entry's owner by its number among the reached types (-1: none reaches it)."""
-        import numpy as np
-
-        numbers = self._reached_numbers
-        return np.array(
-            [numbers.get(owner, -1) for owner in self.corpus.owner_column], dtype=np.int64
-        )
 
     def search_scores(self, query: str, write_weight: float | None = None) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence.
@@ -481,7 +369,7 @@ class StructuralSearcher:
         everyones = not about_the_caller and not PATH_LITERAL.search(query)
         mentions = question.mentions.among(self._reached)
         reads = not question.asked_writes
-        scores = self._lookups(mentions, scores, everyones=everyones, reads=reads)
+        scores = self._ways.moved(mentions, scores, everyones=everyones, reads=reads)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         if write_weight and question.asked_writes:
@@ -569,7 +457,7 @@ class StructuralSearcher:
         owner no field reaches)."""
         import numpy as np
 
-        state, owner = self.state, self._owner_reached
+        state, owner = self.state, self._ways.owner_reached
         nowhere = len(state.reached)
         # A field returning a union is a leaf here, as one returning a scalar is.
         owners = self.corpus.owners
@@ -597,37 +485,10 @@ class StructuralSearcher:
         return self.rank(self.search_scores(query), k, detours=self.set_detours(query))
 
     def set_detours(self, query: str) -> FloatArray | None:
-        """What the hops of a question's ways in cost more (or less) when it asks for a set
-        (names a type only in the plural). A way that cannot hold the set costs
-        `set_wrong_way_hops` more: a lookup of one object by identifiers only (who asks for
-        every open merge request has no merge request's ID) and, when the question names an
-        object by its path ("vulnerabilities in group/project"), the query root's list of
-        everyone's. The set's home (`Project.mergeRequests`, see
-        `structural_index._set_routes`) costs `set_home_hops` less, and a connection's or
-        page's way to its items `set_plumbing_hops` less, so a list is no longer two hops
-        behind a lookup. None when nothing changes."""
-        import numpy as np
-
-        params = self.params
-        wrong = params.set_wrong_way_hops
-        kinds = np.zeros(len(SET_ROUTE_KINDS))  # what each kind adds, by its number
-        kinds[SET_ROUTE_HOME] = -params.set_home_hops
-        kinds[SET_ROUTE_PLUMBING] = -params.set_plumbing_hops
-        kinds[SET_ROUTE_BY_IDENTIFIER] = wrong
-        if not kinds.any():
-            return None
+        """What the hops of the question's ways in cost more or less when it asks for a set
+        (`TypeWays.detours`); None when nothing changes."""
         question = self._reading(query)
-        query, mentions = question.text, question.mentions.among(self._reached)
-        numbers = self._reached_numbers
-        sets = [numbers[n] for n in mentions.plural - mentions.singular if n in numbers]
-        if not sets:
-            return None
-        into = self._among(self.state.set_target, np.array(sets, dtype=np.int64))
-        detours: FloatArray = np.where(into, kinds[self.state.set_route], 0.0)
-        if wrong and PATH_LITERAL.search(query):
-            everyones = into & self._on_query_root & (self.state.shape == 2)
-            detours = detours + np.where(everyones, wrong, 0.0)
-        return detours
+        return self._ways.detours(question.mentions.among(self._reached), question.text)
 
     def _ordered(
         self, scores: FloatArray, k: int, *, detours: FloatArray | None = None
