@@ -120,6 +120,39 @@ def test_a_build_that_finishes_second_keeps_the_cache_in_place(
     assert [p.name for p in directory.parent.iterdir()] == [directory.name]  # no staging left
 
 
+def test_an_interrupted_build_leaves_nothing_behind(
+    moviedb_corpus: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backend = BM25Backend(Format.GLOSS, tokenizer="en_stem", cache_dir=tmp_path)
+    build = backend._build
+
+    def interrupted(corpus: Corpus, path: Path | None) -> object:
+        build(corpus, path)  # the segments are written, then the user presses Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(backend, "_build", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        backend.index(moviedb_corpus)
+    assert list((tmp_path / "bm25").iterdir()) == []
+
+
+def test_a_build_a_killed_process_left_is_swept_once_an_hour_old(
+    moviedb_corpus: Corpus, tmp_path: Path
+) -> None:
+    entries = tmp_path / "bm25"
+    entries.mkdir()
+    for name in (".building-old", ".discarded-old-x", ".building-new"):
+        (entries / name).mkdir()
+        (entries / name / "meta.json").write_text("{}")
+    hours_ago = os.stat(entries).st_mtime - 2 * 3600
+    for name in (".building-old", ".discarded-old-x"):
+        os.utime(entries / name, (hours_ago, hours_ago))
+    indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
+    # The new one may be another process's build in hand.
+    left = sorted(p.name for p in entries.iterdir() if p.name.startswith("."))
+    assert left == [".building-new"]
+
+
 def test_cache_entries_are_per_format_and_tokenizer(moviedb_corpus: Corpus, tmp_path: Path) -> None:
     indexed(moviedb_corpus, Format.GLOSS, "en_stem", tmp_path)
     indexed(moviedb_corpus, Format.GLOSS, "default", tmp_path)

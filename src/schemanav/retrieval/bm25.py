@@ -7,12 +7,15 @@ become one disjunction of term queries, which is what a parsed bag-of-words quer
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import secrets
 import shutil
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -146,7 +149,8 @@ class BM25Backend:
         """Build in a temporary directory beside the target, then rename it into place."""
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
-            staging = Path(tempfile.mkdtemp(prefix=".building-", dir=final.parent))
+            _sweep(final.parent)
+            staging = Path(tempfile.mkdtemp(prefix=_BUILDING, dir=final.parent))
         except OSError:
             return self._build(corpus, None)  # an unusable cache directory only costs speed
         try:
@@ -156,7 +160,8 @@ class BM25Backend:
             installed = self._install(staging, final, len(corpus))
         except OSError:
             installed = None
-        shutil.rmtree(staging, ignore_errors=True)  # gone already once installed
+        finally:  # interrupted too: no half-built index stays behind
+            shutil.rmtree(staging, ignore_errors=True)  # gone already once installed
         # A cache we cannot write is not an error: search from memory instead.
         return installed if installed is not None else self._build(corpus, None)
 
@@ -250,12 +255,32 @@ class BM25Searcher:
 
 def _discard(directory: Path) -> None:
     """Rename a directory aside, then delete it; nothing if it is already gone."""
-    aside = directory.with_name(f".discarded-{secrets.token_hex(6)}-{directory.name}")
+    aside = directory.with_name(f"{_DISCARDED}{secrets.token_hex(6)}-{directory.name}")
     try:
         os.rename(directory, aside)
     except OSError:
         return
     shutil.rmtree(aside, ignore_errors=True)
+
+
+def _sweep(directory: Path) -> None:
+    """Delete what a killed process left beside the indexes (a build it never finished, a
+    damaged index it had renamed aside), once it is `_LEFT_BEHIND_AFTER_S` old: never a
+    build another process has in hand."""
+    cutoff = time.time() - _LEFT_BEHIND_AFTER_S
+    for path in directory.iterdir():
+        if not path.name.startswith((_BUILDING, _DISCARDED)):
+            continue
+        with contextlib.suppress(OSError):
+            status = path.lstat()
+            if stat.S_ISDIR(status.st_mode) and status.st_mtime < cutoff:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+# The temporary directories beside the indexes: one being built, one renamed aside to delete.
+_BUILDING = ".building-"
+_DISCARDED = ".discarded-"
+_LEFT_BEHIND_AFTER_S = 3600
 
 
 def _file_digests(directory: Path) -> dict[str, str]:
