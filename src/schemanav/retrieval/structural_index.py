@@ -35,8 +35,9 @@ DESCRIPTION_WEIGHT = 0.5
 class StructuralParams:
     """The knobs, with the values chosen in benchmarks/structural-experiments.md (and, for
     those of issue 23, benchmarks/slice-experiments.md). Those whose other values no
-    held-out set chose in the corpus grid are built in: `DESCRIPTION_WEIGHT` here, and
-    closeness, sibling evidence and the root's lists in `schemanav.retrieval.structural`."""
+    held-out set chose in the corpus grid are built in: `DESCRIPTION_WEIGHT` here,
+    closeness and sibling evidence in `schemanav.retrieval.structural`, the root's lists in
+    `schemanav.retrieval.type_ways`."""
 
     name_weight: float = 2.0
     owner_weight: float = 1.5
@@ -66,7 +67,9 @@ class StructuralParams:
     set_home_hops: float = 0.45
     set_plumbing_hops: float = 0.7
     write_weight: float = 1.0
-    write_object_evidence: float = 0.2
+    # 0.2 until the corpus grid chose 0.4 in sample and by all nine held-out sets, once a
+    # request's slices read the wide ranking and its write's answer came first.
+    write_object_evidence: float = 0.4
 
 
 def _argument_words(entry: CorpusEntry, corpus: Corpus) -> str:
