@@ -69,7 +69,7 @@ WEIGHTS: dict[str, tuple[Any, ...]] = {
     "singular_lookups": (0.25, 1.0),
     "time_evidence": (0.15, 0.6),
     "caller_weight": (0.25, 1.0),
-    "write_object_evidence": (0.1, 0.4),
+    "write_object_evidence": (0.2, 0.8),
 }
 KINDS = {"sizes": ("c", SIZES), "weights": ("s", WEIGHTS)}
 
