@@ -54,6 +54,12 @@ def test_the_hybrids_ranking_is_its_search_with_the_structural_reading_and_wide_
     weighed more, fused with the same cosines)."""
     pytest.importorskip("sentence_transformers")
     from schemanav.retrieval.base import Ranking, ranking_of
+    from schemanav.retrieval.hybrid import HybridSearcher
+    from schemanav.retrieval.structural import (
+        WIDE_WRITE_WEIGHT,
+        StructuralBackend,
+        StructuralParams,
+    )
 
     context = BackendContext(Format.DOT_PLUS_GLOSS, tmp_path_factory.mktemp("cache"))
     hybrid = create_backend("hybrid-local", context).index(moviedb_corpus)
@@ -62,11 +68,13 @@ def test_the_hybrids_ranking_is_its_search_with_the_structural_reading_and_wide_
     assert ranking.coordinates == Ranking.of(hybrid.search(request, 40)).coordinates
     assert ranking.reading is not None and ranking.reading.asked_writes
     assert ranking.wide is not None and sorted(ranking.wide) == sorted(ranking.entries or ())
-    known = moviedb_corpus.coordinates
-    wide = [known[entry] for entry in ranking.wide]
-
-    def write_ranks(order: list[str]) -> list[int]:
-        return [rank for rank, c in enumerate(order) if c.startswith("Mutation.")]
-
-    assert sum(write_ranks(wide)) < sum(write_ranks(list(ranking.coordinates)))
+    # The wide order is the same fusion with the structural side weighing the writes as a
+    # searcher whose own write weight were the wide one, and it is another order.
+    heavier = StructuralBackend(
+        Format.DOT_PLUS_GLOSS, params=StructuralParams(write_weight=WIDE_WRITE_WEIGHT)
+    ).index(moviedb_corpus)
+    assert isinstance(hybrid, HybridSearcher)
+    widened = ranking_of(HybridSearcher(hybrid.name, heavier, hybrid.embedding), request, 40)
+    assert ranking.wide == widened.entries
+    assert ranking.wide != ranking.entries
     assert ranking_of(hybrid, "Who directed this film?", 40).wide is None
