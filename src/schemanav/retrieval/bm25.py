@@ -268,7 +268,11 @@ def _sweep(directory: Path) -> None:
     damaged index it had renamed aside), once it is `_LEFT_BEHIND_AFTER_S` old: never a
     build another process has in hand."""
     cutoff = time.time() - _LEFT_BEHIND_AFTER_S
-    for path in directory.iterdir():
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return  # a directory we may write but not list: the sweep is only tidying
+    for path in entries:
         if not path.name.startswith((_BUILDING, _DISCARDED)):
             continue
         with contextlib.suppress(OSError):
