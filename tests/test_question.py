@@ -49,6 +49,8 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         # …and after a phrase setting where or when, up to its comma.
         'In the main menu draft, move "Sale" under "Shop".',
         "From now on, only let people follow me if they pay 1 GHO.",
+        # A verb of change said in words whose first reads.
+        "Get rid of the old staging cluster from our organization.",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -76,6 +78,11 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:
     assert not asks_for_write(question)
+
+
+def test_get_rid_of_stands_for_the_verbs_of_removal() -> None:
+    assert verbs("Get rid of the ci-legacy token.", {"revoke", "tokens"}) == ["delete"]
+    assert verbs("Get the ci-legacy token.", {"revoke", "tokens"}) == []
 
 
 def test_a_request_after_its_scene_names_the_write_by_its_verb() -> None:

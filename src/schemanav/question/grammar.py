@@ -91,12 +91,21 @@ WRITE_VERBS = (
 )
 
 
+# Verbs of change said in several words whose first is a verb of reading: "Get rid of the old
+# cluster" removes it. English, not any API's words.
+_PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
+
+
 def _sentence_words(sentence: str) -> list[str]:
     """A sentence's words from its verb on: lower-cased, apostrophes dropped ("what's" →
-    `whats`, "account's" → `accounts`), polite openers ("please") dropped."""
+    `whats`, "account's" → `accounts`), polite openers ("please") dropped, a verb said in
+    several words (`_PHRASAL_VERBS`) as its one."""
     words = _WORD.findall(sentence.lower().replace("'", ""))
     while words and words[0] in POLITE:
         words = words[1:]
+    for phrase, verb in _PHRASAL_VERBS.items():
+        if tuple(words[: len(phrase)]) == phrase:
+            return [verb, *words[len(phrase) :]]
     return words
 
 
