@@ -130,6 +130,50 @@ def test_a_payload_shows_the_list_through_which_the_schemas_writes_report_failur
     assert "AddItemPayload.errors" not in piece.fields
 
 
+CHANGED_OBJECT_SDL = """
+type Query { org(slug: String!): Org }
+type Org { name: String!  teams(first: Int, after: String): TeamConnection  plan: String }
+type Team { id: ID!  name: String!  slug: String!  privacy: String  members: Int }
+type TeamConnection { edges: [TeamEdge]  pageInfo: PageInfo! }
+type TeamEdge { cursor: String!  node: Team }
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+type Mutation {
+  teamCreate(input: TeamCreateInput!): TeamCreatePayload
+  teamUpdate(input: TeamUpdateInput!): TeamUpdatePayload
+}
+input TeamCreateInput { orgId: ID!  name: String! }
+input TeamUpdateInput { id: ID!  name: String }
+type TeamCreatePayload { clientMutationId: String  teamEdge: TeamEdge!  organization: Org! }
+type TeamUpdatePayload { clientMutationId: String  team: Team!  organization: Org! }
+"""
+
+
+@pytest.mark.parametrize(
+    ("write", "payload", "returned"),
+    [
+        ("Mutation.teamUpdate", "TeamUpdatePayload", {"TeamUpdatePayload.team"}),
+        # A Relay edge to the new object, for the connections the client holds.
+        (
+            "Mutation.teamCreate",
+            "TeamCreatePayload",
+            {"TeamCreatePayload.teamEdge", "TeamEdge.node"},
+        ),
+    ],
+)
+def test_a_first_hits_payload_shows_the_object_its_write_changes(
+    write: str, payload: str, returned: set[str]
+) -> None:
+    slicer = slicer_for(CHANGED_OBJECT_SDL)
+    piece = slicer.from_ranked([write], 1000, "Make a team called SRE.")
+    valid(piece.sdl)
+    assert returned <= set(piece.fields)
+    # The payload's other objects are context the question does not name.
+    assert f"{payload}.organization" not in piece.fields
+    # A write past the first hits brings its payload alone.
+    later = slicer.from_ranked(["Query.org", "Org.name", "Org.plan", write], 1000, "Make a team.")
+    assert write in later.fields and not returned & set(later.fields)
+
+
 OUTCOME_SDL = """
 type Query { sensor(name: String!): SensorOrError  sensors: [Sensor!]! }
 type Sensor { name: String!  running: Boolean! }

@@ -50,7 +50,9 @@ when nothing else identifies it; a type of at most 32 leaves that gets its third
 when they cost at most 2% of the budget; a write enters when it is the first hit or the question
 asks for one (an imperative sentence, `schemanav.question`), or, from a rung of 4,000 tokens, when
 it is among a read's main hits and the complete slice has room left (`completion`), and brings the
-`id` of each type it takes objects of by their `id` (`writes`); a write is a field of the mutation
+`id` of each type it takes objects of by their `id` and, one of the first two hits, its payload's
+field returning the object it changes (named after it, or a Relay edge to it with its `node`:
+`writes`); a write is a field of the mutation
 root or of a namespace of it (`schemanav.corpus.groups`: a type only argument-less fields of a root
 return, at least half of whose fields take arguments, `Mutation.formBuilder: FbMutation`), and a
 namespace is a way in as its root is; a connection shows its way to its
@@ -91,7 +93,7 @@ budgets builds each once.
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `fields` (what a slice needs of one field), `connections` (a Relay connection's shape), `writes`
-(the objects a mutation takes, its payloads' errors), `outcomes` (how the schema reports an
+(the objects a mutation takes, its payloads' errors and changed objects), `outcomes` (how the schema reports an
 outcome: its shared outcome, envelopes, entry fields and the parts of a type), `conventions`
 (how the schema's lists take their arguments: the page size and the arguments paging takes, text
 search, sort), `tables` (what a slicer precomputes per schema: ways in, labels, values, the

@@ -22,6 +22,7 @@ from schemanav.retrieval.slicing.params import (
     PAGE_CURSOR_ARGUMENT,
     PAGE_INFO_FIELDS,
     PAGE_SIZE_ARGUMENT,
+    TOP_ARGUMENTS,
     TOP_ARGUMENTS_CAP,
 )
 from schemanav.retrieval.slicing.render import description
@@ -397,8 +398,9 @@ class ClosedState(SliceState):
 
     def _for_writes(self, type_name: str) -> list[str]:
         """What a type shows for the slice's writes (`schemanav.retrieval.slicing.writes`):
-        its `id` when a write in the slice takes its objects by it, and the list through
-        which a payload reports failure (`errors`)."""
+        its `id` when a write in the slice takes its objects by it, the list through which a
+        payload reports failure (`errors`), the field through which it returns the object
+        its write changes, and an edge returning that object its `node`."""
         writes = {name for owner in self.s.write_owners for name in self.fields.get(owner, ())}
         if not writes:  # most slices: the tables below are made only once a write is in one
             return []
@@ -410,6 +412,10 @@ class ClosedState(SliceState):
         errors = self.s.writes.payload_errors.get(type_name)
         if errors is not None:
             found.append(errors)
+        if self.hits <= TOP_ARGUMENTS:
+            found += self.s.writes.payload_objects.get(type_name, ())
+        if type_name in self.s.writes.answer_edges:
+            found.append("node")
         return found
 
     def _leaf(self, type_name: str, kind: str, argument: bool = False) -> None:

@@ -9,7 +9,9 @@ a type (`productUpdate(id:)` → Product).
 
 A write's payload reports what went wrong in a list most payloads of the schema carry under
 one name (`errors { field message code }`, `userErrors`): an agent that does not select it
-never learns that its write failed, so a payload entering a slice shows it.
+never learns that its write failed, so a payload entering a slice shows it. A payload returns
+the object its write changed (`teamUpdate` → `team`, `teamCreate` → `teamEdge { node }`), which
+the client reads back: the payload of one of a slice's first hits shows it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from schemanav.corpus.facts import SliceFacts
 
 _ID_SUFFIX = re.compile(r"(?:Id|ID)s?$")
+_EDGE_SUFFIX = re.compile(r"Edge$")
 
 
 def write_references(
@@ -94,6 +97,37 @@ def payload_errors(corpus: Corpus, roots: frozenset[str]) -> dict[str, str]:
     return dict.fromkeys(owners, name)
 
 
+def payload_objects(
+    corpus: Corpus, kinds: Mapping[str, str], roots: frozenset[str]
+) -> dict[str, tuple[str, ...]]:
+    """By payload type (returned by writes, fields of `roots`, and by no other field), the
+    fields through which it returns the object its write changes: one object each, named
+    after the object the write's own name names (`clusterAgentTokenCreate` →
+    `clusterAgentToken`, `createProduct` → `product`), or a Relay edge to it, which a client
+    adds to the connections it holds (`teamCreate` → `teamEdge { node }`). The payload's
+    other objects (the organization it belongs to) are context the question may not want."""
+    if not roots:
+        return {}
+    payloads = returned_only_by(corpus, set(roots), lambda entry: True) - roots
+    names: dict[str, list[set[str]]] = defaultdict(list)
+    for entry in corpus.entries:
+        if entry.owner in roots and entry.named_return_type in payloads:
+            names[entry.named_return_type].append(set(type_words(entry.field).split(" ")))
+    found: dict[str, list[str]] = defaultdict(list)
+    for entry in corpus.entries:
+        if (
+            entry.owner not in payloads
+            or entry.returns_list
+            or entry.takes_required_argument
+            or kinds.get(entry.named_return_type) not in ("object", "interface", "union")
+        ):
+            continue
+        words = set(type_words(_EDGE_SUFFIX.sub("", entry.field)).split(" "))
+        if any(words <= write for write in names[entry.owner]):
+            found[entry.owner].append(entry.field)
+    return {payload: tuple(fields) for payload, fields in found.items()}
+
+
 class WriteTables:
     """One schema's writes, as slices read them: the types whose `id` each write takes
     (`write_references`), by type the writes taking it, and each payload's list reporting
@@ -113,3 +147,15 @@ class WriteTables:
                 takers[type_name].add(write)
         self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
         self.payload_errors = payload_errors(corpus, owners)
+        self.payload_objects = payload_objects(corpus, kinds, owners)
+        # The edges a payload returns its object through show their `node`.
+        returned = {
+            entry.named_return_type
+            for entry in corpus.entries
+            if entry.field in self.payload_objects.get(entry.owner, ())
+        }
+        self.answer_edges = frozenset(
+            entry.owner
+            for entry in corpus.entries
+            if entry.owner in returned and entry.field == "node"
+        )
