@@ -93,8 +93,9 @@ budgets builds each once.
 
 The package, in the order a slice is made: `params` (the options and the fixed sizes),
 `fields` (what a slice needs of one field), `connections` (a Relay connection's shape), `writes`
-(the objects a mutation takes, its payloads' errors and changed objects), `outcomes` (how the schema reports an
-outcome: its shared outcome, envelopes, entry fields and the parts of a type), `conventions`
+(the objects a mutation takes, its payloads' errors and changed objects), `outcomes` (how the
+schema reports an outcome: its shared outcome, envelopes, entry fields and the parts of a
+type), `conventions`
 (how the schema's lists take their arguments: the page size and the arguments paging takes, text
 search, sort), `tables` (what a slicer precomputes per schema: ways in, labels, values, the
 root's lookups),
