@@ -197,6 +197,27 @@ def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None
     valid(piece.sdl)
 
 
+JOBS_SDL = """
+type Query { org(slug: String!): Org }
+type Org { name: String!  jobs(first: Int, after: String, state: String): JobConnection }
+type JobConnection { edges: [JobEdge]  pageInfo: PageInfo! }
+type JobEdge { cursor: String!  node: Job }
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+union Job = CommandJob | WaitJob
+type CommandJob { id: ID!  command: String  state: String }
+type WaitJob { id: ID!  state: String }
+"""
+
+
+def test_a_union_the_question_names_in_the_plural_is_a_set_as_an_object_type_is() -> None:
+    # "jobs" names `union Job`, though a union owns no field: its connection can be paged.
+    piece = slicer_for(JOBS_SDL).from_ranked(
+        ["Org.jobs", "CommandJob.command"], 1000, "failed jobs"
+    )
+    valid(piece.sdl)
+    assert "Org.jobs(after:)" in piece.arguments and "JobConnection.pageInfo" in piece.fields
+
+
 PAGED_SDL = """
 type Query {
   tags(first: Int, after: String, last: Int, before: String, offset: Int): TagConnection!

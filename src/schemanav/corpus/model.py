@@ -340,6 +340,13 @@ class Corpus:
         return frozenset(self.owner_column)
 
     @cached_property
+    def output_types(self) -> frozenset[str]:
+        """The object, interface and union types: those a selection set is written on, and
+        those a question names by their words (`Job` for "jobs", though a union owns no
+        field)."""
+        return self.owners | frozenset(self.possible_types)
+
+    @cached_property
     def returned_by(self) -> dict[str, frozenset[str]]:
         """By named return type, the types whose fields return it: whether only a root's
         fields return a type (a write's payload, a type grouping a root's fields) and which

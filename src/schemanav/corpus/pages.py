@@ -27,7 +27,7 @@ def list_pages(corpus: Corpus) -> dict[str, str]:
     at most `PAGE_LEAVES` of them and none an `ID` (a page is no object of its own), and
     returned by a field whose arguments are all optional (the options that choose the page;
     a required one looks an object up)."""
-    objects = corpus.owners | frozenset(corpus.possible_types)
+    objects = corpus.output_types
     fields = defaultdict(list)
     returned_with_options: set[str] = set()
     payloads: set[str] = set()

@@ -12,7 +12,8 @@ grammar, not from any API's vocabulary: "which merge requests…" names the type
 A type named by a short namespace prefix and one noun (`CiRunner`, `PbPage`) is also named by
 that noun, where no type is ("paused runners").
 
-One `TypeReader` per schema (`reader_of`, by the names of the types that own fields) reads
+One `TypeReader` per schema (`reader_of`, by the names of its object, interface and union
+types: a union owns no field, yet "jobs" names Buildkite's `union Job`) reads
 every question once (`TypeReader.read`) into one frozen `QuestionReading`, for both the ranking
 (its text, grammar and `mentions`) and the slicer (its `slice`, `TypeReader.for_slice`): a new
 rule of the form "a question that names a type so" has this one home. The structural ranking
@@ -123,7 +124,7 @@ def plural_forms(words: str) -> set[str]:
 
 @dataclass(frozen=True)
 class TypeMentions:
-    """The object types a question names, in the plural and in the singular."""
+    """The output types a question names, in the plural and in the singular."""
 
     plural: frozenset[str]
     singular: frozenset[str]
@@ -521,6 +522,6 @@ class TypeReader:
 
 @lru_cache(maxsize=4)
 def reader_of(names: frozenset[str]) -> TypeReader:
-    """The reader of the schema whose types owning fields are `names` (`Corpus.owners`): the
-    ranking and the slicer of one schema take the same one."""
+    """The reader of the schema whose object, interface and union types are `names`
+    (`Corpus.output_types`): the ranking and the slicer of one schema take the same one."""
     return TypeReader(names)

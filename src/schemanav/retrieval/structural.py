@@ -297,7 +297,8 @@ class StructuralSearcher:
         it to the slices of the ranking (`Ranking.reading`)."""
         from schemanav.question.vocabulary import reader_of
 
-        reader, expand, stem = reader_of(self.corpus.owners), self._short_forms.expand, self.stem
+        reader = reader_of(self.corpus.output_types)
+        expand, stem = self._short_forms.expand, self.stem
 
         def reading(question: str) -> QuestionReading:
             return reader.read(question, stem, expand(question))

@@ -671,4 +671,4 @@ class SchemaTables(ArgumentConventions):
         schema's one reader, the ranking's too."""
         from schemanav.question.vocabulary import reader_of
 
-        return reader_of(self.corpus.owners)
+        return reader_of(self.corpus.output_types)
