@@ -80,9 +80,17 @@ def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> Non
     assert not asks_for_write(question)
 
 
-def test_get_rid_of_stands_for_the_verbs_of_removal() -> None:
-    assert verbs("Get rid of the ci-legacy token.", {"revoke", "tokens"}) == ["delete"]
+@pytest.mark.parametrize(
+    "question",
+    ["Get rid of the ci-legacy token.", "Take Jordan off the team.", "Take down the banner."],
+)
+def test_verbs_said_in_several_words_stand_for_the_verbs_of_removal(question: str) -> None:
+    assert verbs(question, {"revoke", "tokens"}) == ["delete"]
+
+
+def test_their_first_word_alone_is_not_a_verb_of_removal() -> None:
     assert verbs("Get the ci-legacy token.", {"revoke", "tokens"}) == []
+    assert verbs("Take the team to the new org.", {"revoke", "tokens"}) == []
 
 
 def test_a_request_after_its_scene_names_the_write_by_its_verb() -> None:

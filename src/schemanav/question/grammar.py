@@ -94,18 +94,25 @@ WRITE_VERBS = (
 # Verbs of change said in several words whose first is a verb of reading: "Get rid of the old
 # cluster" removes it. English, not any API's words.
 _PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
+# …and verbs whose particle may stand after their object: "Take Jordan off the team", "Take
+# down the banner" remove.
+_PARTICLE_VERBS = {"take": (frozenset({"off", "down", "away"}), "remove")}
 
 
 def _sentence_words(sentence: str) -> list[str]:
     """A sentence's words from its verb on: lower-cased, apostrophes dropped ("what's" →
     `whats`, "account's" → `accounts`), polite openers ("please") dropped, a verb said in
-    several words (`_PHRASAL_VERBS`) as its one."""
+    several words (`_PHRASAL_VERBS`, `_PARTICLE_VERBS`) as its one."""
     words = _WORD.findall(sentence.lower().replace("'", ""))
     while words and words[0] in POLITE:
         words = words[1:]
     for phrase, verb in _PHRASAL_VERBS.items():
         if tuple(words[: len(phrase)]) == phrase:
             return [verb, *words[len(phrase) :]]
+    if words and words[0] in _PARTICLE_VERBS:
+        particles, verb = _PARTICLE_VERBS[words[0]]
+        if not particles.isdisjoint(words[1:]):
+            return [verb, *words[1:]]
     return words
 
 
