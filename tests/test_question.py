@@ -51,6 +51,8 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "From now on, only let people follow me if they pay 1 GHO.",
         # A verb of change said in words whose first reads.
         "Get rid of the old staging cluster from our organization.",
+        # Giving someone else something changes what they may do.
+        "Give user 77 the admin role.",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -74,6 +76,7 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Show run 8: which steps failed?",
         "In the octocat/example repository, list the merged pull requests.",
         "For the nightly job, show its schedules and sensors.",
+        "Give me the full configuration of the web pipeline.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:

@@ -10,7 +10,8 @@ A request to change something:
 A user asks for a write in the imperative ("Block this spam account.", "Delete the draft I
 wrote yesterday", "Put product 12 into the new-arrivals category"), and rarely with the
 mutation's own verb (`addReaction` for "like", `removeOrder` for "delete the cart"). A read is a
-question ("which …?", "how many …"), an imperative of reading ("show", "list", "find"), or a
+question ("which …?", "how many …"), an imperative of reading ("show", "list", "find", "give
+me": "Give the team access" changes what it may do), or a
 string of keywords ("draft pull requests not ready"). Keywords and imperatives look alike in
 their first word, so an imperative is taken only as a sentence: its verb followed by a
 determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an exclamation mark,
@@ -74,6 +75,9 @@ _DETERMINERS = frozenset(
 )
 # "give me …", "let me see …": a request to be shown something.
 _SHOW_ME = frozenset({"see", "know", "look", "view", "read", "check"})
+# "Give me the list" reads; "Give the QA team access", "Give user 77 the admin role" change
+# what someone may do.
+_ASKERS_OBJECT = frozenset({"me", "us"})
 
 
 # The verbs of change by what they do, the first two of each family the words writes are
@@ -190,7 +194,8 @@ def _imperative(question: str) -> bool:
     if len(words) < 2 or text.endswith("?"):
         return False
     verb, following = words[0], words[1]
-    if verb in _ASKING or verb in _READING or verb.isdigit():
+    giving = verb == "give" and following not in _ASKERS_OBJECT
+    if verb in _ASKING or (verb in _READING and not giving) or verb.isdigit():
         return False
     if verb == "let" and following in {"me", "us"}:
         return len(words) > 2 and words[2] not in _SHOW_ME
