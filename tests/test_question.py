@@ -153,6 +153,15 @@ def test_how_a_question_reads_a_list_is_read_from_its_words(
         assert not reads(question), question
 
 
+def test_a_question_gives_an_object_by_its_opaque_global_identifier() -> None:
+    for question in ("Show test suite U3VpdGUtLS03Nzc=", "cluster Q2x1c3Rlci0tLTEyMw's queues",
+                     "merge request gid://gitlab/MergeRequest/1?"):
+        assert read(question).global_id, question
+    for question in ("commit a1b2c3d4e5f67890", "repository owner-1/repo-1", "order 10042",
+                     "the ios-unit-tests suite", "acme-inc/web-frontend"):
+        assert not read(question).global_id, question
+
+
 def test_a_question_with_two_commas_lists_many_things() -> None:
     assert lists_many("Show product 5: its status, tags, pictures, title and description.")
     assert read("Open run 8: its status, config, and tags.").lists

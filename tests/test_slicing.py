@@ -218,6 +218,25 @@ def test_a_union_the_question_names_in_the_plural_is_a_set_as_an_object_type_is(
     assert "Org.jobs(after:)" in piece.arguments and "JobConnection.pageInfo" in piece.fields
 
 
+NODE_SDL = """
+type Query { org(slug: String!): Org  node(id: ID!): Node }
+interface Node { id: ID! }
+type Org implements Node { id: ID!  name: String!  suite(slug: String!): Suite }
+type Suite implements Node { id: ID!  name: String!  emoji: String  slug: String! }
+"""
+
+
+def test_a_read_giving_a_global_identifier_shows_the_lookup_of_any_object_by_it() -> None:
+    slicer = slicer_for(NODE_SDL)
+    ranked = ["Query.org", "Org.suite", "Suite.name"]  # the ranking's way in: through the org
+    piece = slicer.from_ranked(ranked, 1000, "Show test suite U3VpdGUtLS03Nzc=: its name.")
+    valid(piece.sdl)
+    assert "Query.node(id:)" in piece.arguments and "type Suite implements Node" in piece.sdl
+    # A slug is no global identifier: the way the ranking took is enough.
+    by_slug = slicer.from_ranked(ranked, 1000, "Show test suite ios-unit-tests: its name.")
+    assert "Query.node" not in by_slug.fields
+
+
 PAGED_SDL = """
 type Query {
   tags(first: Int, after: String, last: Int, before: String, offset: Int): TagConnection!

@@ -10,6 +10,7 @@ from schemanav.question.grammar import (
     in_first_person,
     in_time,
     lists_many,
+    names_global_id,
     pages,
     quoted_value_nouns,
     request_words,
@@ -24,7 +25,8 @@ class Reading:
     `first_person`, it is about its asker ("my snippets"); `in_time`, it asks when or about a
     period; `pages`, it reads a set page by page; `sorts`, in an order; `searches_text`, it
     looks for text inside a value ("whose name contains …"); `lists`, it lists many things it
-    wants ("its status, tags, pictures, title and description"); `quoted_nouns`, the word
+    wants ("its status, tags, pictures, title and description"); `global_id`, it gives an
+    object by its opaque global identifier ("suite U3VpdGUtLS03Nzc="); `quoted_nouns`, the word
     after each quoted value (what the value is); `request`, the words of the part that would
     ask for a change (`request_words`: the verb a write is matched by, read whether or not
     `writes`)."""
@@ -37,6 +39,7 @@ class Reading:
     sorts: bool
     searches_text: bool
     lists: bool
+    global_id: bool
     quoted_nouns: tuple[str, ...]
     request: tuple[str, ...]
 
@@ -54,6 +57,7 @@ def read(question: str) -> Reading:
         sorts=sorts(question),
         searches_text=searches_text(question),
         lists=lists_many(question),
+        global_id=names_global_id(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
         request=request_words(question),
     )

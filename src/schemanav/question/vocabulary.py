@@ -77,6 +77,9 @@ TEXT_MARK = "@text"
 # …and what a sort argument (`sort:`, `orderBy:`, an enum of ASC and DESC) answers to when it
 # asks for a set in an order.
 SORT_MARK = "@sort"
+# …and what the root's lookup of any object by its global identifier (`node(id:)`) answers to
+# when the question gives one.
+GLOBAL_ID_MARK = "@gid"
 
 
 def without_path_literals(question: str) -> str:
@@ -507,6 +510,8 @@ class TypeReader:
             found.add(TEXT_MARK)
         if reading.sorts:
             found.add(SORT_MARK)
+        if reading.global_id:
+            found.add(GLOBAL_ID_MARK)
         found.update(VALUE_MARK + word for noun in reading.quoted_nouns for word in words(noun))
         mentions = self.type_names.mentions(question, SET_WORDS | ORDER_WORDS)
         one = mentions.one

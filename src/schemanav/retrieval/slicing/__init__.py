@@ -20,7 +20,8 @@ budget (60% within 4,000 tokens for a request to change something whose first hi
 answer, not the reads ranked after it, is what the rest serves); the rest goes first to
 connectives (fields not yet shown from a type in the slice to a type with a hit, each costing only
 its line, at most two between two types), then, from 2,000 tokens, to
-a read's root lookup of each type with hits (the way an operation asks for that object by its key),
+a read's root lookup of each type with hits (the way an operation asks for that object by its key;
+at every rung, `node(id:)` for a read giving an opaque global identifier: `add_global_lookup`),
 a read's unions of one object and its failures whole (every way the lookup can end), the leaves and
 values of the slice's types within 4% of the budget and the answer's tree within 4% more (the types
 under the best-ranked root field the slice shows, or a namespace's field where the schema groups its

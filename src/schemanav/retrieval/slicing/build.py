@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from schemanav.question.vocabulary import GLOBAL_ID_MARK
 from schemanav.retrieval.slicing.completion import Completion
 from schemanav.retrieval.slicing.growth import GrowingState
 from schemanav.retrieval.slicing.ladder import Rung, counted_hits, finished
@@ -226,6 +227,21 @@ class Growth(Completion):
         lookups = self.s.root_lookups
         for type_name in list(state.hit_types):
             state = self._link_best(state, root, lookups.get(type_name, ()))
+        return state
+
+    def add_global_lookup(self, state: GrowingState) -> GrowingState:
+        """A read that gives an object by its opaque global identifier ("test suite
+        U3VpdGUtLS03Nzc=") shows the root's lookup of any object by it (Relay's `node(id:)`,
+        `SchemaTables.global_lookup`) while it fits, when a type it names beside that literal
+        is in the slice and may be what the lookup returns: the identifier is that lookup's
+        argument, whatever way in the ranking took."""
+        lookup = self.s.global_lookup
+        if lookup is None or self.writes or GLOBAL_ID_MARK not in self.words:
+            return state
+        root, name = self.s.names[lookup]
+        possible = self.s.possible.get(self.s.facts[root][name].named, frozenset())
+        if any(t in state.fields and t in possible for t in self.one):
+            state = self._link_best(state, root, (name,))
         return state
 
     def _link_best(self, state: GrowingState, owner: str, names: Sequence[str]) -> GrowingState:

@@ -281,6 +281,7 @@ class Slicer(SchemaTables):
             state = growth.add_filtered_members(state)
             state = growth.add_write_outcomes(state)
             state = growth.add_root_lookups(state)
+            state = growth.add_global_lookup(state)
             state = growth.add_read_outcomes(state)
         if fitted and self.params.fill and failed != -1:
             state = state or growth.replayed()

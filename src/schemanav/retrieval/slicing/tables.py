@@ -622,6 +622,22 @@ class SchemaTables(ArgumentConventions):
         return {target: tuple(names) for target, names in found.items()}
 
     @cached_property
+    def global_lookup(self) -> int | None:
+        """The query root's lookup of any object by its global identifier, as the Relay
+        specification's Object Identification names it (`node(id: ID!)` returning an
+        interface), as a corpus position; None where the schema has none."""
+        facts = self.facts.get(self.corpus.query_root or "", {}).get("node")
+        if (
+            facts is None
+            or facts.arguments != ("id",)
+            or facts.required != ("id",)
+            or facts.argument_types != ("ID",)
+            or self.kinds.get(facts.named) != "interface"
+        ):
+            return None
+        return facts.position
+
+    @cached_property
     def order_words(self) -> frozenset[str]:
         """`ORDER_WORDS` as the slicer's analyzer reads them."""
         return frozenset(self.words(" ".join(sorted(ORDER_WORDS))))
