@@ -77,6 +77,8 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "In the octocat/example repository, list the merged pull requests.",
         "For the nightly job, show its schedules and sensors.",
         "Give me the full configuration of the web pipeline.",
+        "Pull all teams in acme-inc with their names.",
+        "Here's an ID, VGVhbS0tLTEy; tell me what it is.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:

@@ -51,6 +51,7 @@ _ASKING = frozenset(
         "what", "which", "who", "whom", "whose", "how", "when", "where", "why", "whats",
         "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "would",
         "should", "will", "has", "have", "had", "i", "we", "my", "our", "there", "it",
+        "here", "heres",
     }
 )
 _READING = frozenset(
@@ -59,7 +60,7 @@ _READING = frozenset(
         "look", "search", "check", "view", "read", "load", "browse", "return", "retrieve",
         "open", "preview", "compare", "describe", "explain", "summarise", "summarize",
         "stream", "suggest", "watch", "monitor", "lookup", "query", "print", "download",
-        "inspect", "calculate", "estimate", "before", "after", "across", "since", "if",
+        "inspect", "calculate", "estimate", "pull", "before", "after", "across", "since", "if",
         "for", "in", "on", "of", "from", "with", "by", "at", "per", "the", "a", "an", "all",
         "any", "every", "each", "this", "that", "these", "those", "latest", "last", "first",
         "recent", "top", "most",
