@@ -78,13 +78,17 @@ def write_references(
     return references
 
 
-def payload_errors(corpus: Corpus, roots: frozenset[str]) -> dict[str, str]:
-    """By payload type (returned by writes, fields of `roots`, and by no other field), the list
-    field without required arguments through which it reports failure: the one name the
-    most payloads share, when at least two and at least half of them have it."""
+def write_payloads(corpus: Corpus, roots: frozenset[str]) -> frozenset[str]:
+    """The payload types: those writes (fields of `roots`) return and no other field does."""
     if not roots:
-        return {}
-    payloads = returned_only_by(corpus, set(roots), lambda entry: True) - roots
+        return frozenset()
+    return frozenset(returned_only_by(corpus, set(roots), lambda entry: True) - roots)
+
+
+def payload_errors(corpus: Corpus, payloads: frozenset[str]) -> dict[str, str]:
+    """By payload type (`write_payloads`), the list field without required arguments through
+    which it reports failure: the one name the most payloads share, when at least two and at
+    least half of them have it."""
     having: dict[str, set[str]] = defaultdict(set)
     for entry in corpus.entries:
         if entry.owner in payloads and entry.returns_list and not entry.takes_required_argument:
@@ -98,17 +102,14 @@ def payload_errors(corpus: Corpus, roots: frozenset[str]) -> dict[str, str]:
 
 
 def payload_objects(
-    corpus: Corpus, kinds: Mapping[str, str], roots: frozenset[str]
+    corpus: Corpus, kinds: Mapping[str, str], roots: frozenset[str], payloads: frozenset[str]
 ) -> dict[str, tuple[str, ...]]:
-    """By payload type (returned by writes, fields of `roots`, and by no other field), the
-    fields through which it returns the object its write changes: one object each, named
+    """By payload type (`write_payloads` of the writes, fields of `roots`), the fields
+    through which it returns the object its write changes: one object each, named
     after the object the write's own name names (`clusterAgentTokenCreate` →
     `clusterAgentToken`, `createProduct` → `product`), or a Relay edge to it, which a client
     adds to the connections it holds (`teamCreate` → `teamEdge { node }`). The payload's
     other objects (the organization it belongs to) are context the question may not want."""
-    if not roots:
-        return {}
-    payloads = returned_only_by(corpus, set(roots), lambda entry: True) - roots
     names: dict[str, list[set[str]]] = defaultdict(list)
     for entry in corpus.entries:
         if entry.owner in roots and entry.named_return_type in payloads:
@@ -130,8 +131,9 @@ def payload_objects(
 
 class WriteTables:
     """One schema's writes, as slices read them: the types whose `id` each write takes
-    (`write_references`), by type the writes taking it, and each payload's list reporting
-    failure (`payload_errors`)."""
+    (`write_references`), by type the writes taking it, each payload's list reporting
+    failure (`payload_errors`), its fields returning the changed object (`payload_objects`)
+    and the edges among those (`answer_edges`)."""
 
     def __init__(
         self,
@@ -146,8 +148,9 @@ class WriteTables:
             for type_name in taken:
                 takers[type_name].add(write)
         self.id_takers = {name: frozenset(writes) for name, writes in takers.items()}
-        self.payload_errors = payload_errors(corpus, owners)
-        self.payload_objects = payload_objects(corpus, kinds, owners)
+        payloads = write_payloads(corpus, owners)
+        self.payload_errors = payload_errors(corpus, payloads)
+        self.payload_objects = payload_objects(corpus, kinds, owners, payloads)
         # The edges a payload returns its object through show their `node`.
         returned = {
             entry.named_return_type
