@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from graphql import build_schema
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "client_operations.py"
@@ -129,6 +130,26 @@ def test_an_operation_name_used_twice_keeps_both_and_a_repeat_is_kept_once(
     names = {operation.name: operation.kind for operation in report.valid}
     assert names == {"Shop": "query", "Shop@b/c.ts": "query", "Shop@b/c.ts#2": "mutation"}
     assert report.repeats == 1 and report.operations_found == 4
+
+
+def test_a_schema_breaking_a_type_system_rule_still_labels_its_operations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema_file = tmp_path / "schema.graphqls"  # as Railway's: an implementation deprecates
+    schema_file.write_text(  # a field its interface does not
+        "interface Node { id: ID! }\n"
+        'type Team implements Node { id: ID! @deprecated(reason: "x") name: String }\n'
+        "type Query { team(id: ID!): Team }\n"
+    )
+    module = _script()
+    schema = module.load_schema(schema_file)
+    assert "Team.id must not be deprecated" in capsys.readouterr().err
+    (tmp_path / "ops").mkdir()
+    (tmp_path / "ops" / "team.graphql").write_text("query Team { team(id: 1) { id name } }")
+    report = module.collect([tmp_path / "ops"], schema)
+    assert [operation.labels for operation in report.valid] == [
+        ["Query.team", "Query.team(id:)", "Team.id", "Team.name"]
+    ]
 
 
 def test_fields_that_cannot_be_merged_and_client_parts_do_not_invalidate(tmp_path: Path) -> None:
