@@ -18,6 +18,7 @@ from schemanav.question.grammar import (
     requested_write,
     searches_text,
     sorts,
+    streams,
     write_verbs,
 )
 
@@ -143,8 +144,18 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
             ['the "summer" tag', "what jobs does each repository contain?",
              "its meta description for search engines", "the customer's search history"],
         ),
+        # A question follows changes by its verb or a phrase; a page or an asset "is live".
+        (
+            streams,
+            ["Stream the build logs of deployment 42", "Tail the HTTP logs live",
+             "Please watch deployment 7 and tell me when it stops", "new comments as they come in",
+             "order updates in real time"],
+            ["Is page 8841 live on the site?", "Where does the orders asset live?",
+             "Call my webhook whenever someone comments", "Which repositories do I watch?",
+             "List the build logs of deployment 42"],
+        ),
     ],
-    ids=["pages", "sorts", "searches_text"],
+    ids=["pages", "sorts", "searches_text", "streams"],
 )  # fmt: skip
 def test_how_a_question_reads_a_list_is_read_from_its_words(
     reads: Callable[[str], bool], says: list[str], does_not_say: list[str]

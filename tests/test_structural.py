@@ -337,6 +337,32 @@ def test_a_write_named_by_the_requests_verb_alone_ranks_first() -> None:
     assert max(read, key=read.__getitem__) != "Mutation.post"
 
 
+def test_a_question_that_follows_changes_reads_the_subscription_not_its_query_twin() -> None:
+    corpus = _corpus(
+        """
+        type Query { buildLogs(deploymentId: ID!): [Log!]! deployment(id: ID!): Deployment }
+        type Deployment { id: ID! status: String logs: [Log!]! }
+        type Log { message: String timestamp: String }
+        type Subscription {
+          buildLogs(deploymentId: ID!): [Log!]!
+          deployment(id: ID!): Deployment
+        }
+        """
+    )
+    searcher = _structural(corpus)
+
+    def first(question: str) -> tuple[str, ...]:
+        return searcher.ranking(question, 6).coordinates[:2]
+
+    assert first("Stream the build logs of deployment 42: each message")[0] == (
+        "Subscription.buildLogs"
+    )
+    assert first("The build logs of deployment 42: each message")[0] == "Query.buildLogs"
+    # The way in to what a question follows is the subscription, not the query beside it.
+    assert first("Watch deployment 42's status") == ("Subscription.deployment", "Deployment.status")
+    assert first("deployment 42's status") == ("Query.deployment", "Deployment.status")
+
+
 def test_a_request_in_a_verb_the_writes_do_not_use_asks_in_theirs() -> None:
     corpus = _corpus(
         """

@@ -258,6 +258,26 @@ def names_global_id(question: str) -> bool:
     return bool(_GLOBAL_ID.search(question))
 
 
+# A question that asks to follow something as it changes, which a subscription answers: its
+# verb says so ("Stream the build logs …", "Tail …", "Watch deployment 12 …", "Subscribe to …")
+# or a phrase does ("as they come in", "in real time"). "Live" alone is not one: a page, a
+# version or an asset "is live". English, not any API's words.
+_STREAM_VERBS = frozenset({"stream", "tail", "watch", "subscribe"})
+_AS_IT_HAPPENS = re.compile(
+    r"\bas (?:they|it|things|each one) (?:comes? in|happens?|arrives?)\b|\bin real[- ]?time\b|"
+    r"\breal-time\b|\blive (?:updates|feed)\b|\bnotify me\b|\bkeep me (?:posted|updated)\b"
+)
+
+
+def streams(question: str) -> bool:
+    """Whether a question asks to follow something as it changes (`_STREAM_VERBS`,
+    `_AS_IT_HAPPENS`): a subscription's answer, not a query's."""
+    words = request_words(question)
+    return bool(words and words[0] in _STREAM_VERBS) or bool(
+        _AS_IT_HAPPENS.search(question.lower())
+    )
+
+
 def pages(question: str) -> bool:
     """Whether a question reads a set one page at a time (`_PAGING`)."""
     return bool(_PAGING.search(question.lower()))

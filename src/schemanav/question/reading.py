@@ -16,6 +16,7 @@ from schemanav.question.grammar import (
     request_words,
     searches_text,
     sorts,
+    streams,
 )
 
 
@@ -29,7 +30,8 @@ class Reading:
     object by its opaque global identifier ("suite U3VpdGUtLS03Nzc="); `quoted_nouns`, the word
     after each quoted value (what the value is); `request`, the words of the part that would
     ask for a change (`request_words`: the verb a write is matched by, read whether or not
-    `writes`)."""
+    `writes`); `streams`, it asks to follow something as it changes (a subscription's
+    answer)."""
 
     question: str
     writes: bool
@@ -42,6 +44,7 @@ class Reading:
     global_id: bool
     quoted_nouns: tuple[str, ...]
     request: tuple[str, ...]
+    streams: bool
 
 
 @lru_cache(maxsize=64)
@@ -60,4 +63,5 @@ def read(question: str) -> Reading:
         global_id=names_global_id(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
         request=request_words(question),
+        streams=streams(question),
     )

@@ -55,6 +55,12 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
    objects it returns, divided among the writes returning each (`writes.WriteObjects`).
+13. A question that follows something as it changes ("Stream the build logs …", "… as they
+   come in": `schemanav.question.grammar.streams`) asks for a subscription: the subscription
+   root's fields, which start as far behind as the writes, score `write_weight` more than
+   the better of their own score and their query twin's (`Query.buildLogs` for
+   `Subscription.buildLogs`), and the query root costs what the subscription root does, so
+   the types a subscription returns are reached through it.
 """
 
 from __future__ import annotations
@@ -343,6 +349,35 @@ class StructuralSearcher:
 
         return np.isin(self.corpus.owner_column, sorted(self._write_owners))
 
+    @cached_property
+    def _subscription_twins(self) -> tuple[Any, Any]:
+        """The subscription root's fields (corpus positions) and, for each, its query twin:
+        the query root's field of the same name (`Query.buildLogs` for
+        `Subscription.buildLogs`), or itself where there is none."""
+        import numpy as np
+
+        corpus = self.corpus
+        fields = np.flatnonzero(self._owned_by(corpus.subscription_root))
+        twins = [
+            corpus.positions.get(f"{corpus.query_root}.{corpus.entries[int(at)].field}", int(at))
+            for at in fields
+        ]
+        return fields, np.array(twins, dtype=np.intp)
+
+    def _follow_changes(self, scores: FloatArray, weight: float) -> FloatArray:
+        """A question that follows something as it changes asks for a subscription: each of
+        the subscription root's fields, which start as far behind as the writes, scores
+        `1 + weight` times the better of its own score and its query twin's, which answers
+        the same once."""
+        import numpy as np
+
+        fields, twins = self._subscription_twins
+        if not len(fields):
+            return scores
+        scores = scores.copy()
+        scores[fields] = np.maximum(scores[fields], scores[twins]) * (1.0 + weight)
+        return scores
+
     def search_scores(self, query: str, write_weight: float | None = None) -> FloatArray:
         """Every entry's score: BM25F over closeness to the root, plus sibling evidence.
         `write_weight`: how much more a request to change something weighs the writes
@@ -377,6 +412,8 @@ class StructuralSearcher:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
             scores = scores * np.where(self._is_write, 1.0 + write_weight, 1.0)
+        if write_weight and reading.streams:
+            scores = self._follow_changes(scores, write_weight)
         writes = requested_write(reading.request, self._writes) if self._writes else []
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its
@@ -489,7 +526,22 @@ class StructuralSearcher:
         """What the hops of the question's ways in cost more or less when it asks for a set
         (`TypeWays.detours`); None when nothing changes."""
         question = self._reading(query)
-        return self._ways.detours(question.mentions.among(self._reached), question.text)
+        detours = self._ways.detours(question.mentions.among(self._reached), question.text)
+        if question.grammar.streams:
+            detours = self._through_subscriptions(detours)
+        return detours
+
+    def _through_subscriptions(self, detours: FloatArray | None) -> FloatArray | None:
+        """For a question that follows something as it changes, the query root's fields cost
+        what the subscription root costs to start from (`other_root_cost`): the types a
+        subscription returns are reached through it as readily as through a query."""
+        import numpy as np
+
+        if not len(self._subscription_twins[0]):
+            return detours
+        detours = np.zeros(len(self.corpus)) if detours is None else detours.copy()
+        detours[self._on_query_root] += self.params.other_root_cost
+        return detours
 
     def _ordered(
         self, scores: FloatArray, k: int, *, detours: FloatArray | None = None
