@@ -54,6 +54,9 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "Get rid of the old staging cluster from our organization.",
         # Giving someone else something changes what they may do.
         "Give user 77 the admin role.",
+        # A request asked as a question of the one asked.
+        "Can you enable the CDN for service 12?",
+        "Could you please delete volume 7?",
     ],
 )
 def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
@@ -80,6 +83,10 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Give me the full configuration of the web pipeline.",
         "Pull all teams in acme-inc with their names.",
         "Here's an ID, VGVhbS0tLTEy; tell me what it is.",
+        "Can you pull up the token with slug acme/default?",
+        "Can you tell me which volumes exist?",
+        "Can I delete volume 7?",  # asks whether the asker may
+        "Tail the runtime logs of deployment 12.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:

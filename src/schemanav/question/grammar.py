@@ -1,5 +1,6 @@
 """The rules of English a question is read by: whether it asks for a change (a write),
-speaks of its asker (first person), is in time, reads a set page by page or in an order,
+speaks of its asker (first person), is in time, follows something as it changes (a
+subscription's answer), reads a set page by page or in an order,
 looks for text inside a value, lists many things, names values in quotes, which write its
 imperative names, and which words its verb of change stands for among writes (`write_verbs`:
 "remove" for a schema whose writes say `delete`). Each is read from the question's words
@@ -16,7 +17,8 @@ string of keywords ("draft pull requests not ready"). Keywords and imperatives l
 their first word, so an imperative is taken only as a sentence: its verb followed by a
 determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an exclamation mark,
 or quoting a value (a number after the first word is a keyword lookup: "subscription 88
-status"). The request may follow the scene its asker sets, after a colon or a semicolon ("I
+status"); asked of the one asked, it is still one ("Can you enable the CDN for service 12?").
+The request may follow the scene its asker sets, after a colon or a semicolon ("I
 just signed in: merge my guest cart into my account's", "My session is about to expire; keep
 me signed in"), or a phrase setting where or when it applies, up to a comma ("In the main
 menu draft, move …"), or come before what its answer should tell ("Test the nightly schedule
@@ -59,11 +61,11 @@ _READING = frozenset(
         "show", "list", "get", "find", "fetch", "give", "tell", "display", "count", "see",
         "look", "search", "check", "view", "read", "load", "browse", "return", "retrieve",
         "open", "preview", "compare", "describe", "explain", "summarise", "summarize",
-        "stream", "suggest", "watch", "monitor", "lookup", "query", "print", "download",
-        "inspect", "calculate", "estimate", "pull", "before", "after", "across", "since", "if",
-        "for", "in", "on", "of", "from", "with", "by", "at", "per", "the", "a", "an", "all",
-        "any", "every", "each", "this", "that", "these", "those", "latest", "last", "first",
-        "recent", "top", "most",
+        "stream", "tail", "suggest", "watch", "monitor", "lookup", "query", "print",
+        "download", "inspect", "calculate", "estimate", "pull", "before", "after", "across",
+        "since", "if", "for", "in", "on", "of", "from", "with", "by", "at", "per", "the", "a",
+        "an", "all", "any", "every", "each", "this", "that", "these", "those", "latest", "last",
+        "first", "recent", "top", "most",
     }
 )
 # What follows an imperative's verb: the object it acts on.
@@ -104,13 +106,27 @@ _PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
 _PARTICLE_VERBS = {"take": (frozenset({"off", "down", "away"}), "remove")}
 
 
+# A request asked as a question of the one asked ("Can you enable the CDN …?"): what follows
+# is the imperative. English, not any API's words.
+_ASKED_POLITELY = frozenset({("can", "you"), ("could", "you"), ("would", "you"), ("will", "you")})
+
+
+def _asked_politely(words: Sequence[str]) -> bool:
+    """Whether a sentence's words open with a polite request (`_ASKED_POLITELY`)."""
+    return tuple(words[:2]) in _ASKED_POLITELY
+
+
 def _sentence_words(sentence: str) -> list[str]:
     """A sentence's words from its verb on: lower-cased, apostrophes dropped ("what's" →
-    `whats`, "account's" → `accounts`), polite openers ("please") dropped, a verb said in
-    several words (`_PHRASAL_VERBS`, `_PARTICLE_VERBS`) as its one."""
+    `whats`, "account's" → `accounts`), polite openers ("please", "can you") dropped, a verb
+    said in several words (`_PHRASAL_VERBS`, `_PARTICLE_VERBS`) as its one."""
     words = _WORD.findall(sentence.lower().replace("'", ""))
     while words and words[0] in POLITE:
         words = words[1:]
+    if _asked_politely(words):
+        words = words[2:]
+        while words and words[0] in POLITE:
+            words = words[1:]
     for phrase, verb in _PHRASAL_VERBS.items():
         if tuple(words[: len(phrase)]) == phrase:
             return [verb, *words[len(phrase) :]]
@@ -192,7 +208,8 @@ def _imperative(question: str) -> bool:
     """Whether one sentence is an imperative of change."""
     text = question.strip()
     words = _sentence_words(text)
-    if len(words) < 2 or text.endswith("?"):
+    polite = _asked_politely(_WORD.findall(text.lower()))
+    if len(words) < 2 or (text.endswith("?") and not polite):
         return False
     verb, following = words[0], words[1]
     giving = verb == "give" and following not in _ASKERS_OBJECT
@@ -202,6 +219,7 @@ def _imperative(question: str) -> bool:
         return len(words) > 2 and words[2] not in _SHOW_ME
     return (
         text[-1] in ".!"
+        or polite
         or following in _DETERMINERS
         or bool(re.search("[\"“”]", text))
     )
