@@ -45,6 +45,7 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         # The request after the scene it is set in.
         "I just signed in: merge my guest cart into my account's cart.",
         "My session is about to expire; keep me signed in.",
+        "We're getting DDoSed — turn on under-attack mode for service 12.",
         # …and before what its answer should tell.
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
         # …and after a phrase setting where or when, up to its comma.
@@ -86,6 +87,7 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Can you pull up the token with slug acme/default?",
         "Can you tell me which volumes exist?",
         "Can I delete volume 7?",  # asks whether the asker may
+        "I'm using a project token right now — which project is it scoped to?",
         "Tail the runtime logs of deployment 12.",
     ],
 )

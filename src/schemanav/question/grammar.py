@@ -159,8 +159,9 @@ def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
     return []
 
 
-# What sets a request apart from the context said before it ("I just signed in: merge …").
-_CLAUSE_END = re.compile(r"[:;]\s+")
+# What sets a request apart from the context said before it ("I just signed in: merge …",
+# "We're getting DDoSed — turn on …").
+_CLAUSE_END = re.compile(r"[:;]\s+|\s+[—–]\s+")
 _ASKERS = frozenset({"i", "we", "my", "our"})
 # Prepositions that open a phrase setting where or when a request applies, up to its comma
 # ("In the main menu draft, move …", "From now on, only let …").
@@ -170,8 +171,8 @@ _SETTING_PREPOSITIONS = frozenset(
 
 
 def request(question: str) -> str:
-    """The part of a question that asks for a change: the whole; the clause after a colon or
-    a semicolon when the words before it only set the scene ("I just signed in: merge the
+    """The part of a question that asks for a change: the whole; the clause after a colon, a
+    semicolon or a dash when the words before it only set the scene ("I just signed in: merge the
     guest cart into mine", "My session is about to expire; keep me signed in"); the clause
     before one, when the question after it asks what the change should tell ("Test the
     nightly schedule as if it ticked at midnight: which runs would it request?"); or the
