@@ -72,8 +72,6 @@ from graphql import (
     TypeInfo,
     TypeInfoVisitor,
     Visitor,
-    build_client_schema,
-    build_schema,
     is_interface_type,
     is_introspection_type,
     is_object_type,
@@ -81,7 +79,6 @@ from graphql import (
     print_ast,
     specified_rules,
     validate,
-    validate_schema,
     visit,
 )
 from graphql.language import ArgumentNode, SelectionSetNode
@@ -149,22 +146,17 @@ class Report:
 
 
 def load_schema(path: Path) -> GraphQLSchema:
-    """The schema, loaded as served: one that breaks a type-system rule (an implementation
-    deprecating a field its interface does not, as Railway's does) still answers its
-    clients, so operations are validated against it as it is, with a note of the rule."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".json":
-        data = json.loads(text)
-        schema = build_client_schema(data.get("data", data), assume_valid=True)
-    else:
-        schema = build_schema(text, assume_valid=True, assume_valid_sdl=True)
-    schema._validation_errors = None  # assume_valid leaves it empty: check once, for the note
-    broken = validate_schema(schema)
-    if broken:
-        print(f"note: the schema breaks {len(broken)} type-system rule(s), first: "
-              f"{broken[0].message}", file=sys.stderr)
-    schema._validation_errors = []
-    return schema
+    """The schema as schemanav loads it (SDL or introspection JSON): one that breaks a
+    type-system rule (an implementation deprecating a field its interface does not, as
+    Railway's does) still answers its clients, so operations are validated against it as it
+    is, with a note of the rule."""
+    from schemanav.schema import describe_violations
+    from schemanav.schema import load_schema as load
+
+    loaded = load(str(path))
+    if loaded.violations:
+        print(f"note: {describe_violations(loaded.violations)}", file=sys.stderr)
+    return loaded.schema
 
 
 def map_sources(path: Path, root: Path) -> list[Source]:

@@ -288,10 +288,11 @@ _AS_IT_HAPPENS = re.compile(
 )
 
 
-def streams(question: str) -> bool:
+def streams(question: str, request: Sequence[str] | None = None) -> bool:
     """Whether a question asks to follow something as it changes (`_STREAM_VERBS`,
-    `_AS_IT_HAPPENS`): a subscription's answer, not a query's."""
-    words = request_words(question)
+    `_AS_IT_HAPPENS`): a subscription's answer, not a query's. `request`: its
+    `request_words`, where the caller has them."""
+    words = request_words(question) if request is None else request
     return bool(words and words[0] in _STREAM_VERBS) or bool(
         _AS_IT_HAPPENS.search(question.lower())
     )

@@ -51,6 +51,7 @@ class Reading:
 def read(question: str) -> Reading:
     """The question's reading (remembered for the last few: `bench` slices each question at
     several budgets, and the ranking and the slicer both read it)."""
+    request = request_words(question)
     return Reading(
         question,
         writes=asks_for_write(question),
@@ -62,6 +63,6 @@ def read(question: str) -> Reading:
         lists=lists_many(question),
         global_id=names_global_id(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
-        request=request_words(question),
-        streams=streams(question),
+        request=request,
+        streams=streams(question, request),
     )
