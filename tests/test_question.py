@@ -220,6 +220,21 @@ def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
     assert requested("Add a label to issue 5", writes) == []
 
 
+def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object() -> None:
+    remove_tag, delete_rate = frozenset({"remove", "tag"}), frozenset({"delete", "tax", "rate"})
+    update_order = frozenset({"update", "order"})
+    writes = {"remove": [(1, remove_tag)], "tag": [(1, remove_tag)], "delete": [(2, delete_rate)],
+              "update": [(3, update_order)], "order": [(3, update_order)]}  # fmt: skip
+    # No `delete…` write changes a tag: `removeTag` does.
+    assert requested('Delete the "Winter" tag.', writes) == [1]
+    assert requested("Change the order's note to 'gift'.", writes) == [3]
+    # Only what the verb acts on counts, not any word of the request…
+    assert requested('Rename the "Warehouse" group to "Fulfillment" and let it manage orders.',
+                     writes) == []  # fmt: skip
+    # …and a write in the request's own verb is taken at its word.
+    assert requested("Delete the tax rate for tags.", writes) == [2]
+
+
 def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
     named = {"publish", "media", "delete", "update"}
     assert verbs("Remove this photo.", named) == ["delete"]

@@ -29,7 +29,7 @@ list of what it shows ("Show product 5: its title …").
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 _WORD = re.compile(r"[a-z0-9]+")
 # English's closed classes (pronouns, determiners, prepositions, conjunctions, auxiliaries)
@@ -366,11 +366,66 @@ def requested_write(
     maps each word of a mutation root field's name to the fields holding it, as (position,
     words); `words`, the request's (`request_words`).
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
-    "which …") asks for none: a read naming a write's words is not a write."""
+    "which …") asks for none: a read naming a write's words is not a write. When no write
+    holds the verb, one named by another verb of its family may (`_named_by_family`)."""
     if not words:
         return []
-    present = set(words) | {word[:-1] for word in words if word.endswith("s")}
-    return [position for position, name in writes.get(words[0], ()) if name <= present]
+    present = _with_singulars(words)
+    found = [position for position, name in writes.get(words[0], ()) if name <= present]
+    return found or _named_by_family(words, writes)
+
+
+def _with_singulars(words: Iterable[str]) -> set[str]:
+    """Words, and each ending in "s" without it ("tags" → tag, "services" from "service's")."""
+    words = set(words)
+    return words | {word[:-1] for word in words if word.endswith("s")}
+
+
+# Where the object of a request's verb ends: a preposition or a conjunction ("Delete the
+# "Winter" tag from …", "Rename the team to Infrastructure and …"); and the most words it
+# holds (but determiners and function words): a noun phrase rarely holds more.
+_OBJECT_ENDS = frozenset(
+    {
+        "to", "in", "into", "on", "onto", "for", "from", "with", "at", "by", "as", "via",
+        "and", "or", "so", "that", "which", "who", "but", "because", "when", "while", "if",
+        "then", "instead", "since", "until", "after", "before", "without",
+    }
+)  # fmt: skip
+OBJECT_WORDS = 3
+
+
+def _object_words(words: Sequence[str]) -> set[str]:
+    """The words of what a request's verb acts on (`words`: those after the verb), as
+    `_with_singulars`: up to `_OBJECT_ENDS`, at most `OBJECT_WORDS` of them."""
+    kept: list[str] = []
+    for word in words:
+        if word in _OBJECT_ENDS or len(kept) == OBJECT_WORDS:
+            break
+        if word not in _DETERMINERS and word not in FUNCTION_WORDS:
+            kept.append(word)
+    return _with_singulars(kept)
+
+
+def _named_by_family(
+    words: Sequence[str], writes: dict[str, list[tuple[int, frozenset[str]]]]
+) -> list[int]:
+    """The writes a request asks for in another verb of the family of its own
+    (`WRITE_VERBS`), named by one of the family's first two words, whose other words all
+    name what the verb acts on: "Delete the "Winter" tag" asks for `removeTag` in a schema
+    whose `delete…` writes change other things. Only the object counts, not the whole
+    request: "Rename the group to "Fulfillment" and let it manage orders" asks for no
+    `updateOrder`."""
+    verb, objects = words[0], _object_words(words[1:])
+    for family in WRITE_VERBS:
+        if verb in family:
+            return [
+                position
+                for other in family[:2]
+                if other != verb
+                for position, name in writes.get(other, ())
+                if name - {other} <= objects
+            ]
+    return []
 
 
 # A quoted value but a path (`"group/project"` names an object for a lookup to find).

@@ -48,7 +48,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
 10. Writes (the mutation root's fields, or a namespace's: `Mutation.formBuilder: FbMutation`,
    `schemanav.corpus.groups`): a question in the imperative whose verb and every other word of
    a write's name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that
-   write first, however far it lies (`schemanav.question.grammar.requested_write`).
+   write first, however far it lies (`schemanav.question.grammar.requested_write`); so does,
+   when none does, a write named by another verb of its verb's family whose other words all
+   name what the verb acts on ("Delete the "Winter" tag" → `removeTag`).
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
    `write_weight` more: users rarely say the mutation's verb (`addReaction`).
