@@ -245,6 +245,8 @@ def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
     assert verbs("Fix the typo in my post.", named) == ["update", "change"]
     assert verbs("Choose standard shipping for my order.", named) == ["select"]
     assert verbs("Decline quote request 8.", named) == ["reject"]
+    assert verbs("Cancel subscription 88.", named) == ["terminate"]
+    assert verbs("Stop the hourly schedule.", named) == ["cancel", "terminate"]
     # A verb the schema's writes are named by is taken at its word; a read has no verb of change.
     assert verbs("Publish this photo.", named) == []
     assert verbs("Delete this photo.", named) == []

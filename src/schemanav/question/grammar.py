@@ -85,8 +85,9 @@ _ASKERS_OBJECT = frozenset({"me", "us"})
 
 # The verbs of change by what they do, the first two of each family the words writes are
 # most often named by (`createX`, `addX`; `updateX`; `deleteX`, `removeX`; `cloneX`, `copyX`;
-# `selectX`; `rejectX`): a change of amount or a correction is an update too ("Raise the
-# price …", "Fix the typo …"). English, not any API's words.
+# `selectX`; `rejectX`; `cancelX`, `terminateX`): a change of amount or a correction is an
+# update too ("Raise the price …", "Fix the typo …"), and stopping what runs is cancelling
+# it ("Stop the hourly schedule"). English, not any API's words.
 WRITE_VERBS = (
     ("create", "add", "new", "insert", "register"),
     ("update", "change", "edit", "modify", "set", "rename", "move", "make", "raise", "lower",
@@ -95,6 +96,7 @@ WRITE_VERBS = (
     ("clone", "copy", "duplicate"),
     ("select", "choose", "pick"),
     ("reject", "decline", "refuse", "deny"),
+    ("cancel", "terminate", "stop", "abort", "kill", "halt"),
 )
 
 
