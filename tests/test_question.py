@@ -25,7 +25,8 @@ from schemanav.question.grammar import (
 
 def requested(question: str, writes: dict[str, list[tuple[int, frozenset[str]]]]) -> list[int]:
     """The writes `requested_write` finds for the question as it is read once (`read`)."""
-    return requested_write(read(question).request, writes)
+    reading = read(question)
+    return requested_write(reading.request, writes, reading.request_clause)
 
 
 def verbs(question: str, named: Container[str]) -> list[str]:
@@ -218,6 +219,20 @@ def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:
     assert requested("issues close to the deadline", writes) == []
     assert requested("List who closed issue 42 and why: close issue", writes) == []
     assert requested("Add a label to issue 5", writes) == []
+
+
+def test_of_several_writes_a_request_names_the_one_its_first_clause_names_most() -> None:
+    cluster, queue = frozenset({"cluster", "create"}), frozenset({"cluster", "queue", "create"})
+    service = frozenset({"service", "update"})
+    edge = frozenset({"update", "service", "edge", "config"})
+    writes = {"create": [(1, cluster), (2, queue)], "update": [(3, service), (4, edge)]}
+    # The first clause says what to change; the rest what to set or tell.
+    assert requested("Create a cluster called Linux, and make gpu its default queue.",
+                     writes) == [1]  # fmt: skip
+    assert requested("Create a queue for cluster Linux.", writes) == [2]
+    assert requested("Update the edge settings of service 5, and confirm the config ID.",
+                     writes) == [4]  # fmt: skip
+    assert requested("Update service 5, set its edge config.", writes) == [3]
 
 
 def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object() -> None:

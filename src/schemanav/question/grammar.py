@@ -145,6 +145,12 @@ def request_words(question: str) -> tuple[str, ...]:
     return tuple(_sentence_words(request(question)))
 
 
+def request_clause(question: str) -> tuple[str, ...]:
+    """`request_words` of the request's first clause, up to its first comma: what it asks to
+    change, before what to set or tell (`requested_write`, `Reading.request_clause`)."""
+    return tuple(_sentence_words(request(question).partition(",")[0]))
+
+
 def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
     """The words a request's verb stands for among writes, when the schema names none of
     its writes with that verb (`named`: the words of the mutation root's field names): "Remove
@@ -360,7 +366,9 @@ def in_time(question: str) -> bool:
 
 
 def requested_write(
-    words: Sequence[str], writes: dict[str, list[tuple[int, frozenset[str]]]]
+    words: Sequence[str],
+    writes: dict[str, list[tuple[int, frozenset[str]]]],
+    clause: Sequence[str] = (),
 ) -> list[int]:
     """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
     close, issue) all stand in the question and whose name holds its first word, the verb
@@ -369,12 +377,29 @@ def requested_write(
     words); `words`, the request's (`request_words`).
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
     "which …") asks for none: a read naming a write's words is not a write. When no write
-    holds the verb, one named by another verb of its family may (`_named_by_family`)."""
+    holds the verb, one named by another verb of its family may (`_named_by_family`). Of
+    several, those named most by the request's first clause (`clause`: `request_clause`;
+    the whole request by default) are asked for (`_named_most`)."""
     if not words:
         return []
     present = _with_singulars(words)
-    found = [position for position, name in writes.get(words[0], ()) if name <= present]
-    return found or _named_by_family(words, writes)
+    found = [(position, name) for position, name in writes.get(words[0], ()) if name <= present]
+    return _named_most(found or _named_by_family(words, writes), clause or words)
+
+
+def _named_most(found: list[tuple[int, frozenset[str]]], clause: Sequence[str]) -> list[int]:
+    """Of the writes a request names (position, words of its name), those with the most words
+    of its name in the request's first clause, and of those the fewest outside it: the first
+    clause says what to change, the rest what to set or tell ("Create a cluster called Linux
+    builders with …, and make gpu its default queue" asks for `clusterCreate`, not
+    `clusterQueueCreate`; "Update the edge network settings for service …, and confirm the
+    config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`)."""
+    if len(found) < 2:
+        return [position for position, _ in found]
+    head = _with_singulars(clause)
+    named = {position: (len(name & head), -len(name - head)) for position, name in found}
+    most = max(named.values())
+    return [position for position, _ in found if named[position] == most]
 
 
 def _with_singulars(words: Iterable[str]) -> set[str]:
@@ -410,7 +435,7 @@ def _object_words(words: Sequence[str]) -> set[str]:
 
 def _named_by_family(
     words: Sequence[str], writes: dict[str, list[tuple[int, frozenset[str]]]]
-) -> list[int]:
+) -> list[tuple[int, frozenset[str]]]:
     """The writes a request asks for in another verb of the family of its own
     (`WRITE_VERBS`), named by one of the family's first two words, whose other words all
     name what the verb acts on: "Delete the "Winter" tag" asks for `removeTag` in a schema
@@ -421,7 +446,7 @@ def _named_by_family(
     for family in WRITE_VERBS:
         if verb in family:
             return [
-                position
+                (position, name)
                 for other in family[:2]
                 if other != verb
                 for position, name in writes.get(other, ())

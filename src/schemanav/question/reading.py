@@ -13,6 +13,7 @@ from schemanav.question.grammar import (
     names_global_id,
     pages,
     quoted_value_nouns,
+    request_clause,
     request_words,
     searches_text,
     sorts,
@@ -30,8 +31,8 @@ class Reading:
     object by its opaque global identifier ("suite U3VpdGUtLS03Nzc="); `quoted_nouns`, the word
     after each quoted value (what the value is); `request`, the words of the part that would
     ask for a change (`request_words`: the verb a write is matched by, read whether or not
-    `writes`); `streams`, it asks to follow something as it changes (a subscription's
-    answer)."""
+    `writes`); `request_clause`, those of its first clause (what it asks to change);
+    `streams`, it asks to follow something as it changes (a subscription's answer)."""
 
     question: str
     writes: bool
@@ -44,6 +45,7 @@ class Reading:
     global_id: bool
     quoted_nouns: tuple[str, ...]
     request: tuple[str, ...]
+    request_clause: tuple[str, ...]
     streams: bool
 
 
@@ -64,5 +66,6 @@ def read(question: str) -> Reading:
         global_id=names_global_id(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
         request=request,
+        request_clause=request_clause(question),
         streams=streams(question, request),
     )

@@ -50,7 +50,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    a write's name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that
    write first, however far it lies (`schemanav.question.grammar.requested_write`); so does,
    when none does, a write named by another verb of its verb's family whose other words all
-   name what the verb acts on ("Delete the "Winter" tag" → `removeTag`).
+   name what the verb acts on ("Delete the "Winter" tag" → `removeTag`); of several, those
+   the request's first clause names most.
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
    `write_weight` more: users rarely say the mutation's verb (`addReaction`).
@@ -416,7 +417,11 @@ class StructuralSearcher:
             scores = scores * np.where(self._is_write, 1.0 + write_weight, 1.0)
         if write_weight and reading.streams:
             scores = self._follow_changes(scores, write_weight)
-        writes = requested_write(reading.request, self._writes) if self._writes else []
+        writes = (
+            requested_write(reading.request, self._writes, reading.request_clause)
+            if self._writes
+            else []
+        )
         if writes:
             # A write the question asks for in the imperative ranks first, whatever its
             # root's distance: "Close issue 42" is answered by `closeIssue` or not at all.
