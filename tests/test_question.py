@@ -233,6 +233,9 @@ def test_of_several_writes_a_request_names_the_one_its_first_clause_names_most()
     assert requested("Update the edge settings of service 5, and confirm the config ID.",
                      writes) == [4]  # fmt: skip
     assert requested("Update service 5, set its edge config.", writes) == [3]
+    # …and first what the verb acts on: a later word of the clause names where.
+    writes["create"].append((5, frozenset({"pipeline", "create"})))
+    assert requested("Create a pipeline called api in the Linux cluster.", writes) == [5]
 
 
 def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object() -> None:

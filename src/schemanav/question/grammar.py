@@ -384,20 +384,28 @@ def requested_write(
         return []
     present = _with_singulars(words)
     found = [(position, name) for position, name in writes.get(words[0], ()) if name <= present]
-    return _named_most(found or _named_by_family(words, writes), clause or words)
+    return _named_most(found or _named_by_family(words, writes), words, clause or words)
 
 
-def _named_most(found: list[tuple[int, frozenset[str]]], clause: Sequence[str]) -> list[int]:
+def _named_most(
+    found: list[tuple[int, frozenset[str]]], words: Sequence[str], clause: Sequence[str]
+) -> list[int]:
     """Of the writes a request names (position, words of its name), those with the most words
-    of its name in the request's first clause, and of those the fewest outside it: the first
-    clause says what to change, the rest what to set or tell ("Create a cluster called Linux
-    builders with …, and make gpu its default queue" asks for `clusterCreate`, not
+    of its name in what its verb acts on (`_object_words`), then in its first clause, and
+    then the fewest outside that clause: the object and the first clause say what to change,
+    the rest what to set or tell ("Create a pipeline called Payments API … in the Linux
+    builders cluster" asks for `pipelineCreate`, not `clusterCreate`; "Create a cluster called
+    Linux builders with …, and make gpu its default queue" for `clusterCreate`, not
     `clusterQueueCreate`; "Update the edge network settings for service …, and confirm the
-    config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`)."""
+    config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`). `words`: the request's;
+    `clause`: those of its first clause."""
     if len(found) < 2:
         return [position for position, _ in found]
-    head = _with_singulars(clause)
-    named = {position: (len(name & head), -len(name - head)) for position, name in found}
+    objects, head = _object_words(words[1:]), _with_singulars(clause)
+    named = {
+        position: (len(name & objects), len(name & head), -len(name - head))
+        for position, name in found
+    }
     most = max(named.values())
     return [position for position, _ in found if named[position] == most]
 
