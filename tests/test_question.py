@@ -246,6 +246,8 @@ def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object(
     # No `delete…` write changes a tag: `removeTag` does.
     assert requested('Delete the "Winter" tag.', writes) == [1]
     assert requested("Change the order's note to 'gift'.", writes) == [3]
+    # A number in the object is a value, not a word of what is changed.
+    assert requested("Remove the 2 big tags.", writes) == [1]
     # Only what the verb acts on counts, not any word of the request…
     assert requested('Rename the "Warehouse" group to "Fulfillment" and let it manage orders.',
                      writes) == []  # fmt: skip

@@ -384,12 +384,11 @@ def requested_write(
         return []
     present = _with_singulars(words)
     found = [(position, name) for position, name in writes.get(words[0], ()) if name <= present]
-    return _named_most(found or _named_by_family(words, writes), words, clause or words)
+    clause = clause or words
+    return _named_most(found or _named_by_family(clause, writes), clause)
 
 
-def _named_most(
-    found: list[tuple[int, frozenset[str]]], words: Sequence[str], clause: Sequence[str]
-) -> list[int]:
+def _named_most(found: list[tuple[int, frozenset[str]]], clause: Sequence[str]) -> list[int]:
     """Of the writes a request names (position, words of its name), those with the most words
     of its name in what its verb acts on (`_object_words`), then in its first clause, and
     then the fewest outside that clause: the object and the first clause say what to change,
@@ -397,11 +396,11 @@ def _named_most(
     builders cluster" asks for `pipelineCreate`, not `clusterCreate`; "Create a cluster called
     Linux builders with …, and make gpu its default queue" for `clusterCreate`, not
     `clusterQueueCreate`; "Update the edge network settings for service …, and confirm the
-    config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`). `words`: the request's;
-    `clause`: those of its first clause."""
+    config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`). `clause`: the words of
+    the request's first clause (`request_clause`)."""
     if len(found) < 2:
         return [position for position, _ in found]
-    objects, head = _object_words(words[1:]), _with_singulars(clause)
+    objects, head = _object_words(clause[1:]), _with_singulars(clause)
     named = {
         position: (len(name & objects), len(name & head), -len(name - head))
         for position, name in found
@@ -431,12 +430,13 @@ OBJECT_WORDS = 3
 
 def _object_words(words: Sequence[str]) -> set[str]:
     """The words of what a request's verb acts on (`words`: those after the verb), as
-    `_with_singulars`: up to `_OBJECT_ENDS`, at most `OBJECT_WORDS` of them."""
+    `_with_singulars`: up to `_OBJECT_ENDS`, at most `OBJECT_WORDS` of them, no number (a
+    value, not a name: "Add an 8.25% sales tax rate" acts on a tax rate)."""
     kept: list[str] = []
     for word in words:
         if word in _OBJECT_ENDS or len(kept) == OBJECT_WORDS:
             break
-        if word not in _DETERMINERS and word not in FUNCTION_WORDS:
+        if word not in _DETERMINERS and word not in FUNCTION_WORDS and not word.isdigit():
             kept.append(word)
     return _with_singulars(kept)
 
