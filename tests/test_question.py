@@ -98,7 +98,12 @@ def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> Non
 
 @pytest.mark.parametrize(
     "question",
-    ["Get rid of the ci-legacy token.", "Take Jordan off the team.", "Take down the banner."],
+    [
+        "Get rid of the ci-legacy token.",
+        "Take Jordan off the team.",
+        "Take down the banner.",
+        "Kick these two members out of my group.",
+    ],
 )
 def test_verbs_said_in_several_words_stand_for_the_verbs_of_removal(question: str) -> None:
     assert verbs(question, {"revoke", "tokens"}) == ["delete"]

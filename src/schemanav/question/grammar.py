@@ -104,8 +104,11 @@ WRITE_VERBS = (
 # cluster" removes it. English, not any API's words.
 _PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
 # …and verbs whose particle may stand after their object: "Take Jordan off the team", "Take
-# down the banner" remove.
-_PARTICLE_VERBS = {"take": (frozenset({"off", "down", "away"}), "remove")}
+# down the banner", "Kick these two members out of my group" remove.
+_PARTICLE_VERBS = {
+    "take": (frozenset({"off", "down", "away"}), "remove"),
+    "kick": (frozenset({"out"}), "remove"),  # but "kick off" starts
+}
 
 
 # A request asked as a question of the one asked ("Can you enable the CDN …?"): what follows
