@@ -22,7 +22,9 @@ as that app's users would ask it. This script does the mechanical part for any a
    (fragments are global by name, as Relay, graphql-codegen and Apollo's loaders treat them).
    An operation read again (one module in two bundles) is kept once; another operation under
    a name already filed is kept as `Name@<file>` (its path as in 1; `#2`… after that), the
-   first in path order keeping the plain name, so that a question can name either;
+   first in path order keeping the plain name, so that a question can name either; an
+   operation without a name is skipped, or with `--name-anonymous` filed under its file's
+   name (`anonymous_name`: apps that never name their operations, as Wiki.js's);
 4. builds each named operation's document (the operation and the fragments it reaches),
    drops client-only parts (fields marked `@client`; directives the schema does not declare,
    such as Relay's `@connection`, `@arguments`, `@argumentDefinitions`), and validates it
@@ -81,7 +83,7 @@ from graphql import (
     validate,
     visit,
 )
-from graphql.language import ArgumentNode, SelectionSetNode
+from graphql.language import ArgumentNode, NameNode, SelectionSetNode
 from graphql.validation.rules import ASTValidationRule
 
 DOCUMENT_SUFFIXES = {".graphql", ".gql", ".graphqls"}
@@ -348,7 +350,22 @@ def operation_labels(
     return list(labels)
 
 
-def collect(folders: list[Path], schema: GraphQLSchema) -> Report:
+def anonymous_name(source: Source, number: int) -> str:
+    """The name an unnamed operation is known by (`--name-anonymous`): its file's name in
+    PascalCase (`page-query-single.gql` → `PageQuerySingle`), and in a code file the ordinal
+    of its tagged template there, from 1 (`admin-users.vue`'s second → `AdminUsers2`)."""
+    stem = PurePosixPath(source.relative).name.split(".")[0]
+    name = "".join(word.capitalize() for word in re.split(r"[^A-Za-z0-9]+", stem))
+    return name if source.suffix in DOCUMENT_SUFFIXES else f"{name}{number + 1}"
+
+
+def named(operation: OperationDefinitionNode, name: str) -> OperationDefinitionNode:
+    """The operation under `name` (graphql-core's nodes are frozen)."""
+    fields = {key: getattr(operation, key) for key in operation.keys if key != "name"}
+    return OperationDefinitionNode(**fields, name=NameNode(value=name))
+
+
+def collect(folders: list[Path], schema: GraphQLSchema, name_anonymous: bool = False) -> Report:
     report = Report()
     operations: dict[str, tuple[OperationDefinitionNode, str]] = {}
     texts: dict[str, set[str]] = {}  # operation name -> the texts filed under it
@@ -366,9 +383,16 @@ def collect(folders: list[Path], schema: GraphQLSchema) -> Report:
             for definition in document.definitions:
                 if isinstance(definition, FragmentDefinitionNode):
                     fragments.setdefault(definition.name.value, definition)
-                elif isinstance(definition, OperationDefinitionNode) and definition.name:
+                elif isinstance(definition, OperationDefinitionNode) and (
+                    definition.name or name_anonymous
+                ):
                     report.operations_found += 1
-                    name, printed = definition.name.value, print_ast(definition)
+                    if definition.name is None:
+                        name = anonymous_name(source, number)
+                        definition = named(definition, name)
+                    else:
+                        name = definition.name.value
+                    printed = print_ast(definition)
                     if printed in texts.setdefault(name, set()):
                         report.repeats += 1
                         continue
@@ -462,10 +486,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="labelled TSV to write (needs --questions)")
     parser.add_argument("--json", type=Path, help="write the valid operations as JSON")
     parser.add_argument("--show-invalid", action="store_true", help="print why ops were dropped")
+    parser.add_argument("--name-anonymous", action="store_true",
+                        help="label unnamed operations too, named after their file")
     args = parser.parse_args()
 
     schema = load_schema(args.schema)
-    report = collect(args.source, schema)
+    report = collect(args.source, schema, args.name_anonymous)
     bad = sorted({lab for op in report.valid for lab in op.labels if not check_label(schema, lab)})
     if bad:
         sys.exit(f"labels missing from the schema: {', '.join(bad)}")

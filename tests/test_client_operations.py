@@ -132,6 +132,22 @@ def test_an_operation_name_used_twice_keeps_both_and_a_repeat_is_kept_once(
     assert report.repeats == 1 and report.operations_found == 4
 
 
+def test_unnamed_operations_are_labelled_under_their_files_names_when_asked(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "shop-query.gql").write_text("{ shop(id: 1) { name } }")
+    (tmp_path / "tag-editor.vue").write_text(
+        'gql`fragment T on Tag { id }`; gql`mutation ($n: String!) { addTag(name: $n) { id } }`'
+    )
+    assert _labels(tmp_path) == {}  # by default an operation without a name is none
+    report = _script().collect([tmp_path], SCHEMA, name_anonymous=True)
+    names = {operation.name: operation.labels for operation in report.valid}
+    assert names == {
+        "ShopQuery": ["Query.shop", "Query.shop(id:)", "Shop.name"],
+        "TagEditor2": ["Mutation.addTag", "Mutation.addTag(name:)", "Tag.id"],
+    }
+
+
 def test_a_schema_breaking_a_type_system_rule_still_labels_its_operations(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
