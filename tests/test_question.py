@@ -149,8 +149,8 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
         (
             sorts,
             ["newest first", "sorted by title", "cheapest first", "in alphabetical order",
-             "ordered by date"],
-            ["the latest pipeline", "the first issue", "order 42's total"],
+             "ordered by date", "the 10 most recently updated pages", "the 5 newest runs"],
+            ["the latest pipeline", "the first issue", "order 42's total", "its last 5 runs"],
         ),
         (
             searches_text,

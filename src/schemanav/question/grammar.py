@@ -259,10 +259,13 @@ _PAGING = re.compile(
     r"paginat\w*|load more|(?:next|previous|second|third|another|following|older|newer) page)\b"
 )
 # A question that asks for a set in an order ("newest first", "sorted by title", "cheapest
-# first", "in alphabetical order"). "The latest release" alone asks for one object, not an order.
+# first", "in alphabetical order", "the 10 most recently updated pages", "the 5 newest runs").
+# "The latest release" alone asks for one object, not an order.
 _SORTING = re.compile(
     r"\b(?:sort\w*|ordered|order by|ascending|descending|alphabetical\w*|"
-    r"\w+est first|most \w+ first|(?:high|low)\w* first)\b"
+    r"\w+est first|most \w+ first|(?:high|low)\w* first|most recent\w*|"
+    r"(?:\d+|five|ten|twenty|fifty|hundred) (?:most )?(?:newest|latest|oldest|recent\w*)"
+    r")\b"
 )
 # Words by which a question looks for text inside a value ("whose name contains 'summer'",
 # "search the categories for 'garden'", "titles matching 'api'").
