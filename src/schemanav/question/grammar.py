@@ -142,16 +142,13 @@ def _sentence_words(sentence: str) -> list[str]:
     return words
 
 
-def request_words(question: str) -> tuple[str, ...]:
+def request_words(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words of the part of a question that asks for a change (`request`), from its verb
-    on: what `write_verbs` and `requested_write` read (`Reading.request`)."""
-    return tuple(_sentence_words(request(question)))
-
-
-def request_clause(question: str) -> tuple[str, ...]:
-    """`request_words` of the request's first clause, up to its first comma: what it asks to
-    change, before what to set or tell (`requested_write`, `Reading.request_clause`)."""
-    return tuple(_sentence_words(request(question).partition(",")[0]))
+    on, and those of its first clause, up to its first comma (what it asks to change, before
+    what to set or tell): what `write_verbs` and `requested_write` read (`Reading.request`,
+    `Reading.request_clause`)."""
+    asked = request(question)
+    return tuple(_sentence_words(asked)), tuple(_sentence_words(asked.partition(",")[0]))
 
 
 def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
@@ -306,7 +303,7 @@ def streams(question: str, request: Sequence[str] | None = None) -> bool:
     """Whether a question asks to follow something as it changes (`_STREAM_VERBS`,
     `_AS_IT_HAPPENS`): a subscription's answer, not a query's. `request`: its
     `request_words`, where the caller has them."""
-    words = request_words(question) if request is None else request
+    words = request_words(question)[0] if request is None else request
     return bool(words and words[0] in _STREAM_VERBS) or bool(
         _AS_IT_HAPPENS.search(question.lower())
     )
@@ -384,8 +381,8 @@ def requested_write(
     A question that opens with a noun or a read verb ("merged pull requests", "list …",
     "which …") asks for none: a read naming a write's words is not a write. When no write
     holds the verb, one named by another verb of its family may (`_named_by_family`). Of
-    several, those named most by the request's first clause (`clause`: `request_clause`;
-    the whole request by default) are asked for (`_named_most`)."""
+    several, those named most by the request's first clause (`clause`, as `request_words`
+    gives it; the whole request by default) are asked for (`_named_most`)."""
     if not words:
         return []
     present = _with_singulars(words)
@@ -403,7 +400,7 @@ def _named_most(found: list[tuple[int, frozenset[str]]], clause: Sequence[str]) 
     Linux builders with …, and make gpu its default queue" for `clusterCreate`, not
     `clusterQueueCreate`; "Update the edge network settings for service …, and confirm the
     config ID" for `updateServiceEdgeConfig`, not `serviceUpdate`). `clause`: the words of
-    the request's first clause (`request_clause`)."""
+    the request's first clause (`request_words`)."""
     if len(found) < 2:
         return [position for position, _ in found]
     objects, head = _object_words(clause[1:]), _with_singulars(clause)

@@ -13,7 +13,6 @@ from schemanav.question.grammar import (
     names_global_id,
     pages,
     quoted_value_nouns,
-    request_clause,
     request_words,
     searches_text,
     sorts,
@@ -53,7 +52,7 @@ class Reading:
 def read(question: str) -> Reading:
     """The question's reading (remembered for the last few: `bench` slices each question at
     several budgets, and the ranking and the slicer both read it)."""
-    request = request_words(question)
+    request, clause = request_words(question)
     return Reading(
         question,
         writes=asks_for_write(question),
@@ -66,6 +65,6 @@ def read(question: str) -> Reading:
         global_id=names_global_id(question),
         quoted_nouns=tuple(quoted_value_nouns(question)),
         request=request,
-        request_clause=request_clause(question),
+        request_clause=clause,
         streams=streams(question, request),
     )
