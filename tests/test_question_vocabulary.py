@@ -170,6 +170,17 @@ def test_irregular_plurals_are_the_analyzers_too() -> None:
     assert split_camel("keyPeople children") == "key person child"
 
 
+def test_an_acronyms_plural_and_an_interfaces_prefix_are_no_words_of_their_own() -> None:
+    """"IDs" is the plural of ID (not "I" and "Ds"), and the `I` of `ISolidDefinition` marks
+    an interface: the pronoun in "may I" must not match it."""
+    from schemanav.question.analyzer import Stemmer, split_camel
+
+    stem = Stemmer()
+    assert stem("nodeIDs, their URLs and IPs") == ["node", "id", "their", "url", "and", "ip"]
+    assert stem("ISolidDefinition") == ["solid", "definit"]
+    assert split_camel("May I see IPv4 and IOS?") == "May I see I Pv 4 and IOS"
+
+
 def _every_form_mentions(names: list[str], question: str, set_words: frozenset[str]) -> object:
     """What the reader finds once it has split and inflected every name (`_every_form`)."""
     reader = TypeNames(names)

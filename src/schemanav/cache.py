@@ -69,8 +69,8 @@ DEFINITION_CACHE = CacheKind("definition", "define", 2)  # a folder per schema; 
 RANK_TABLE_CACHE = CacheKind("rank table", "tokens", 1, ".bin")
 TOKEN_COUNT_CACHE = CacheKind("token counts", "counts", 1, ".json")  # o200k_base, by text
 # Raised when what `StructuralIndex.build` computes changes (or the analyzer's words do).
-STRUCTURAL_INDEX_CACHE = CacheKind("structural-index", "structural", 6, ".bin")
-BM25_INDEX_CACHE = CacheKind("bm25-index", "bm25", 2, key_chars=32)  # a tantivy folder
+STRUCTURAL_INDEX_CACHE = CacheKind("structural-index", "structural", 7, ".bin")
+BM25_INDEX_CACHE = CacheKind("bm25-index", "bm25", 3, key_chars=32)  # a tantivy folder
 VECTOR_CACHE = CacheKind("embedding-vectors", "vectors", 1, ".vec", key_chars=64)
 CACHE_KINDS = (
     CORPUS_CACHE,

@@ -17,8 +17,12 @@ from typing import Any
 from schemanav.question.vocabulary import IRREGULAR_PLURALS
 
 # camelCase and PascalCase words split into parts (tantivy's regex tokenizer has no
-# look-ahead, so the split happens on the text before it reaches the analyzer).
-CAMEL_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# look-ahead, so the split happens on the text before it reaches the analyzer); an acronym's
+# plural is one word ("IDs", "URLs": not "I Ds", "UR Ls").
+CAMEL_WORDS = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# The `I` that names an interface (`ISolidDefinition`) is no word: the pronoun in "may I"
+# must not find it. Not before a short hump (`IPv4`).
+INTERFACE_PREFIX = re.compile(r"\bI(?=[A-Z][a-z]{2})")
 MAX_TOKEN_LENGTH = 40
 
 
@@ -29,8 +33,8 @@ _SINGULARS = {plural: singular for singular, plural in IRREGULAR_PLURALS.items()
 
 def split_camel(text: str) -> str:
     """`pullRequests(first:)` → `pull Requests first`: identifiers as separate words, an
-    irregular plural as its singular (`children` → `child`)."""
-    words = CAMEL_WORDS.findall(text)
+    irregular plural as its singular (`children` → `child`), an interface's `I` dropped."""
+    words = CAMEL_WORDS.findall(INTERFACE_PREFIX.sub("", text))
     return " ".join(_SINGULARS.get(word.lower(), word) for word in words)
 
 
