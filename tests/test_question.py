@@ -56,6 +56,8 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "Get rid of the old staging cluster from our organization.",
         # Giving someone else something changes what they may do.
         "Give user 77 the admin role.",
+        # "Open a …" opens a new one.
+        'Open a ticket in the Support group titled "Printer jams".',
         # A request asked as a question of the one asked.
         "Can you enable the CDN for service 12?",
         "Could you please delete volume 7?",
@@ -90,6 +92,8 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Can I delete volume 7?",  # asks whether the asker may
         "I'm using a project token right now — which project is it scoped to?",
         "Tail the runtime logs of deployment 12.",
+        "Open ticket 31450 and show me its articles.",
+        "Open the ticket 5.",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:
@@ -164,10 +168,11 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
             streams,
             ["Stream the build logs of deployment 42", "Tail the HTTP logs live",
              "Please watch deployment 7 and tell me when it stops", "new comments as they come in",
-             "order updates in real time"],
+             "order updates in real time", "Let me know whenever a draft is added",
+             "Tell me live when the checklist changes", "Warn me as soon as it goes down"],
             ["Is page 8841 live on the site?", "Where does the orders asset live?",
              "Call my webhook whenever someone comments", "Which repositories do I watch?",
-             "List the build logs of deployment 42"],
+             "List the build logs of deployment 42", "Tell me when the release was published"],
         ),
     ],
     ids=["pages", "sorts", "searches_text", "streams"],

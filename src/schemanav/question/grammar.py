@@ -12,7 +12,7 @@ A user asks for a write in the imperative ("Block this spam account.", "Delete t
 wrote yesterday", "Put product 12 into the new-arrivals category"), and rarely with the
 mutation's own verb (`addReaction` for "like", `removeOrder` for "delete the cart"). A read is a
 question ("which …?", "how many …"), an imperative of reading ("show", "list", "find", "give
-me": "Give the team access" changes what it may do), or a
+me": "Give the team access" changes what it may do; "Open a ticket" opens a new one), or a
 string of keywords ("draft pull requests not ready"). Keywords and imperatives look alike in
 their first word, so an imperative is taken only as a sentence: its verb followed by a
 determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an exclamation mark,
@@ -103,6 +103,8 @@ WRITE_VERBS = (
 # Verbs of change said in several words whose first is a verb of reading: "Get rid of the old
 # cluster" removes it. English, not any API's words.
 _PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
+# "Open a ticket", "start a new discussion" create one; "open the ticket", "open run 42" read.
+_OPENING = {"open": frozenset({"a", "an", "new"})}
 # …and verbs whose particle may stand after their object: "Take Jordan off the team", "Take
 # down the banner", "Kick these two members out of my group" remove.
 _PARTICLE_VERBS = {
@@ -135,6 +137,8 @@ def _sentence_words(sentence: str) -> list[str]:
     for phrase, verb in _PHRASAL_VERBS.items():
         if tuple(words[: len(phrase)]) == phrase:
             return [verb, *words[len(phrase) :]]
+    if len(words) > 1 and words[0] in _OPENING and words[1] in _OPENING[words[0]]:
+        return ["create", *words[1:]]
     if words and words[0] in _PARTICLE_VERBS:
         particles, verb = _PARTICLE_VERBS[words[0]]
         if not particles.isdisjoint(words[1:]):
@@ -290,12 +294,16 @@ def names_global_id(question: str) -> bool:
 
 # A question that asks to follow something as it changes, which a subscription answers: its
 # verb says so ("Stream the build logs …", "Tail …", "Watch deployment 12 …", "Subscribe to …")
-# or a phrase does ("as they come in", "in real time"). "Live" alone is not one: a page, a
-# version or an asset "is live". English, not any API's words.
+# or a phrase does ("as they come in", "in real time", "let me know whenever …", "warn me as
+# soon as …"). "Live" alone is not one: a page, a version or an asset "is live"; nor is "tell me
+# when …" ("… the release was published"). English, not any API's words.
 _STREAM_VERBS = frozenset({"stream", "tail", "watch", "subscribe"})
 _AS_IT_HAPPENS = re.compile(
     r"\bas (?:they|it|things|each one) (?:comes? in|happens?|arrives?)\b|\bin real[- ]?time\b|"
-    r"\breal-time\b|\blive (?:updates|feed)\b|\bnotify me\b|\bkeep me (?:posted|updated)\b"
+    r"\breal-time\b|\blive (?:updates|feed)\b|\bnotify me\b|\bkeep me (?:posted|updated)\b|"
+    r"\b(?:let me know|tell me|alert me|warn me|ping me|inform me)(?: live)? "
+    r"(?:whenever|as soon as|each time|every time|the moment)\b|"
+    r"\blet me know when\b|\btell me live\b"
 )
 
 
