@@ -1064,3 +1064,24 @@ def test_a_small_type_with_several_hits_shows_every_leaf(tiny: Any) -> None:
     ranked.pop("Order.customer")  # two hits: no subject
     fewer = slicer.from_scores(scored(slicer, {**ranked, **unscored}), 1000)
     assert "Order.status" not in fewer.fields
+
+
+FOLLOWING_SDL = """
+type Query { ticket(id: ID!): Ticket }
+type Mutation { ticketUpdate(id: ID!, title: String): Ticket }
+type Subscription { ticketUpdates(id: ID!): Ticket }
+type Ticket { id: ID! title: String state: String }
+"""
+
+
+def test_a_question_following_changes_takes_the_subscription_wherever_it_ranks() -> None:
+    slicer = slicer_for(FOLLOWING_SDL, SliceParams())
+    ranked = ["Query.ticket", "Ticket.title", "Subscription.ticketUpdates", "Mutation.ticketUpdate"]
+    following = slicer.from_ranked(ranked, 1000, "Tell me live when ticket 5 changes.")
+    valid(following.sdl)
+    assert "Subscription.ticketUpdates" in following.fields
+    # The subscription root only: the write ranked after it stays behind the write gate...
+    assert "Mutation.ticketUpdate" not in following.fields
+    # ...as the subscription does for a question that reads.
+    read = slicer.from_ranked(ranked, 1000, "Which ticket changed its title?")
+    assert not {"Subscription.ticketUpdates", "Mutation.ticketUpdate"} & set(read.fields)

@@ -424,7 +424,8 @@ class SliceReading:
     all, or as the first or last of a list); `named`, every type it names but `one`, those
     it names once beside a literal identifier (one object: `pipeline 42`); `writes`, it asks
     to change something (`Reading.writes`); `lists`, it lists many things it wants
-    (`Reading.lists`)."""
+    (`Reading.lists`); `streams`, it follows something as it changes (`Reading.streams`: the
+    subscription root's ways in are as open to it as a write's to a request)."""
 
     words: frozenset[str]
     many: frozenset[str]
@@ -432,6 +433,7 @@ class SliceReading:
     one: frozenset[str]
     writes: bool
     lists: bool = False
+    streams: bool = False
 
 
 NO_QUESTION = SliceReading(frozenset(), frozenset(), frozenset(), frozenset(), False)
@@ -522,6 +524,7 @@ class TypeReader:
             one=one,
             writes=reading.writes,
             lists=reading.lists,
+            streams=reading.streams,
         )
 
 

@@ -80,7 +80,8 @@ class Growth(Completion):
             start.values, start.budget = values, budget
         else:
             start = GrowingState(
-                slicer, values, self.routes, self.words, self.many, budget, self.writes
+                slicer, values, self.routes, self.words, self.many, budget, self.writes,
+                follows=reading.streams,
             )
         self.start, self.below, self.seeded = start, below, below is not None
         # The hits the rungs below took: not ranked again (a hit counts once).

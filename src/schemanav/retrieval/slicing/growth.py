@@ -223,9 +223,10 @@ class GrowingState(ClosedState):
     def add_path(self, steps: list[int]) -> bool:
         """Show every field of a way (corpus positions), linking each hop into a union or
         interface member; False for a way from another root than the query's once the write
-        gate has closed."""
-        entries = self.s.corpus.entries
-        if entries[steps[0]].owner != self.s.corpus.query_root:
+        gate has closed (the subscription root's is open to a question following changes)."""
+        entries, corpus = self.s.corpus.entries, self.s.corpus
+        root = entries[steps[0]].owner
+        if root != corpus.query_root and not (self.follows and root == corpus.subscription_root):
             # Questions read unless a write ranks among the first hits: a mutation's input
             # objects and payloads are costly and useless to a reader.
             if self.other_roots is None:

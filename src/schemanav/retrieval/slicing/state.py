@@ -40,6 +40,7 @@ class SliceState:
         many: frozenset[str] = frozenset(),
         budget: int = 0,
         writes: bool = False,
+        follows: bool = False,
     ) -> None:
         self.s = tables
         self.budget = budget
@@ -66,6 +67,9 @@ class SliceState:
         # Whether ways in from the mutation root may enter: decided by the first such way
         # (`GrowingState.add_path`), unless the question asks for a write.
         self.other_roots: bool | None = True if writes else None
+        # A question that follows something as it changes takes the subscription root's ways
+        # in wherever they rank, as a request takes its write's (`GrowingState.add_path`).
+        self.follows = follows
         # Types a ranked hit belongs to (not those entering only on the way or as fillers).
         self.hit_types: dict[str, None] = {}  # insertion-ordered: slices are deterministic
         self.hit_counts: dict[str, int] = defaultdict(int)
