@@ -103,8 +103,8 @@ WRITE_VERBS = (
 # Verbs of change said in several words whose first is a verb of reading: "Get rid of the old
 # cluster" removes it. English, not any API's words.
 _PHRASAL_VERBS = {("get", "rid", "of"): "remove"}
-# "Open a ticket", "start a new discussion" create one; "open the ticket", "open run 42" read.
-_OPENING = {"open": frozenset({"a", "an", "new"})}
+# "Open a ticket", "open a new issue" create one; "open the ticket", "open run 42" read.
+_OPENING_A_NEW = frozenset({"a", "an", "new"})
 # …and verbs whose particle may stand after their object: "Take Jordan off the team", "Take
 # down the banner", "Kick these two members out of my group" remove.
 _PARTICLE_VERBS = {
@@ -137,7 +137,7 @@ def _sentence_words(sentence: str) -> list[str]:
     for phrase, verb in _PHRASAL_VERBS.items():
         if tuple(words[: len(phrase)]) == phrase:
             return [verb, *words[len(phrase) :]]
-    if len(words) > 1 and words[0] in _OPENING and words[1] in _OPENING[words[0]]:
+    if words[:1] == ["open"] and words[1:2] and words[1] in _OPENING_A_NEW:
         return ["create", *words[1:]]
     if words and words[0] in _PARTICLE_VERBS:
         particles, verb = _PARTICLE_VERBS[words[0]]
