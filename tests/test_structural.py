@@ -149,13 +149,14 @@ def test_owner_return_and_description_parts_add_up(films: Corpus) -> None:
 
 def test_description_and_arguments_are_length_normalised(films: Corpus) -> None:
     # "genre" → genr: Query.films's description (0.5 / 2.5) and its input-object argument
-    # field `genre` (0.3 / (1 − 0.75 + 0.75 · 2/(2/3)) = 0.3 / 2.5).
+    # field `genre` (w / (1 − 0.75 + 0.75 · 2/(2/3)) = w / 2.5, w the arguments' weight).
+    w = StructuralParams().arguments_weight
     scores = _lexical(films, "genre")
-    assert scores["Query.films"] == pytest.approx(_idf(3, 1) * _saturate(0.2 + 0.12))
+    assert scores["Query.films"] == pytest.approx(_idf(3, 1) * _saturate(0.2 + w / 2.5))
     # Without length normalisation (b = 0) both parts count at full weight.
     flat = StructuralParams(description_b=0.0, arguments_b=0.0)
     assert _lexical(films, "genre", flat)["Query.films"] == pytest.approx(
-        _idf(3, 1) * _saturate(0.5 + 0.3)
+        _idf(3, 1) * _saturate(0.5 + w)
     )
 
 
