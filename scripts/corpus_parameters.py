@@ -61,7 +61,7 @@ WEIGHTS: dict[str, tuple[Any, ...]] = {
     "name_weight": (1.0, 4.0),
     "owner_weight": (0.75, 3.0),
     "return_weight": (0.35, 1.4),
-    "arguments_weight": (0.15, 0.6),
+    "arguments_weight": (0.3, 1.2),
     "return_detail_weight": (0.15, 0.6),
     "abstract_penalty": (0.5, 2.0),
     "other_root_cost": (1.5, 6.0),
