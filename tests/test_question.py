@@ -47,6 +47,7 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "I just signed in: merge my guest cart into my account's cart.",
         "My session is about to expire; keep me signed in.",
         "We're getting DDoSed — turn on under-attack mode for service 12.",
+        "I forgot my password, send a reset link to jane@acme.io.",
         # …and before what its answer should tell.
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
         # …and after a phrase setting where or when, up to its comma.
@@ -91,6 +92,7 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Can you tell me which volumes exist?",
         "Can I delete volume 7?",  # asks whether the asker may
         "I'm using a project token right now — which project is it scoped to?",
+        "I need every cluster in acme-inc sorted by name, showing each one's description.",
         "Tail the runtime logs of deployment 12.",
         "Open ticket 31450 and show me its articles.",
         "Open the ticket 5.",

@@ -18,12 +18,13 @@ their first word, so an imperative is taken only as a sentence: its verb followe
 determiner or a pronoun ("this", "the", "my"), or ending in a full stop or an exclamation mark,
 or quoting a value (a number after the first word is a keyword lookup: "subscription 88
 status"); asked of the one asked, it is still one ("Can you enable the CDN for service 12?").
-The request may follow the scene its asker sets, after a colon or a semicolon ("I
+The request may follow the scene its asker sets, after a colon, a semicolon or a comma ("I
 just signed in: merge my guest cart into my account's", "My session is about to expire; keep
-me signed in"), or a phrase setting where or when it applies, up to a comma ("In the main
-menu draft, move …"), or come before what its answer should tell ("Test the nightly schedule
-as if it ticked at midnight: which runs would it request?"); a read's colon only opens the
-list of what it shows ("Show product 5: its title …").
+me signed in", "I forgot my password, send a reset link"), or a phrase setting where or when
+it applies, up to a comma ("In the main menu draft, move …"), or come before what its answer
+should tell ("Test the nightly schedule as if it ticked at midnight: which runs would it
+request?"); a read's colon only opens the list of what it shows ("Show product 5: its title
+…").
 """
 
 from __future__ import annotations
@@ -185,7 +186,8 @@ _SETTING_PREPOSITIONS = frozenset(
 def request(question: str) -> str:
     """The part of a question that asks for a change: the whole; the clause after a colon, a
     semicolon or a dash when the words before it only set the scene ("I just signed in: merge the
-    guest cart into mine", "My session is about to expire; keep me signed in"); the clause
+    guest cart into mine", "My session is about to expire; keep me signed in"), or after the
+    first comma when no such mark parts it ("I forgot my password, send a reset link"); the clause
     before one, when the question after it asks what the change should tell ("Test the
     nightly schedule as if it ticked at midnight: which runs would it request?"); or the
     imperative after a phrase that opens with a preposition and ends at the first comma,
@@ -198,7 +200,15 @@ def request(question: str) -> str:
     if comma and opener and opener[0] in _SETTING_PREPOSITIONS and _imperative(rest):
         return rest
     scene = _WORD.findall(clauses[0].lower())
-    if len(clauses) == 1 or not scene or scene[0] not in _ASKERS:
+    if not scene or scene[0] not in _ASKERS:
+        return question
+    if len(clauses) == 1:
+        # "I forgot my password, send a reset link to …": the scene up to a comma, then an
+        # imperative (not a participle going on with the scene: "…, showing each one's …").
+        _, comma, asked = question.partition(",")
+        verb = _WORD.findall(asked.lower())[:1]
+        if comma and verb and verb[0] not in _DETERMINERS and not verb[0].endswith("ing"):
+            return asked if _imperative(asked) else question
         return question
     return next(
         (
