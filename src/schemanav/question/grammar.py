@@ -203,13 +203,12 @@ def request(question: str) -> str:
     if not scene or scene[0] not in _ASKERS:
         return question
     if len(clauses) == 1:
-        # "I forgot my password, send a reset link to …": the scene up to a comma, then an
-        # imperative (not a participle going on with the scene: "…, showing each one's …").
-        _, comma, asked = question.partition(",")
-        verb = _WORD.findall(asked.lower())[:1]
-        if comma and verb and verb[0] not in _DETERMINERS and not verb[0].endswith("ing"):
-            return asked if _imperative(asked) else question
-        return question
+        # "I forgot my password, send a reset link to …": the scene up to a comma (`rest`
+        # after it), then an imperative, not a participle going on with the scene ("…,
+        # showing each one's …").
+        verb = _WORD.findall(rest.lower())[:1]
+        told = comma and verb and verb[0] not in _DETERMINERS and not verb[0].endswith("ing")
+        return rest if told and _imperative(rest) else question
     return next(
         (
             clause

@@ -224,7 +224,8 @@ class GrowingState(ClosedState):
         """Show every field of a way (corpus positions), linking each hop into a union or
         interface member; False for a way from another root than the query's once the write
         gate has closed (the subscription root's is open to a question following changes)."""
-        entries, corpus = self.s.corpus.entries, self.s.corpus
+        corpus = self.s.corpus
+        entries = corpus.entries
         root = entries[steps[0]].owner
         if root != corpus.query_root and not (self.follows and root == corpus.subscription_root):
             # Questions read unless a write ranks among the first hits: a mutation's input
