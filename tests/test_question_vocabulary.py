@@ -218,3 +218,19 @@ def test_names_looked_up_by_their_letters_find_what_every_form_finds() -> None:
     for question in questions * 2:  # past `_LAZY_QUESTIONS`: the table
         assert reader.mentions(question) == _every_form_mentions(names, question, SET_WORDS)
     assert reader._table is not None
+
+
+def test_two_nouns_the_schema_writes_as_one_word_read_as_its_compound() -> None:
+    from schemanav.question.analyzer import Stemmer
+
+    stem = Stemmer()
+    vocabulary = {"fullnam", "timelog", "roundtrip", "setup", "rollback", "name"}
+    forms = ShortForms({}, lambda word: all(t in vocabulary for t in stem(word)), stem)
+    assert forms.expand("their full names") == "their full names fullnames"
+    assert forms.expand("time log entries") == "time log entries timelog"
+    assert forms.expand("a round-trip test") == "a round-trip test roundtrip"
+    # A phrasal verb asks for a change ("set up", "roll back"), and a compound stemming to one
+    # of its parts is no word of its own ("name li" stems to "name").
+    phrasal = "set up an IP, roll back the deploy"
+    assert forms.expand(phrasal) == phrasal
+    assert forms.expand("name Li Wei") == "name Li Wei"

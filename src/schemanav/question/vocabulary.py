@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import pairwise
 
 from schemanav.question.grammar import FUNCTION_WORDS
 from schemanav.question.reading import Reading, read
@@ -65,6 +66,9 @@ SET_WORD_REACH = 2
 NAMESPACE_LETTERS = 3
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
+# Particles that follow a verb in a phrasal verb ("roll back", "log out"): no noun's second
+# half (`ShortForms`); "up", "in", "on", "over" are function words already.
+_PARTICLES = frozenset({"back", "out", "off", "down", "away", "through"})
 # The fewest letters of a word whose silent e English drops before a suffix (`ShortForms`).
 SILENT_E_LETTERS = 5
 # What a time argument (`since:`, `until:`) answers to, among a question's words, when the
@@ -326,7 +330,12 @@ class ShortForms:
     - a word whose silent e English drops before a suffix (`quote` → "quotation", `warehouse`
       → "warehousing"): without it, it begins a word of a type name, before a vowel;
     - a negated word (`unresolved` → "resolved"), when the schema has the word but not the
-      negation: a field `resolved` answers "unresolved" with its value.
+      negation: a field `resolved` answers "unresolved" with its value;
+    - two nouns the schema writes as one word ("full names" → `fullname`, "time log" →
+      `timelog`, "round-trip" → `roundtrip`), when it knows the compound as a word of its own
+      (not one that stems to either part: "name li" is no `nameli`); never with a word of a
+      sentence's frame or a verb's particle ("set up", "roll back": a phrasal verb asks for
+      a change, not for the thing its compound names).
 
     Where several type names share an acronym or a clipping, the one the most fields return
     wins (the schema's central type). Acronyms and clippings expand only words the schema does
@@ -336,9 +345,15 @@ class ShortForms:
     word.
     """
 
-    def __init__(self, returned: dict[str, int], known: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        returned: dict[str, int],
+        known: Callable[[str], bool],
+        stem: Callable[[str], Sequence[str]] = lambda word: [word],
+    ) -> None:
         self._known = known
         self._returned = returned
+        self._stem = stem
 
     @cached_property
     def _tables(self) -> tuple[dict[str, str], list[tuple[str, tuple[int, str]]]]:
@@ -377,7 +392,28 @@ class ShortForms:
                 found = self._negated(word) or self._expansion(word)
             if found:
                 extra.append(found)
+        extra.extend(self._compounds(question))
         return f"{question} {' '.join(extra)}" if extra else question
+
+    def _compounds(self, question: str) -> list[str]:
+        """The compounds the schema knows of two neighbouring words of the question."""
+        words = _WORD.findall(question.lower())
+        found: list[str] = []
+        for first, second in pairwise(words):
+            if (
+                len(first) < 2
+                or len(second) < 2  # "repository's" is no `repositorys`
+                or not (first.isalpha() and second.isalpha())
+                or first in FUNCTION_WORDS
+                or second in FUNCTION_WORDS
+                or second in _PARTICLES
+            ):
+                continue
+            joined = first + second
+            parts = {*self._stem(first), *self._stem(second)}
+            if self._known(joined) and parts.isdisjoint(self._stem(joined)):
+                found.append(joined)
+        return found
 
     def _negated(self, word: str) -> str | None:
         for negation in ("un", "non"):

@@ -297,6 +297,7 @@ class StructuralSearcher:
         return ShortForms(
             self._fields_reaching,
             lambda word: bool(stem(word)) and all(t in rows for t in stem(word)),
+            stem,
         )
 
     @cached_property
