@@ -234,3 +234,13 @@ def test_two_nouns_the_schema_writes_as_one_word_read_as_its_compound() -> None:
     phrasal = "set up an IP, roll back the deploy"
     assert forms.expand(phrasal) == phrasal
     assert forms.expand("name Li Wei") == "name Li Wei"
+
+
+def test_expansions_go_before_the_closing_mark_so_a_request_still_reads_as_one() -> None:
+    from schemanav.question import read
+
+    forms = _forms({"MergeRequest": 40}, set())
+    # After the period, the words would end the text and the request would read as none.
+    assert forms.expand("Approve mr 5.") == "Approve mr 5 merge request."
+    assert read(forms.expand("Approve mr 5.")).writes
+    assert forms.expand("Which mrs are open?") == "Which mrs are open merge requests?"

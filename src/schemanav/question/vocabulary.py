@@ -66,6 +66,7 @@ SET_WORD_REACH = 2
 NAMESPACE_LETTERS = 3
 _IDENTIFIER_MARK = re.compile(r"[\d._-]")
 _VOWELS = frozenset("aeiouy")
+_CLOSING_MARK = re.compile(r"[.!?]+\s*$")
 # Particles that follow a verb in a phrasal verb ("roll back", "log out"): no noun's second
 # half (`ShortForms`); "up", "in", "on", "over" are function words already.
 _PARTICLES = frozenset({"back", "out", "off", "down", "away", "through"})
@@ -377,7 +378,8 @@ class ShortForms:
         )
 
     def expand(self, question: str) -> str:
-        """The question with the expansions of its unknown words appended."""
+        """The question with the expansions of its unknown words and its compounds added at
+        its end, before its closing mark."""
         extra: list[str] = []
         for word in _WORD.findall(question.lower()):
             if not word.isalpha():
@@ -393,7 +395,13 @@ class ShortForms:
             if found:
                 extra.append(found)
         extra.extend(self._compounds(question))
-        return f"{question} {' '.join(extra)}" if extra else question
+        if not extra:
+            return question
+        # Before the closing mark: the words are the question's, and the mark still says
+        # whether it asks or requests (`schemanav.question.grammar`).
+        end = _CLOSING_MARK.search(question)
+        at = end.start() if end else len(question)
+        return f"{question[:at]} {' '.join(extra)}{question[at:]}"
 
     def _compounds(self, question: str) -> list[str]:
         """The compounds the schema knows of two neighbouring words of the question."""
