@@ -50,6 +50,8 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "I forgot my password, send a reset link to jane@acme.io.",
         # …and before what its answer should tell.
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
+        "Delete organization org_9 and everything in it; which teams went with it?",
+        "In poker meeting 12, set the estimate of task 7 to 5; how often was it exported?",
         # …and after a phrase setting where or when, up to its comma.
         'In the main menu draft, move "Sale" under "Shop".',
         "From now on, only let people follow me if they pay 1 GHO.",
@@ -92,6 +94,8 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Can you tell me which volumes exist?",
         "Can I delete volume 7?",  # asks whether the asker may
         "I'm using a project token right now — which project is it scoped to?",
+        "Team 8 is locked for non-payment: which organization is it?",
+        "Someone sent me the invite link with token 7Yb: which team is it for?",
         "I need every cluster in acme-inc sorted by name, showing each one's description.",
         "Tail the runtime logs of deployment 12.",
         "Open ticket 31450 and show me its articles.",

@@ -189,16 +189,25 @@ def request(question: str) -> str:
     guest cart into mine", "My session is about to expire; keep me signed in"), or after the
     first comma when no such mark parts it ("I forgot my password, send a reset link"); the clause
     before one, when the question after it asks what the change should tell ("Test the
-    nightly schedule as if it ticked at midnight: which runs would it request?"); or the
-    imperative after a phrase that opens with a preposition and ends at the first comma,
-    setting where or when it applies ("In the main menu draft, move 'Sale' under 'Shop'")."""
+    nightly schedule as if it ticked at midnight: which runs would it request?", "Delete
+    organization 9; which teams went with it?"), ended by its mark when a verb of change
+    (`WRITE_VERBS`) opens it; or the imperative after a phrase that opens with a preposition
+    and ends at the first comma, setting where or when it applies ("In the main menu draft,
+    move 'Sale' under 'Shop'"), in the whole question or in that clause."""
     clauses = _CLAUSE_END.split(question)
-    if len(clauses) > 1 and question.rstrip().endswith("?") and _imperative(clauses[0]):
-        return clauses[0]
-    setting, comma, rest = question.partition(",")
-    opener = _WORD.findall(setting.lower())[:1]
-    if comma and opener and opener[0] in _SETTING_PREPOSITIONS and _imperative(rest):
+    if len(clauses) > 1 and question.rstrip().endswith("?"):
+        first = _after_setting(clauses[0])
+        verb = _WORD.findall(first.lower())[:1]
+        if verb and any(verb[0] in family for family in WRITE_VERBS):
+            # Its mark ends it as a period would: "Delete organization 9; which teams went
+            # with it?" (a verb that may read as well needs the sentence's own signs).
+            first = first.rstrip() + "."
+        if _imperative(first):
+            return first
+    rest = _after_setting(question)
+    if rest is not question and _imperative(rest):
         return rest
+    _, comma, rest = question.partition(",")
     scene = _WORD.findall(clauses[0].lower())
     if not scene or scene[0] not in _ASKERS:
         return question
@@ -217,6 +226,16 @@ def request(question: str) -> str:
         ),
         question,
     )
+
+
+def _after_setting(text: str) -> str:
+    """The text after a phrase that opens with a preposition and ends at the first comma,
+    setting where or when a request applies ("In the main menu draft, move …"); the text
+    itself when it opens with none."""
+    setting, comma, rest = text.partition(",")
+    opener = _WORD.findall(setting.lower())[:1]
+    return rest if comma and opener and opener[0] in _SETTING_PREPOSITIONS else text
+
 
 
 def asks_for_write(question: str) -> bool:
