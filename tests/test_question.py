@@ -95,6 +95,9 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Can I delete volume 7?",  # asks whether the asker may
         "I'm using a project token right now — which project is it scoped to?",
         "Team 8 is locked for non-payment: which organization is it?",
+        # A statement opens with its subject.
+        "I'm in meeting 5 and want to switch templates: list the templates I can use.",
+        "Someone saved page 230 while I was editing it. Show me their version.",
         "Someone sent me the invite link with token 7Yb: which team is it for?",
         "I need every cluster in acme-inc sorted by name, showing each one's description.",
         "Tail the runtime logs of deployment 12.",

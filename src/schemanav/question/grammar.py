@@ -245,6 +245,14 @@ def asks_for_write(question: str) -> bool:
     return _imperative(request(question))
 
 
+# Words a statement opens with, as its subject, and no imperative does (a function word
+# neither: "this post is spam", "my session is about to expire"). English, not any API's words.
+_SUBJECTS = frozenset(
+    {"i", "im", "ive", "id", "someone", "somebody", "everyone", "everybody", "nobody",
+     "something", "everything", "nothing"}
+)  # fmt: skip
+
+
 def _imperative(question: str) -> bool:
     """Whether one sentence is an imperative of change."""
     text = question.strip()
@@ -253,6 +261,8 @@ def _imperative(question: str) -> bool:
     if len(words) < 2 or (text.endswith("?") and not polite):
         return False
     verb, following = words[0], words[1]
+    if verb in FUNCTION_WORDS or verb in _SUBJECTS:
+        return False  # a statement's subject ("I'm in meeting 5 and …", "Someone saved …")
     giving = verb == "give" and following not in _ASKERS_OBJECT
     if verb in _ASKING or (verb in _READING and not giving) or verb.isdigit():
         return False
