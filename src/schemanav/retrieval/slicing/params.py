@@ -41,8 +41,10 @@ WRITE_RESERVE_UNTIL = 4000
 # The sizes below were each tried at half and twice their value on every set of the corpus
 # (`python scripts/corpus_parameters.py`; slice-experiments.md, "The slicer's sizes on the
 # corpus"): three values moved by the corpus rule, `PLURAL_WAY_FIELDS` (3 → 2),
-# `SUBJECT_LEAVES` (16 → 32) and, with the write reserve in, `VALUE_FIELDS` (4 → 6); no other
-# value won.
+# `SUBJECT_LEAVES` (16 → 32) and, with the write reserve in, `VALUE_FIELDS` (4 → 6); on
+# fourteen sets, three more, each chosen in sample and by every held-out set or all but one:
+# `SUBJECT_LEAVES` (32 → 16), `EARLY_COMPLETION_SHARE` (0.04 → 0.02) and
+# `ENTRY_ARGUMENTS_TOTAL` (0.02 → 0.04).
 # A new object type shows this many of its leaves by the question's scores.
 FILLER_LEAVES = 3
 # An object type of at most this many fields, all leaves without arguments and none
@@ -75,7 +77,7 @@ ARGUMENT_ENUM_CAP = 8
 # their leaves and values within this share of the budget before the fill (an operation selects
 # more of a type than a question names); below it, every token goes to ranked hits.
 EARLY_COMPLETION_FROM = 2_000
-EARLY_COMPLETION_SHARE = 0.04
+EARLY_COMPLETION_SHARE = 0.02
 # …and from the same rung, the tree of the way the question enters (its best-ranked root field,
 # or its write: `answer`) within this share more: an operation selects its answer's parts.
 ANSWER_TREE_SHARE = 0.04
@@ -89,12 +91,12 @@ WRITE_ANSWER_SHARE = 0.3
 # an object (`schemanav.question`: "its status, tags, pictures, title and description").
 LISTING_COMPLETION_SHARE = 0.08
 # A small subject (at most this many leaves) shows them all within this share of the budget.
-SUBJECT_LEAVES = 32
+SUBJECT_LEAVES = 16
 SUBJECT_LEAVES_SHARE = 0.02
 # An entry field (a root's, or of a type grouping them) shows every argument it offers while
 # they cost at most this share of the budget a field, and the second share in all.
 ENTRY_ARGUMENTS_SHARE = 0.01
-ENTRY_ARGUMENTS_TOTAL = 0.02
+ENTRY_ARGUMENTS_TOTAL = 0.04
 # In the fill, a union member enters for a hit when its union has at most this many possible
 # types and the member costs at most this share of the budget.
 FILL_MEMBER_CAP = 16
