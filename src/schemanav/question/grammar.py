@@ -196,7 +196,8 @@ def request(question: str) -> str:
     move 'Sale' under 'Shop'"), in the whole question or in that clause."""
     clauses = _CLAUSE_END.split(question)
     if len(clauses) > 1 and question.rstrip().endswith("?"):
-        first = _after_setting(clauses[0])
+        setting, comma, rest = clauses[0].partition(",")
+        first = rest if _sets_the_scene(setting, comma) else clauses[0]
         verb = _WORD.findall(first.lower())[:1]
         if verb and any(verb[0] in family for family in WRITE_VERBS):
             # Its mark ends it as a period would: "Delete organization 9; which teams went
@@ -204,10 +205,9 @@ def request(question: str) -> str:
             first = first.rstrip() + "."
         if _imperative(first):
             return first
-    rest = _after_setting(question)
-    if rest is not question and _imperative(rest):
+    setting, comma, rest = question.partition(",")
+    if _sets_the_scene(setting, comma) and _imperative(rest):
         return rest
-    _, comma, rest = question.partition(",")
     scene = _WORD.findall(clauses[0].lower())
     if not scene or scene[0] not in _ASKERS:
         return question
@@ -228,14 +228,12 @@ def request(question: str) -> str:
     )
 
 
-def _after_setting(text: str) -> str:
-    """The text after a phrase that opens with a preposition and ends at the first comma,
-    setting where or when a request applies ("In the main menu draft, move …"); the text
-    itself when it opens with none."""
-    setting, comma, rest = text.partition(",")
+def _sets_the_scene(setting: str, comma: str) -> bool:
+    """Whether the text before a first comma (`comma`, empty when there is none) is a phrase
+    that opens with a preposition, setting where or when a request applies ("In the main menu
+    draft, move …")."""
     opener = _WORD.findall(setting.lower())[:1]
-    return rest if comma and opener and opener[0] in _SETTING_PREPOSITIONS else text
-
+    return bool(comma and opener and opener[0] in _SETTING_PREPOSITIONS)
 
 
 def asks_for_write(question: str) -> bool:

@@ -381,7 +381,8 @@ class ShortForms:
         """The question with the expansions of its unknown words and its compounds added at
         its end, before its closing mark."""
         extra: list[str] = []
-        for word in _WORD.findall(question.lower()):
+        words = _WORD.findall(question.lower())
+        for word in words:
             if not word.isalpha():
                 continue
             if self._known(word):
@@ -394,7 +395,7 @@ class ShortForms:
                 found = self._negated(word) or self._expansion(word)
             if found:
                 extra.append(found)
-        extra.extend(self._compounds(question))
+        extra.extend(self._compounds(words))
         if not extra:
             return question
         # Before the closing mark: the words are the question's, and the mark still says
@@ -403,9 +404,9 @@ class ShortForms:
         at = end.start() if end else len(question)
         return f"{question[:at]} {' '.join(extra)}{question[at:]}"
 
-    def _compounds(self, question: str) -> list[str]:
-        """The compounds the schema knows of two neighbouring words of the question."""
-        words = _WORD.findall(question.lower())
+    def _compounds(self, words: Sequence[str]) -> list[str]:
+        """The compounds the schema knows of two neighbouring words of a question (`words`,
+        lower-cased, in order)."""
         found: list[str] = []
         for first, second in pairwise(words):
             if (
@@ -418,8 +419,9 @@ class ShortForms:
             ):
                 continue
             joined = first + second
-            parts = {*self._stem(first), *self._stem(second)}
-            if self._known(joined) and parts.isdisjoint(self._stem(joined)):
+            if self._known(joined) and {*self._stem(first), *self._stem(second)}.isdisjoint(
+                self._stem(joined)
+            ):
                 found.append(joined)
         return found
 
