@@ -99,6 +99,8 @@ WRITE_VERBS = (
     ("reject", "decline", "refuse", "deny"),
     ("cancel", "terminate", "stop", "abort", "kill", "halt"),
 )
+# Each verb's family (every verb stands in one).
+_FAMILY_OF = {verb: family for family in WRITE_VERBS for verb in family}
 
 
 # Verbs of change said in several words whose first is a verb of reading: "Get rid of the old
@@ -166,10 +168,7 @@ def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
     if not words or words[0] in named:
         return []
     verb = words[0]
-    for family in WRITE_VERBS:
-        if verb in family:
-            return [word for word in family[:2] if word != verb]
-    return []
+    return [word for word in _FAMILY_OF.get(verb, ())[:2] if word != verb]
 
 
 # What sets a request apart from the context said before it ("I just signed in: merge …",
@@ -199,7 +198,7 @@ def request(question: str) -> str:
         setting, comma, rest = clauses[0].partition(",")
         first = rest if _sets_the_scene(setting, comma) else clauses[0]
         verb = _WORD.findall(first.lower())[:1]
-        if verb and any(verb[0] in family for family in WRITE_VERBS):
+        if verb and verb[0] in _FAMILY_OF:
             # Its mark ends it as a period would: "Delete organization 9; which teams went
             # with it?" (a verb that may read as well needs the sentence's own signs).
             first = first.rstrip() + "."
@@ -498,16 +497,13 @@ def _named_by_family(
     request: "Rename the group to "Fulfillment" and let it manage orders" asks for no
     `updateOrder`."""
     verb, objects = words[0], _object_words(words[1:])
-    for family in WRITE_VERBS:
-        if verb in family:
-            return [
-                (position, name)
-                for other in family[:2]
-                if other != verb
-                for position, name in writes.get(other, ())
-                if name - {other} <= objects
-            ]
-    return []
+    return [
+        (position, name)
+        for other in _FAMILY_OF.get(verb, ())[:2]
+        if other != verb
+        for position, name in writes.get(other, ())
+        if name - {other} <= objects
+    ]
 
 
 # A quoted value but a path (`"group/project"` names an object for a lookup to find).
