@@ -404,11 +404,17 @@ def test_a_schema_without_relay_paging_pages_by_its_own_convention() -> None:
     assert Slicer.of(split, build_corpus(split), words=words).page_size == "first"
 
 
-def test_interfaces_are_declared_only_when_a_path_passes_through_them(tiny: Any) -> None:
+def test_interfaces_are_declared_when_a_path_passes_through_them_or_with_room_left(
+    tiny: Any,
+) -> None:
     schema, _ = tiny
     plain = Slicer.of(schema, build_corpus(schema))
-    piece = plain.from_ranked(["Query.shop", "Shop.name"], 1000)
+    piece = plain.from_ranked(["Query.shop", "Shop.name"], 100)
     assert "implements" not in piece.sdl and "Node" not in piece.types
+    # Once the types in the slice are whole, the room left declares what they implement.
+    roomy = plain.from_ranked(["Query.shop", "Shop.name"], 1000)
+    valid(roomy.sdl)
+    assert "type Shop implements Node" in roomy.sdl and "Node.id" in roomy.fields
     # Refund is reached only through node(id:) → Node: it implements Node and carries id.
     through = plain.from_ranked(["Refund.amount"], 1000)
     sliced = valid(through.sdl)

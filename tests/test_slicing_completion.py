@@ -1,7 +1,8 @@
 """The completion (`completion.Completion.complete`): the budget a slice has left once its
 ranked hits are in fills the types in the slice, their leaves and the values they hold first,
-then further types, then the other members of the slice's unions, then every field's other
-arguments; and from the rung of 4,000 tokens the writes a read ranked and the gate kept out."""
+then further types, then the other members of the slice's unions, then the interfaces its
+objects implement, then every field's other arguments; and from the rung of 4,000 tokens the
+writes a read ranked and the gate kept out."""
 
 from __future__ import annotations
 
@@ -228,6 +229,52 @@ def test_a_union_in_a_slice_shows_its_other_members_with_the_budget_left() -> No
     slicer = slicer_for(_outcomes(FILL_MEMBER_CAP), SliceParams())
     piece = slicer.from_scores(scored(slicer, hits), 4000)
     assert "Reacted.post" in piece.fields and "Failure0.reason0" not in piece.fields
+
+
+INTERFACES_SDL = """
+type Query {
+  config: Config
+}
+
+type Config {
+  fields: [FieldConfig!]!
+}
+
+union FieldConfig = TextConfig | NumberConfig
+
+interface CustomField {
+  name: String!
+  label: String
+}
+
+type TextConfig implements CustomField {
+  name: String!
+  label: String
+  pattern: String
+}
+
+type NumberConfig implements CustomField {
+  name: String!
+  label: String
+  min: Int
+}
+"""
+
+
+def test_the_budget_left_once_the_types_are_whole_declares_the_interfaces_they_implement() -> None:
+    # An operation reading a union may select its members' shared fields once, through the
+    # interface they implement (`... on CustomField { name label }`), though no field of the
+    # schema returns it.
+    slicer = slicer_for(INTERFACES_SDL, SliceParams())
+    hits = {"Query.config": 2.0, "Config.fields": 1.5, "TextConfig.pattern": 1.0}
+    roomy = slicer.from_scores(scored(slicer, hits), 2000)
+    valid(roomy.sdl)
+    assert {"CustomField.name", "CustomField.label"} <= set(roomy.fields)
+    assert "type TextConfig implements CustomField" in roomy.sdl
+    # It comes once the types in the slice are whole: a budget short of it shows them all.
+    smaller = [slicer.from_scores(scored(slicer, hits), b) for b in range(roomy.tokens)]
+    assert all("NumberConfig.min" in p.fields for p in smaller if "CustomField" in p.types)
+    assert any("NumberConfig.min" in p.fields and "CustomField" not in p.types for p in smaller)
 
 
 ARGUMENTS_SDL = """

@@ -136,14 +136,22 @@ def test_a_type_asked_as_a_set_shows_its_id() -> None:
 def test_a_lists_items_show_their_id_unless_something_else_identifies_them() -> None:
     slicer = slicer_for(
         """
-        type Query { labels: [Label!]! order(number: Int!): Order orders: [Order!]! }
+        type Query {
+          labels: [Label!]! order(number: Int!): Order orders: [Order!]! meetings: [Meeting!]!
+        }
         type Label { name: String slug: String color: String hidden: Boolean _id: ID! }
         type Order { total: Float placed: String paid: Boolean status: String id: ID! number: Int! }
+        interface Meeting { id: ID! name: String endedAt: String }
+        type Retro implements Meeting { id: ID! name: String endedAt: String topics: Int }
         """
     )
     # A client tells a list's items apart by their id, whatever it is called…
     labels = slicer.from_ranked(["Query.labels", "Label.name"], 1000, "what are the labels called")
     assert "Label._id" in labels.fields
+    # …and so are items of an interface type (`... on Meeting { id }`).
+    meetings = slicer.from_ranked(["Query.meetings", "Meeting.name"], 1000, "meeting names")
+    valid(meetings.sdl)
+    assert "Meeting.id" in meetings.fields
     # …unless they have another identifier (`number`, by which `order` looks one up).
     orders = slicer.from_ranked(["Query.orders", "Order.total"], 1000, "the order totals")
     assert "Order.number" in orders.fields

@@ -169,13 +169,15 @@ class ClosedState(SliceState):
     def _item_id(self, type_name: str) -> None:
         """The objects a list or connection field returns show their `id` (`object_ids`)
         when their type has no other identifier (`SchemaTables.identifiers`: a number, a
-        path): a client tells a list's items apart, and caches them, by it."""
+        path): a client tells a list's items apart, and caches them, by it. Items of an
+        interface type (`[NewMeeting!]`) show the interface's, which every implementation
+        in the slice then repeats."""
         item = self.s.node_types.get(type_name, type_name)
         object_id = self.s.object_ids.get(item)
         if (
             object_id is not None
             and item in self.fields
-            and self.s.kinds.get(item) == "object"
+            and self.s.kinds.get(item) in ("object", "interface")
             and not self.s.identifiers.get(item)
         ):
             self.add_field(item, object_id)

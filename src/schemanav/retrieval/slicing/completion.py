@@ -138,7 +138,9 @@ class Completion:
         they hold (`SchemaTables.value_types`: a focal point's `x` and `y` are as much the
         type's as its `width`), then those leading to further types, which enter and are
         completed in turn; then the unions in the slice show their other
-        members (`_other_members`); last, the fields shown show the arguments they offer
+        members (`_other_members`); once no type in the slice has a field left that fits,
+        its objects declare the interfaces they implement (`_interfaces`), which are
+        completed in turn; last, the fields shown show the arguments they offer
         (`_complete_arguments`). An operation selects more of a type than a question
         names (a fragment's whole object, every member of a union it reads), and a budget
         a slice does not spend answers nothing."""
@@ -149,11 +151,26 @@ class Completion:
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
             if not owners:
-                return self._complete_arguments(state)
+                before = len(state.fields)
+                state = self._interfaces(state)
+                if len(state.fields) == before:
+                    return self._complete_arguments(state)
+                continue  # the interfaces that came in are completed in turn
             for reach in range(2):
                 state = self._complete_fields(state, owners, reach)
             state = self._other_members(state)
             done.update(owners)
+
+    def _interfaces(self, state: GrowingState) -> GrowingState:
+        """The types in the slice declare the interfaces they implement, each while it fits:
+        an operation reading a union or a list of objects may select what they share once,
+        through an interface no field returns (`... on CustomField { name label }` on a
+        union of field configurations)."""
+        for owner in list(state.fields):
+            for interface in self.s.interfaces_of.get(owner, ()):
+                if interface not in state.fields:
+                    state = self.tried(state, ("implements", owner, interface))
+        return state
 
     def _complete_arguments(self, state: GrowingState) -> GrowingState:
         """Once every type in the slice shows every field that fits, each field shown shows

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from schemanav.retrieval.slicing.tables import SchemaTables
 
 # A step of growth: ("hit", position), ("member", position, abstract), ("link", owner, field),
-# ("page", owner, field).
+# ("page", owner, field), ("args", owner, field, arguments), ("implements", type, interface),
+# ("gate",).
 Step = tuple[Any, ...]
 
 
