@@ -148,11 +148,12 @@ class Completion:
             return state  # not even the schema's cheapest line fits: most filled slices
         roots = self.s.root_like
         done: set[str] = set()
+        declared: set[tuple[str, str]] = set()  # each tried once: a slice only grows
         while True:
             owners = [o for o in state.fields if o not in roots and o not in done]
             if not owners:
                 before = len(state.fields)
-                state = self._interfaces(state)
+                state = self._interfaces(state, declared)
                 if len(state.fields) == before:
                     return self._complete_arguments(state)
                 continue  # the interfaces that came in are completed in turn
@@ -161,14 +162,16 @@ class Completion:
             state = self._other_members(state)
             done.update(owners)
 
-    def _interfaces(self, state: GrowingState) -> GrowingState:
+    def _interfaces(self, state: GrowingState, declared: set[tuple[str, str]]) -> GrowingState:
         """The types in the slice declare the interfaces they implement, each while it fits:
         an operation reading a union or a list of objects may select what they share once,
         through an interface no field returns (`... on CustomField { name label }` on a
-        union of field configurations)."""
+        union of field configurations). `declared`: the (type, interface) pairs tried
+        already, which a grown slice has no more room for."""
         for owner in list(state.fields):
             for interface in self.s.interfaces_of.get(owner, ()):
-                if interface not in state.fields:
+                if interface not in state.fields and (owner, interface) not in declared:
+                    declared.add((owner, interface))
                     state = self.tried(state, ("implements", owner, interface))
         return state
 
