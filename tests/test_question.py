@@ -219,13 +219,16 @@ def test_a_question_about_its_asker_is_in_the_first_person() -> None:
         assert not in_first_person(question), question
 
 
-def test_the_word_after_a_quoted_value_says_what_the_value_is() -> None:
+def test_the_words_beside_a_quoted_value_say_what_the_value_is() -> None:
     assert quoted_value_nouns("coverage for the 'main' branch in group/project") == ["branch"]
     assert quoted_value_nouns('the "example" field and the "x" team') == ["field", "team"]
+    # …and so does the word before it.
+    assert quoted_value_nouns('issues found via JQL "assignee = me" for me') == ["jql"]
+    assert quoted_value_nouns("the label 'bug', open ones") == ["label"]
     # A path names an object (a lookup's business); a function word names nothing.
     assert quoted_value_nouns('members of the "group/project" group') == []
     assert quoted_value_nouns("commits by 'me' on main") == []
-    assert quoted_value_nouns("tags named 'v1' this week") == []
+    assert quoted_value_nouns("tags named 'v1' this week") == ["named"]  # a name, then
 
 
 def test_a_write_is_asked_for_by_a_question_that_opens_with_its_verb() -> None:

@@ -197,6 +197,56 @@ def test_a_connection_the_question_asks_a_set_of_can_be_paged(tiny: Any) -> None
     valid(piece.sdl)
 
 
+
+ORDERS_SDL = """
+type Query { customer(id: ID!): Customer }
+type Customer { id: ID!  email: String  orders(first: Int, after: String): OrderConnection! }
+type OrderConnection { nodes: [Order]  pageInfo: PageInfo! }
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+type Order { id: ID!  total: Float }
+"""
+
+
+def test_from_a_roomy_rung_the_lists_of_the_hits_types_are_paged_unasked() -> None:
+    # "order" names one: within 1,000 tokens the customer's orders show no cursor;
+    # from `OPERATION_ROOM_FROM` a client's operation reads them page by page all the same.
+    slicer = slicer_for(ORDERS_SDL)
+    question, ranked = "the order total of customer 7", ["Order.total"]
+    small = slicer.from_ranked(ranked, 1000, question)
+    assert "Customer.orders(after:)" not in small.arguments
+    roomy = slicer.from_ranked(ranked, 8000, question)
+    assert "Customer.orders(after:)" in roomy.arguments
+    assert {"OrderConnection.pageInfo", "PageInfo.endCursor"} <= set(roomy.fields)
+    valid(roomy.sdl)
+
+
+CAPABILITY_SDL = """
+type Query { account(slug: String!): Account }
+interface Account { id: ID!  name: String! }
+interface AccountWithHost { host: Host  hostFeePercent: Float }
+interface Profile { id: ID!  name: String!  host: Host }
+type Collective implements Account & AccountWithHost & Profile {
+  id: ID!  name: String!  host: Host  hostFeePercent: Float
+}
+type Host implements Account { id: ID!  name: String! }
+"""
+
+
+def test_from_a_roomy_rung_a_field_shows_on_the_interfaces_no_field_returns() -> None:
+    # `account` returns `Account`; no field returns `AccountWithHost`: an operation reads a
+    # collective's host as `... on AccountWithHost { host }`, a fragment on the interface.
+    slicer = slicer_for(CAPABILITY_SDL)
+    question, ranked = "which host does collective tidy-streets have", ["Collective.host"]
+    small = slicer.from_ranked(ranked, 1000, question)
+    assert "Collective.host" in small.fields and "AccountWithHost" not in small.types
+    roomy = slicer.from_ranked(ranked, 8000, question)
+    assert "AccountWithHost.host" in roomy.fields
+    valid(roomy.sdl)
+    assert "type Collective implements Account & AccountWithHost" in roomy.sdl
+    # `Profile` declares most of a collective's fields: another view of it, not a capability.
+    assert "Profile" not in roomy.types
+
+
 JOBS_SDL = """
 type Query { org(slug: String!): Org }
 type Org { name: String!  jobs(first: Int, after: String, state: String): JobConnection }

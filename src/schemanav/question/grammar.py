@@ -506,15 +506,19 @@ def _named_by_family(
     ]
 
 
-# A quoted value but a path (`"group/project"` names an object for a lookup to find).
+# A quoted value but a path (`"group/project"` names an object for a lookup to find), and
+# the word after it or before it.
 _QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
+_WORD_THEN_QUOTED = re.compile(r"\b([a-z]+)\s+(?:\"[^\"/]+\"|'[^'/]+')")
 
 
 def quoted_value_nouns(question: str) -> list[str]:
-    """The word after each quoted value, what the value is ("the 'main' branch", "the
-    "example" field"): a quoted value fills an argument, and this word says which."""
+    """The words beside each quoted value that say what the value is: the word after it
+    ("the 'main' branch", "the "example" field") and the word before it ("the label "bug"",
+    "via JQL "assignee = me""). A quoted value fills an argument, and these words say which."""
+    lowered = question.lower()
     return [
         word
-        for word in _QUOTED_THEN_WORD.findall(question.lower())
+        for word in _QUOTED_THEN_WORD.findall(lowered) + _WORD_THEN_QUOTED.findall(lowered)
         if word not in FUNCTION_WORDS
     ]

@@ -19,6 +19,7 @@ from schemanav.retrieval.slicing.params import (
     ENTRY_ARGUMENTS_SHARE,
     ENTRY_ARGUMENTS_TOTAL,
     FILL_MEMBER_SHARE,
+    OPERATION_ROOM_FROM,
     RESERVE,
     SNAPSHOT_FROM,
     WRITE_RESERVE,
@@ -293,6 +294,17 @@ class Growth(Completion):
         fill, as a set read one page at a time needs its cursor."""
         for owner, name in state.pageable():
             state = self.tried(state, ("page", owner, name))
+        return state
+
+    def add_fragment_interfaces(self, state: GrowingState) -> GrowingState:
+        """From a rung of `OPERATION_ROOM_FROM`, the fields the slice shows on objects read
+        through an interface show on the interfaces no field returns that declare them
+        (`ClosedState.fragment_reads`), each while it fits: the rung below's slice, which
+        this one holds, had no room for them."""
+        if self.budget < OPERATION_ROOM_FROM:
+            return state
+        for owner, name in state.fragment_reads():
+            state = self.tried(state, ("fragment", owner, name))
         return state
 
     def add_entry_arguments(self, state: GrowingState) -> GrowingState:

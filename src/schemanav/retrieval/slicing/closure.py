@@ -19,6 +19,7 @@ from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
     BUILTIN_SCALARS,
     FILLER_LEAVES,
+    OPERATION_ROOM_FROM,
     PAGE_CURSOR_ARGUMENT,
     PAGE_INFO_FIELDS,
     PAGE_SIZE_ARGUMENT,
@@ -135,6 +136,8 @@ class ClosedState(SliceState):
                 self._connection_nodes(facts.named)
                 if facts.many:
                     self._item_id(facts.named)
+        if new and self.budget >= OPERATION_ROOM_FROM and self.implements.get(owner):
+            self.add_fragment_interfaces(owner, name)
         implementors = self.implemented_by.get(owner)
         if implementors:
             for implementor in list(implementors):
@@ -146,6 +149,31 @@ class ClosedState(SliceState):
                 object_id = self.s.object_ids.get(taken)
                 if taken in self.fields and object_id is not None:
                     self.add_field(taken, object_id)
+
+    def add_fragment_interfaces(self, owner: str, name: str) -> None:
+        """An object read through an interface (`account: Account` → `Collective`) shows its
+        field on the other interfaces it implements that declare it and no field returns
+        (`SchemaTables.fragment_interfaces`): `... on AccountWithHost { host }` is how an
+        operation reads the host of whichever account it gets."""
+        for interface in self.s.fragment_interfaces.get(owner, ()):
+            if name in self.s.facts[interface] and name not in self.fields.get(interface, {}):
+                self.add_implements(owner, interface)
+                self.add_field(interface, name)
+
+    def fragment_reads(self) -> list[tuple[str, str]]:
+        """The fields shown on objects read through an interface that an interface no field
+        returns declares and does not show yet (`add_fragment_interfaces`)."""
+        capable = self.s.fragment_interfaces
+        return [
+            (owner, name)
+            for owner, shown in self.fields.items()
+            if owner in capable and self.implements.get(owner)
+            for name in shown
+            if any(
+                name in self.s.facts[i] and name not in self.fields.get(i, {})
+                for i in capable[owner]
+            )
+        ]
 
     def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:
         """A field and its companions (`SchemaTables.companions`) show the same optional
@@ -194,9 +222,10 @@ class ClosedState(SliceState):
         `pageInfo` on their connection), whose items the question asks a set of (it names
         their type in the plural): it may need more than one page of them. A question that
         pages ("20 per page", "ten at a time") pages the lists of its hits' types too
-        (`_hit_items`)."""
+        (`_hit_items`), and so does any question from a rung of `OPERATION_ROOM_FROM`: a
+        client reads a list it shows page by page though the question does not say so."""
         found = []
-        pages = PAGING_MARK in self.words
+        pages = PAGING_MARK in self.words or self.budget >= OPERATION_ROOM_FROM
         for owner, shown in list(self.fields.items()):
             own = self.s.facts[owner]
             for name, arguments in shown.items():

@@ -36,6 +36,8 @@ class GrowingState(ClosedState):
             self.other_roots = True  # the write gate opened (`Growth.add_gated_writes`)
         elif step[0] == "implements":
             self.add_implements(step[1], step[2])
+        elif step[0] == "fragment":
+            self.add_fragment_interfaces(step[1], step[2])
         elif step[0] == "args":
             self.add_field(step[1], step[2], step[3])
         else:

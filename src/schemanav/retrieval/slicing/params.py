@@ -97,6 +97,16 @@ SUBJECT_LEAVES_SHARE = 0.02
 # they cost at most this share of the budget a field, and the second share in all.
 ENTRY_ARGUMENTS_SHARE = 0.01
 ENTRY_ARGUMENTS_TOTAL = 0.04
+# From a rung of this many tokens a slice has room to show what a client's operation writes
+# though the question does not say it: each list of the question's hits' types is paged
+# (`ClosedState.pageable`: its cursor and `pageInfo`), and a field an object shows that an
+# interface no field returns declares is shown on that interface too
+# (`SchemaTables.fragment_interfaces`: the operation selects it through a fragment on it).
+OPERATION_ROOM_FROM = 8_000
+# …an interface declaring at most this share of an object's fields is one of its capabilities
+# (`AccountWithHost { host hostFeePercent … }`); one declaring more is another view of the
+# object, whose fields the slice would show twice (Dagster's `PipelineRun` beside `Run`).
+CAPABILITY_SHARE = 0.5
 # In the fill, a union member enters for a hit when its union has at most this many possible
 # types and the member costs at most this share of the budget.
 FILL_MEMBER_CAP = 16

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # A step of growth: ("hit", position), ("member", position, abstract), ("link", owner, field),
 # ("page", owner, field), ("args", owner, field, arguments), ("implements", type, interface),
-# ("gate",).
+# ("fragment", owner, field), ("gate",).
 Step = tuple[Any, ...]
 
 

@@ -29,6 +29,7 @@ from schemanav.retrieval.slicing.conventions import ArgumentConventions
 from schemanav.retrieval.slicing.fields import FieldFacts
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
+    CAPABILITY_SHARE,
     LABELS,
     MAX_WAYS_IN,
     VALUE_FIELDS,
@@ -236,6 +237,24 @@ class SchemaTables(ArgumentConventions):
                     known = found[implementation]
                     known.extend(n for n in declared if n not in known)
         return dict(found)
+
+    @cached_property
+    def fragment_interfaces(self) -> dict[str, list[str]]:
+        """Each object's capabilities (`CAPABILITY_SHARE`) that no field returns: an
+        operation reads their fields only through a fragment on one (`... on AccountWithHost
+        { host }`)."""
+        returned = {field.named for own in self.facts.values() for field in own.values()}
+        found = {
+            name: [
+                interface
+                for interface in interfaces
+                if interface not in returned
+                and len(self.facts[interface]) <= CAPABILITY_SHARE * len(self.facts[name])
+            ]
+            for name, interfaces in self.interfaces_of.items()
+            if self.kinds[name] == "object"
+        }
+        return {name: interfaces for name, interfaces in found.items() if interfaces}
 
     @cached_property
     def object_ids(self) -> dict[str, str]:
