@@ -42,6 +42,9 @@ field shown (a list's filters, sort and paging that an operation passes though t
 none); a connection whose nodes the question names in the plural shows its cursor and `pageInfo`,
 and a question that pages ("20 per page") pages the lists of its hits' types by every paging
 argument the schema's lists take (`conventions`: `last`, `before`, `offset` beside `first`);
+from a rung of 8,000 tokens (`OPERATION_ROOM_FROM`) the lists of any question's hits' types show
+their cursor and `pageInfo`, and an object read through an interface shows its fields on the
+capability interfaces no field returns that declare them (`... on AccountWithHost { host }`);
 from a rung of 4,000 tokens, a read's main hits the write gate kept out then go in while they
 fit, and the completion runs over what they bring. A type entering the slice brings its best leaves
 by the question's scores (an interface, whose fields every implementation in the slice repeats,
