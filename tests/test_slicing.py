@@ -220,6 +220,25 @@ def test_from_a_roomy_rung_the_lists_of_the_hits_types_are_paged_unasked() -> No
     valid(roomy.sdl)
 
 
+AVATAR_SDL = """
+type Query { user(login: String!): User }
+type User { login: String!  name: String  avatarUrl(size: Int, format: ImageFormat): String }
+enum ImageFormat { PNG JPG }
+"""
+
+
+def test_from_a_roomy_rung_a_leaf_shows_the_arguments_shaping_its_value() -> None:
+    # No size asked: within 1,000 tokens the avatar shows none; from `OPERATION_ROOM_FROM` a
+    # client's operation passes its size and format all the same.
+    slicer = slicer_for(AVATAR_SDL)
+    question, ranked = "the avatar of user octocat", ["Query.user", "User.login", "User.avatarUrl"]
+    small = slicer.from_ranked(ranked, 1000, question)
+    assert "User.avatarUrl" in small.fields and "User.avatarUrl(size:)" not in small.arguments
+    roomy = slicer.from_ranked(ranked, 8000, question)
+    assert {"User.avatarUrl(size:)", "User.avatarUrl(format:)"} <= set(roomy.arguments)
+    valid(roomy.sdl)
+
+
 CAPABILITY_SDL = """
 type Query { account(slug: String!): Account }
 interface Account { id: ID!  name: String! }

@@ -307,6 +307,23 @@ class Growth(Completion):
             state = self.tried(state, ("fragment", owner, name))
         return state
 
+    def add_value_arguments(self, state: GrowingState) -> GrowingState:
+        """From a rung of `OPERATION_ROOM_FROM`, each leaf the slice shows shows the optional
+        arguments it offers, each leaf's while they fit: a client's operation passes a value's
+        size, format or unit (`imageUrl(height:, format:)`) whatever the question says."""
+        if self.budget < OPERATION_ROOM_FROM:
+            return state
+        facts = self.s.facts
+        for owner in list(state.fields):
+            own = facts[owner]
+            for name, arguments in list(state.fields[owner].items()):
+                field = own[name]
+                if field.leaf and field.offered:
+                    missing = tuple(a for a in field.offered if a not in arguments)
+                    if missing:
+                        state = self.tried(state, ("args", owner, name, missing))
+        return state
+
     def add_entry_arguments(self, state: GrowingState) -> GrowingState:
         """Each entry field in the slice (`SchemaTables.entry_owners`: a root's field, or a
         field of a type grouping them) shows every argument it offers, while those cost at

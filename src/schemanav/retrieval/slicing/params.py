@@ -99,9 +99,10 @@ ENTRY_ARGUMENTS_SHARE = 0.01
 ENTRY_ARGUMENTS_TOTAL = 0.04
 # From a rung of this many tokens a slice has room to show what a client's operation writes
 # though the question does not say it: each list of the question's hits' types is paged
-# (`ClosedState.pageable`: its cursor and `pageInfo`), and a field an object shows that an
+# (`ClosedState.pageable`: its cursor and `pageInfo`), a field an object shows that an
 # interface no field returns declares is shown on that interface too
-# (`SchemaTables.fragment_interfaces`: the operation selects it through a fragment on it).
+# (`SchemaTables.fragment_interfaces`: the operation selects it through a fragment on it), and
+# each leaf shown shows the optional arguments shaping its value (`Growth.add_value_arguments`).
 OPERATION_ROOM_FROM = 8_000
 # …an interface declaring at most this share of an object's fields is one of its capabilities
 # (`AccountWithHost { host hostFeePercent … }`); one declaring more is another view of the
