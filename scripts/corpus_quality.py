@@ -64,8 +64,8 @@ CANDIDATES: dict[str, dict[str, dict[str, Any]]] = {
     "WRITE_ANSWER_SHARE=0.2": {"c": {"WRITE_ANSWER_SHARE": 0.2}},
     "WRITE_ANSWER_SHARE=0.4": {"c": {"WRITE_ANSWER_SHARE": 0.4}},
     "WIDE_WRITE_WEIGHT=0": {"c": {"WIDE_WRITE_WEIGHT": 0.0}},  # no wide ranking
-    "WIDE_WRITE_WEIGHT=5": {"c": {"WIDE_WRITE_WEIGHT": 5.0}},
-    "WIDE_WRITE_WEIGHT=20": {"c": {"WIDE_WRITE_WEIGHT": 20.0}},
+    "WIDE_WRITE_WEIGHT=2.5": {"c": {"WIDE_WRITE_WEIGHT": 2.5}},
+    "WIDE_WRITE_WEIGHT=10": {"c": {"WIDE_WRITE_WEIGHT": 10.0}},
     "WIDE_WRITES_FROM=4000": {"c": {"WIDE_WRITES_FROM": 4000}},
     "WIDE_WRITES_FROM=8000": {"c": {"WIDE_WRITES_FROM": 8000}},
 }
