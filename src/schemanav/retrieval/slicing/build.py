@@ -313,16 +313,7 @@ class Growth(Completion):
         size, format or unit (`imageUrl(height:, format:)`) whatever the question says."""
         if self.budget < OPERATION_ROOM_FROM:
             return state
-        facts = self.s.facts
-        for owner in list(state.fields):
-            own = facts[owner]
-            for name, arguments in list(state.fields[owner].items()):
-                field = own[name]
-                if field.leaf and field.offered:
-                    missing = tuple(a for a in field.offered if a not in arguments)
-                    if missing:
-                        state = self.tried(state, ("args", owner, name, missing))
-        return state
+        return self._complete_arguments(state, leaves=True)
 
     def add_entry_arguments(self, state: GrowingState) -> GrowingState:
         """Each entry field in the slice (`SchemaTables.entry_owners`: a root's field, or a

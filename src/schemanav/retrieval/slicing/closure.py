@@ -155,10 +155,18 @@ class ClosedState(SliceState):
         field on the other interfaces it implements that declare it and no field returns
         (`SchemaTables.fragment_interfaces`): `... on AccountWithHost { host }` is how an
         operation reads the host of whichever account it gets."""
-        for interface in self.s.fragment_interfaces.get(owner, ()):
-            if name in self.s.facts[interface] and name not in self.fields.get(interface, {}):
-                self.add_implements(owner, interface)
-                self.add_field(interface, name)
+        for interface in self._capabilities_without(owner, name):
+            self.add_implements(owner, interface)
+            self.add_field(interface, name)
+
+    def _capabilities_without(self, owner: str, name: str) -> list[str]:
+        """The capability interfaces of `owner` that declare its field `name` and do not
+        show it yet."""
+        return [
+            interface
+            for interface in self.s.fragment_interfaces.get(owner, ())
+            if name in self.s.facts[interface] and name not in self.fields.get(interface, {})
+        ]
 
     def fragment_reads(self) -> list[tuple[str, str]]:
         """The fields shown on objects read through an interface that an interface no field
@@ -169,10 +177,7 @@ class ClosedState(SliceState):
             for owner, shown in self.fields.items()
             if owner in capable and self.implements.get(owner)
             for name in shown
-            if any(
-                name in self.s.facts[i] and name not in self.fields.get(i, {})
-                for i in capable[owner]
-            )
+            if self._capabilities_without(owner, name)
         ]
 
     def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:

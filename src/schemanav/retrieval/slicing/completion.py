@@ -175,18 +175,21 @@ class Completion:
                     state = self.tried(state, ("implements", owner, interface))
         return state
 
-    def _complete_arguments(self, state: GrowingState) -> GrowingState:
+    def _complete_arguments(self, state: GrowingState, leaves: bool = False) -> GrowingState:
         """Once every type in the slice shows every field that fits, each field shown shows
         the optional arguments it offers and the slice does not show yet, type by type in the
         order they came in, while they fit: an operation passes a list's filters, sort and
         paging and a value's options (`orders(queryString:, sort:, limit:, offset:)`,
         `contentUri(request:)`) though the question says none of them; an agent given
-        room should see each field's whole signature before the room goes unspent."""
+        room should see each field's whole signature before the room goes unspent. `leaves`:
+        the leaves' only (`Growth.add_value_arguments`)."""
         facts = self.s.facts
         for owner in list(state.fields):
             own = facts[owner]
             for name, arguments in list(state.fields[owner].items()):
                 field = own[name]
+                if leaves and not field.leaf:
+                    continue
                 missing = tuple(a for a in field.offered if a not in arguments)
                 if missing:
                     state = self.tried(state, ("args", owner, name, missing))
