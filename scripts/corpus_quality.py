@@ -111,7 +111,7 @@ SLICING_MODULES = (
         f"schemanav.retrieval.slicing.{name}"
         for name in (
             *("params", "arguments", "build", "completion", "closure", "connections", "growth"),
-            *("conventions", "outcomes", "tables", "ladder", "slicer"),
+            *("conventions", "outcomes", "subtyping", "tables", "ladder", "slicer"),
         )
     ),
     "schemanav.retrieval.structural",  # the wide ranking's weight

@@ -25,16 +25,15 @@ from schemanav.question.vocabulary import (
 )
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
-from schemanav.retrieval.slicing.conventions import ArgumentConventions
 from schemanav.retrieval.slicing.fields import FieldFacts
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
-    CAPABILITY_SHARE,
     LABELS,
     MAX_WAYS_IN,
     VALUE_FIELDS,
     SliceParams,
 )
+from schemanav.retrieval.slicing.subtyping import SubtypingTables
 from schemanav.retrieval.slicing.writes import WriteTables
 
 if TYPE_CHECKING:
@@ -52,7 +51,7 @@ Way = tuple[float, int, list[int], list[tuple[str, str]], bool]
 StaticWay = tuple[list[int], list[tuple[str, str]], float]
 
 
-class SchemaTables(ArgumentConventions):
+class SchemaTables(SubtypingTables):
     """One schema's tables for slicing; the caches fill as questions need them."""
 
     def __init__(
@@ -132,22 +131,6 @@ class SchemaTables(ArgumentConventions):
     def writes(self) -> WriteTables:
         """What slices need of the schema's writes, made once a write is in a slice."""
         return WriteTables(self.corpus, self.schema_facts, self.kinds, self.write_owners)
-
-    def _subtyping(self) -> None:
-        """Unions by member (`member_of`), interfaces by type and types by interface."""
-        self.member_of: dict[str, list[str]] = defaultdict(list)
-        self.interfaces_of: dict[str, list[str]] = {}
-        self.implementors: dict[str, list[str]] = defaultdict(list)
-        for name, kind in self.kinds.items():
-            if kind == "union":
-                # A union's possible types are its members, in declaration order.
-                for member in self.corpus.possible_types.get(name, ()):
-                    self.member_of[member].append(name)
-            elif kind in ("object", "interface"):
-                interfaces = list(self.schema_facts.interfaces.get(name, ()))
-                self.interfaces_of[name] = interfaces
-                for interface in interfaces:
-                    self.implementors[interface].append(name)
 
     def _all_field_facts(self) -> dict[str, dict[str, FieldFacts]]:
         """Every output field's facts, by owner then name; refuses facts of another corpus."""
@@ -237,24 +220,6 @@ class SchemaTables(ArgumentConventions):
                     known = found[implementation]
                     known.extend(n for n in declared if n not in known)
         return dict(found)
-
-    @cached_property
-    def fragment_interfaces(self) -> dict[str, list[str]]:
-        """Each object's capabilities (`CAPABILITY_SHARE`) that no field returns: an
-        operation reads their fields only through a fragment on one (`... on AccountWithHost
-        { host }`)."""
-        returned = {field.named for own in self.facts.values() for field in own.values()}
-        found = {
-            name: [
-                interface
-                for interface in interfaces
-                if interface not in returned
-                and len(self.facts[interface]) <= CAPABILITY_SHARE * len(self.facts[name])
-            ]
-            for name, interfaces in self.interfaces_of.items()
-            if self.kinds[name] == "object"
-        }
-        return {name: interfaces for name, interfaces in found.items() if interfaces}
 
     @cached_property
     def object_ids(self) -> dict[str, str]:
