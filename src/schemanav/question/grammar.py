@@ -508,8 +508,9 @@ def _named_by_family(
 
 # A quoted value but a path (`"group/project"` names an object for a lookup to find), and
 # the word after it or before it.
-_QUOTED_THEN_WORD = re.compile(r"(?:\"[^\"/]+\"|'[^'/]+')\s+([a-z]+)")
-_WORD_THEN_QUOTED = re.compile(r"\b([a-z]+)\s+(?:\"[^\"/]+\"|'[^'/]+')")
+_QUOTED_NOT_A_PATH = r"(?:\"[^\"/]+\"|'[^'/]+')"
+_QUOTED_THEN_WORD = re.compile(_QUOTED_NOT_A_PATH + r"\s+([a-z]+)")
+_WORD_THEN_QUOTED = re.compile(r"\b([a-z]+)\s+" + _QUOTED_NOT_A_PATH)
 
 
 def quoted_value_nouns(question: str) -> list[str]:
