@@ -154,7 +154,8 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
         (
             pages,
             ["orders, 20 per page", "reviews ten at a time", "the next page of runs", "25 a page",
-             "Page through the keys", "load more if there are any"],
+             "Page through the keys", "load more if there are any", "whether there are more pages",
+             "and say if more results exist"],
             ["Is page 8841 live on the site?", "List the pages of the blog",
              "a form to put on a page", "Add a page category"],
         ),

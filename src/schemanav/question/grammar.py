@@ -288,11 +288,13 @@ _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}")
 
 
 # A question that reads a set one page at a time ("20 per page", "25 a page", "ten at a time",
-# "the next page", "load more"): English, not any API's words. A bare "page" is not one: it is
-# what many schemas keep (a site's pages, "put it on a page").
+# "the next page", "load more", "whether there are more pages"): English, not any API's
+# words. A bare "page" is not one: it is what many schemas keep (a site's pages, "put it on a
+# page").
 _PAGING = re.compile(
     r"\b(?:per page|(?:\d+|ten|twenty|fifty|hundred) a page|at a time|one page|pages? through|"
-    r"paginat\w*|load more|(?:next|previous|second|third|another|following|older|newer) page)\b"
+    r"paginat\w*|load more|more (?:pages?|results|to load)|"
+    r"(?:next|previous|second|third|another|following|older|newer) page)\b"
 )
 # A question that asks for a set in an order ("newest first", "sorted by title", "cheapest
 # first", "in alphabetical order", "the 10 most recently updated pages", "the 5 newest runs").
