@@ -86,6 +86,20 @@ def test_a_namespaced_type_is_named_by_its_noun_where_no_type_is() -> None:
     assert mentions.singular == {"PbPage", "Status"}
 
 
+def test_a_plural_names_a_compound_type_by_its_last_noun_beside_its_first_words_type() -> None:
+    names = TypeNames(
+        ["Product", "ProductReview", "User", "UserReview", "Service", "ServiceInstance"]
+    )
+    # "reviews" names no type, but `Product` is named: its reviews are `ProductReview`s.
+    assert names.mentions("the reviews of product 12").plural == {"ProductReview"}
+    # Both `Product` and `User` are named: which reviews is not said.
+    assert names.mentions("reviews of product 12 by user 3").plural == set()
+    # Nor does a noun in the singular ("its instance": the service's, or another's?), nor
+    # a plural beside no type its compounds begin with.
+    assert names.mentions("service 4 and its instance").plural == set()
+    assert names.mentions("the latest reviews").plural == set()
+
+
 def _forms(returned: dict[str, int], vocabulary: set[str]) -> ShortForms:
     return ShortForms(returned, lambda word: word in vocabulary)
 

@@ -276,8 +276,47 @@ class TypeNames:
             last in nouns or any(base in nouns for base in self._singulars(last))
         )
 
+    @cached_property
+    def _compounds_by_noun(self) -> dict[str, list[tuple[str, str]]]:
+        """The types named by another type's name and one more noun (`ProductReview`: the
+        words of `Product`, then "review"), by that noun, each with the type its other words
+        name. A noun that names a type itself files none."""
+        found: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for names in self._by_letters.values():
+            for name in names:
+                head, _, noun = type_words(name).rpartition(" ")
+                if not head or noun in FUNCTION_WORDS or self._named(noun):
+                    continue
+                found[noun].extend((name, owner) for owner in self._named(head))
+        return dict(found)
+
+    def _with_compounds(self, found: TypeMentions, words: list[str]) -> TypeMentions:
+        """`found` with the types a plural names by their last noun alone beside their first
+        words' type: "the reviews of product 12" names `ProductReview` where no type is a
+        `Review` and the question names `Product`. Of several such types it names none; a
+        noun in the singular names none either ("its instance": which one is not said)."""
+        named = found.plural | found.singular
+        if not named:
+            return found
+        compounds = self._compounds_by_noun
+        added: set[str] = set()
+        for word in words:
+            for noun in self._singulars(word):
+                these = {name for name, owner in compounds.get(noun, ()) if owner in named}
+                if len(these) == 1:
+                    added.update(these)
+        if added <= found.plural:
+            return found
+        return TypeMentions(found.plural | added, found.singular, found.literal)
+
     def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
         words = _WORD.findall(without_path_literals(question).lower())
+        return self._with_compounds(self._named_runs(question, words, set_words), words)
+
+    def _named_runs(
+        self, question: str, words: list[str], set_words: frozenset[str]
+    ) -> TypeMentions:
+        """The types the question's runs of words name, singular or plural."""
         self._questions += 1
         if self._table is None and self._questions > self._LAZY_QUESTIONS:
             self._table = self._every_form()
