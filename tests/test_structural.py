@@ -338,6 +338,35 @@ def test_a_write_named_by_the_requests_verb_alone_ranks_first() -> None:
     assert max(read, key=read.__getitem__) != "Mutation.post"
 
 
+def test_a_question_looking_for_a_quoted_text_lifts_the_fields_that_search(
+    no_sibling_evidence: None,
+) -> None:
+    corpus = _corpus(
+        """
+        type Query {
+          agents(active: Boolean): [User!]!
+          lookup(term: String!): [User!]!
+          pick(code: String!): [User!]!
+        }
+        type User { id: ID! name: String }
+        """
+    )
+    searcher = _structural(corpus)
+
+    def scores(question: str) -> dict[str, float]:
+        return _by_coordinate(corpus, searcher.search_scores(question))
+
+    # `lookup(term:)` searches by its argument's name; `pick(code:)` takes text that no word
+    # of its calls a search.
+    found = scores('Which users match "ste"?')
+    plain = scores("Which users match ste?")
+    lift = 1.0 + structural.TEXT_SEARCH_LIFT
+    assert plain["Query.lookup"] > 0
+    assert found["Query.lookup"] == pytest.approx(plain["Query.lookup"] * lift)
+    assert found["Query.pick"] == pytest.approx(plain["Query.pick"])
+    assert found["Query.agents"] == pytest.approx(plain["Query.agents"])
+
+
 def test_a_question_that_follows_changes_reads_the_subscription_not_its_query_twin() -> None:
     corpus = _corpus(
         """

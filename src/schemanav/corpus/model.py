@@ -55,12 +55,32 @@ def humanize(name: str) -> str:
     return spaced.replace("_", " ").lower()
 
 
+# What names a String argument that looks for text inside values (`search`, `query`,
+# `queryString`, `filterTerm`), and what says so in its description ("a regex search").
+TEXT_ARGUMENT_WORDS = frozenset({"search", "query", "filter", "term", "keyword", "text"})
+TEXT_DESCRIPTION_WORDS = frozenset({"search", "regex", "keyword", "keywords"})
+_LETTERS = re.compile(r"[a-z]+")
+
+
 @dataclass(frozen=True)
 class Argument:
     name: str
     type: str
     description: str | None = None
     default: str | None = None
+
+    @property
+    def searches_text(self) -> bool:
+        """Whether the argument looks for text inside values: a `String` whose name says so
+        (`search`, `query`, `queryString`, `filterTerm`, `keyword`) or whose description does
+        ("Optional text search query", "do a regex search"). The ranking lifts the fields
+        taking one for a question that looks for a quoted text; the slicer shows it then."""
+        if self.type.strip("[]!") != "String":
+            return False
+        if not TEXT_ARGUMENT_WORDS.isdisjoint(humanize(self.name).split()):
+            return True
+        description = (self.description or "").lower()
+        return not TEXT_DESCRIPTION_WORDS.isdisjoint(_LETTERS.findall(description))
 
 
 @dataclass(frozen=True)

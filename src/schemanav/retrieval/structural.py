@@ -64,6 +64,10 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    the better of their own score and their query twin's (`Query.buildLogs` for
    `Subscription.buildLogs`), and the query root costs what the subscription root does, so
    the types a subscription returns are reached through it.
+14. A question looking for a quoted text ("agents matching "ste"", "pages whose title
+   mentions 'pricing'") is answered by a field that searches: the fields taking a text search
+   argument (a `String` named or described as one: `search`, `query`, `filterTerm`) score
+   `TEXT_SEARCH_LIFT` more.
 """
 
 from __future__ import annotations
@@ -135,6 +139,10 @@ INWARD_EVIDENCE = 0.3
 # thirteen and fourteen sets chose it, 5 since fifteen sets choose it in sample and held out
 # alike: docs/quality.md).
 WIDE_WRITE_WEIGHT = 5.0
+# How much more a question looking for a quoted text ("agents matching "ste"", `grammar.
+# searches_text`) weighs the fields that take a text search argument (`Argument.searches_text`):
+# × (1 + 0.5); 0.25, 1.0 and 2.0 lost on the corpus (benchmarks/structural-experiments.md).
+TEXT_SEARCH_LIFT = 0.5
 
 
 class StructuralBackend:
@@ -412,6 +420,9 @@ class StructuralSearcher:
         mentions = question.mentions.among(self._reached)
         reads = not question.asked_writes
         scores = self._ways.moved(mentions, scores, everyones=everyones, reads=reads)
+        if reading.searches_text:
+            # A question looking for a quoted text is answered by a field that searches.
+            scores = scores * np.where(self._searches_text, 1.0 + TEXT_SEARCH_LIFT, 1.0)
         if about_the_caller:
             scores = self._about_the_caller(scores)
         if write_weight and question.asked_writes:
@@ -489,6 +500,15 @@ class StructuralSearcher:
         best = float(result[own].max()) if own.any() else 0.0
         result[root] = max(float(result[root]), best)
         return result
+
+    @cached_property
+    def _searches_text(self) -> Any:
+        """Whether each entry takes a text search argument (`Argument.searches_text`)."""
+        import numpy as np
+
+        entries = self.corpus.entries
+        found = [any(a.searches_text for a in e.arguments) for e in entries]
+        return np.array(found, dtype=bool)
 
     @cached_property
     def _returns_time(self) -> FloatArray:

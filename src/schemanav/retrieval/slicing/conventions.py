@@ -10,20 +10,13 @@ from collections import Counter
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from schemanav.question.vocabulary import type_words
 from schemanav.retrieval.slicing.outcomes import OutcomeTables
-from schemanav.retrieval.slicing.params import (
-    PAGE_SIZE_ARGUMENT,
-    PAGING_SHARE,
-    TEXT_ARGUMENT_WORDS,
-    TEXT_DESCRIPTION_WORDS,
-)
+from schemanav.retrieval.slicing.params import PAGE_SIZE_ARGUMENT, PAGING_SHARE
 
 if TYPE_CHECKING:
     from schemanav.corpus.facts import SliceFacts
     from schemanav.retrieval.slicing.fields import FieldFacts
 
-_LETTERS = re.compile(r"[a-z]+")
 _SORT_NAME = re.compile(r"(?:sort|order)(?:_?by|_?order|_?direction|_?field|_?key|ing)?", re.I)
 
 
@@ -83,16 +76,9 @@ class ArgumentConventions(OutcomeTables):
         return frozenset({size}) | {a for a, n in taking.items() if n >= PAGING_SHARE * lists}
 
     def searches_text(self, facts: FieldFacts, argument: str) -> bool:
-        """Whether an argument looks for text inside values: a `String` whose name says so
-        (`search`, `query`, `queryString`, `filterTerm`, `keyword`) or whose description does
-        ("Optional text search query", "do a regex search")."""
+        """Whether an argument looks for text inside values (`Argument.searches_text`)."""
         number = facts.arguments.index(argument)
-        if facts.argument_types[number] != "String":
-            return False
-        if not TEXT_ARGUMENT_WORDS.isdisjoint(type_words(argument).split()):
-            return True
-        text = self.corpus.entries[facts.position].arguments[number].description or ""
-        return not TEXT_DESCRIPTION_WORDS.isdisjoint(_LETTERS.findall(text.lower()))
+        return self.corpus.entries[facts.position].arguments[number].searches_text
 
     def sorts(self, argument: str, named: str) -> bool:
         """Whether an argument chooses a list's order: its name says so (`sort`, `sortBy`,

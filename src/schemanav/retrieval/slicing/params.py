@@ -17,10 +17,6 @@ CONNECTION_FIELDS = frozenset({"edges", "nodes", "pageInfo"})
 # A list's paging arguments beside its page size: the optional scalars that at least this
 # share of the schema's lists taking the page size take too (`SchemaTables.paging_arguments`).
 PAGING_SHARE = 0.6
-# What names a String argument that looks for text inside values (`search`, `query`,
-# `queryString`, `filterTerm`), and what says so in its description ("a regex search").
-TEXT_ARGUMENT_WORDS = frozenset({"search", "query", "filter", "term", "keyword", "text"})
-TEXT_DESCRIPTION_WORDS = frozenset({"search", "regex", "keyword", "keywords"})
 # How many of a type's cheapest ways in a slice weighs: bounds the work for a type that
 # thousands of fields lead into (every implementation of a wide interface); the widest
 # type of the bundled schemas has a few hundred.
