@@ -278,6 +278,18 @@ def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object(
     assert requested("Delete the tax rate for tags.", writes) == [2]
 
 
+def test_the_family_verbs_a_schema_names_most_writes_by_name_them_too() -> None:
+    edit_tier, edit_comment = frozenset({"edit", "tier"}), frozenset({"edit", "comment"})
+    writes = {"edit": [(1, edit_tier), (2, edit_comment)], "tier": [(1, edit_tier)],
+              "comment": [(2, edit_comment)]}  # fmt: skip
+    # "edit" is not among the family's first two words ("update", "change"), but this
+    # schema names more writes by it than by any other verb of the family.
+    assert requested('Change tier 5 "Backer" to a monthly amount.', writes) == [1]
+    writes["update"] = [(3, frozenset({"update", "order"})), (4, frozenset({"update", "tag"}))]
+    writes["modify"] = [(5, frozenset({"modify", "tier"}))]
+    assert requested('Change tier 5 "Backer" to a monthly amount.', writes) == [1]
+
+
 def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:
     named = {"publish", "media", "delete", "update"}
     assert verbs("Remove this photo.", named) == ["delete"]

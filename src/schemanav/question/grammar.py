@@ -501,11 +501,20 @@ def _named_by_family(
     verb, objects = words[0], _object_words(words[1:])
     return [
         (position, name)
-        for other in _FAMILY_OF.get(verb, ())[:2]
+        for other in _family_verbs(verb, writes)
         if other != verb
         for position, name in writes.get(other, ())
         if name - {other} <= objects
     ]
+
+
+def _family_verbs(verb: str, writes: dict[str, list[tuple[int, frozenset[str]]]]) -> list[str]:
+    """The verbs of `verb`'s family (`WRITE_VERBS`) a write may be named by: the family's
+    first two, English's most common, and the two the schema names most of its writes by
+    ("Change tier 5" asks for `editTier` in a schema that edits more than it updates)."""
+    family = _FAMILY_OF.get(verb, ())
+    most = sorted(family, key=lambda word: len(writes.get(word, ())), reverse=True)
+    return list(dict.fromkeys([*family[:2], *most[:2]]))
 
 
 # A quoted value but a path (`"group/project"` names an object for a lookup to find), and
