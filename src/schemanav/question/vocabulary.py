@@ -10,7 +10,9 @@ grammar, not from any API's vocabulary: "which merge requests…" names the type
 (one object: the lookup). Type names are split at their camelCase humps (`MergeRequest` →
 "merge request"), and their English plural forms are matched as runs of the question's words.
 A type named by a short namespace prefix and one noun (`CiRunner`, `PbPage`) is also named by
-that noun, where no type is ("paused runners").
+that noun, where no type is ("paused runners"); a type named by another type's name and one
+more noun (`ProductReview`) is named by that noun's plural beside the other type ("the reviews
+of product 12"), where no type is a `Review`.
 
 One `TypeReader` per schema (`reader_of`, by the names of its object, interface and union
 types: a union owns no field, yet "jobs" names Buildkite's `union Job`) reads
