@@ -59,7 +59,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
     assert list(row["budget_recall"]) == [*README_BUDGETS, "4000", "8000", "16000"]
 
     # R@50, MRR and recall within 500 tokens, as docs/quality.md prints them.
-    assert round(row["recall"]["50"], 3) == 0.766
+    assert round(row["recall"]["50"], 3) == 0.767
     assert round(row["mrr"], 3) == 0.836
     assert round(row["budget_recall"]["500"], 3) == 0.733
 
@@ -71,7 +71,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 # issue's two target budgets, and the list's MRR, on both large development schemas.
 HEADLINE = {
     "github": ("| GitHub (WG, full labels) |", {"2000": "0.850", "4000": "0.940", "mrr": "0.836"}),
-    "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.895", "4000": "0.960", "mrr": "0.772"}),
+    "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.895", "4000": "0.960", "mrr": "0.776"}),
 }
 # Columns of the README's headline row: schema, ≤500, ≤1,000, ≤2,000, ≤4,000, …, list MRR.
 HEADLINE_COLUMNS = {"2000": 3, "4000": 4, "mrr": -1}
@@ -109,7 +109,7 @@ def test_complete_slices_reproduce_the_readme_headline(
 
 
 # docs/quality.md's corpus row of a schema labelled from an app's own operations (committed).
-VENDURE = {"2000": "0.886", "8000": "1.000", "16000": "1.000", "mrr": "0.772"}
+VENDURE = {"2000": "0.886", "8000": "1.000", "16000": "1.000", "mrr": "0.775"}
 # Its columns: set, questions (writes), ≤500, ≤1,000, ≤2,000, ≤4,000, ≤8,000, ≤16,000, MRR.
 CORPUS_COLUMNS = {"2000": 4, "8000": 6, "16000": 7, "mrr": 8}
 
