@@ -99,6 +99,8 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "I'm in meeting 5 and want to switch templates: list the templates I can use.",
         "Someone saved page 230 while I was editing it. Show me their version.",
         "Someone sent me the invite link with token 7Yb: which team is it for?",
+        # …and its verb can follow a name or number: "Order" is the subject, not the verb.
+        "Order 17 was split between sellers: show each seller's sub-order.",
         "I need every cluster in acme-inc sorted by name, showing each one's description.",
         "Tail the runtime logs of deployment 12.",
         "Open ticket 31450 and show me its articles.",
@@ -288,6 +290,22 @@ def test_the_family_verbs_a_schema_names_most_writes_by_name_them_too() -> None:
     writes["update"] = [(3, frozenset({"update", "order"})), (4, frozenset({"update", "tag"}))]
     writes["modify"] = [(5, frozenset({"modify", "tier"}))]
     assert requested('Change tier 5 "Backer" to a monthly amount.', writes) == [1]
+
+
+def test_an_imperative_asks_for_the_writes_of_its_verb_one_word_short_of_their_name() -> None:
+    item_delete = frozenset({"ticket", "checklist", "item", "delete"})
+    delete = frozenset({"ticket", "delete"})
+    writes = {"delete": [(1, item_delete), (2, delete)], "ticket": [(1, item_delete), (2, delete)],
+              "checklist": [(1, item_delete)], "item": [(1, item_delete)]}  # fmt: skip
+    question = 'Delete the item "Order laptop" from checklist 312.'
+    reading = read(question)
+    # No write's name stands whole in the request ("ticket" is not said) …
+    assert requested(question, writes) == []
+    # … but an imperative of change asks for those one word short (`ticketDelete`, named by
+    # the verb and one word, is not: "ticket" would be all it says).
+    found = requested_write(reading.request, writes, reading.request_clause, imperative=True)
+    assert found == [1]
+    assert requested_write(["delete", "everything"], writes, imperative=True) == []
 
 
 def test_a_verb_of_change_stands_for_the_words_writes_are_named_by() -> None:

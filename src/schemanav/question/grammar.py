@@ -248,6 +248,9 @@ _SUBJECTS = frozenset(
     {"i", "im", "ive", "id", "someone", "somebody", "everyone", "everybody", "nobody",
      "something", "everything", "nothing"}
 )  # fmt: skip
+# A statement's verb after its subject and that subject's name or number ("Order 17 was split
+# between sellers: show …", "Build 42 has failed"): an imperative's third word never is one.
+_AUXILIARIES = frozenset({"is", "was", "are", "were", "has", "had"})
 
 
 def _imperative(question: str) -> bool:
@@ -260,6 +263,8 @@ def _imperative(question: str) -> bool:
     verb, following = words[0], words[1]
     if verb in FUNCTION_WORDS or verb in _SUBJECTS:
         return False  # a statement's subject ("I'm in meeting 5 and …", "Someone saved …")
+    if len(words) > 2 and words[2] in _AUXILIARIES:
+        return False  # "Order 17 was split …": a noun, its number, the statement's verb
     giving = verb == "give" and following not in _ASKERS_OBJECT
     if verb in _ASKING or (verb in _READING and not giving) or verb.isdigit():
         return False
@@ -417,6 +422,7 @@ def requested_write(
     words: Sequence[str],
     writes: dict[str, list[tuple[int, frozenset[str]]]],
     clause: Sequence[str] = (),
+    imperative: bool = False,
 ) -> list[int]:
     """The writes a question in the imperative asks for: those whose name's words (`closeIssue`:
     close, issue) all stand in the question and whose name holds its first word, the verb
@@ -427,13 +433,32 @@ def requested_write(
     "which …") asks for none: a read naming a write's words is not a write. When no write
     holds the verb, one named by another verb of its family may (`_named_by_family`). Of
     several, those named most by the request's first clause (`clause`, as `request_words`
-    gives it; the whole request by default) are asked for (`_named_most`)."""
+    gives it; the whole request by default) are asked for (`_named_most`). An `imperative`
+    of change (`asks_for_write`) that neither finds asks for the writes its verb names that
+    miss one word of their name (`_one_word_short`)."""
     if not words:
         return []
     present = _with_singulars(words)
     found = [(position, name) for position, name in writes.get(words[0], ()) if name <= present]
     clause = clause or words
-    return _named_most(found or _named_by_family(clause, writes), clause)
+    found = found or _named_by_family(clause, writes)
+    if not found and imperative:
+        found = _one_word_short(words[0], present, writes)
+    return _named_most(found, clause)
+
+
+def _one_word_short(
+    verb: str, present: set[str], writes: dict[str, list[tuple[int, frozenset[str]]]]
+) -> list[tuple[int, frozenset[str]]]:
+    """The writes named by a request's verb and at least two more words, all but one of which
+    stand in the request: a schema that names its writes by their feature first
+    (`ticketChecklistItemDelete`) is asked for them without the feature's name ("Delete the
+    item "Order laptop" from checklist 312")."""
+    return [
+        (position, name)
+        for position, name in writes.get(verb, ())
+        if len(name) > 2 and len(name - present) <= 1
+    ]
 
 
 def _named_most(found: list[tuple[int, frozenset[str]]], clause: Sequence[str]) -> list[int]:

@@ -432,7 +432,9 @@ class StructuralSearcher:
         if write_weight and reading.streams:
             scores = self._follow_changes(scores, write_weight)
         writes = (
-            requested_write(reading.request, self._writes, reading.request_clause)
+            requested_write(
+                reading.request, self._writes, reading.request_clause, question.asked_writes
+            )
             if self._writes
             else []
         )
