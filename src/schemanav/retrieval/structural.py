@@ -49,9 +49,11 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    `schemanav.corpus.groups`): a question in the imperative whose verb and every other word of
    a write's name stand in it ("Close issue 42" → `closeIssue`, "Post …" → `post`) ranks that
    write first, however far it lies (`schemanav.question.grammar.requested_write`); so does,
-   when none does, a write named by another verb of its verb's family whose other words all
-   name what the verb acts on ("Delete the "Winter" tag" → `removeTag`); of several, those
-   the request's first clause names most.
+   when none does, a write named by another verb of its verb's family (English's first two,
+   or the two the schema names most writes by) whose other words all name what the verb acts
+   on ("Delete the "Winter" tag" → `removeTag`), and when neither, a write its verb names
+   one word short of its name ("Delete the item … from checklist 312" →
+   `ticketChecklistItemDelete`); of several, those the request's first clause names most.
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
    `write_weight` more: users rarely say the mutation's verb (`addReaction`).
