@@ -478,6 +478,32 @@ def test_a_write_gets_a_share_of_what_it_changes() -> None:
     assert lent("TemplatePayload") == pytest.approx((template / 2, template / 2))
 
 
+def test_a_write_returning_no_object_changes_what_its_name_names_beside_its_verb() -> None:
+    # No write returns an object: each changes the type its name names after its verb, or
+    # before it, a plural read as its singular.
+    corpus = _corpus(
+        """
+        type Query { shop: Shop  template(id: ID!): Template }
+        type Shop { id: ID! name: String }
+        type Template { id: ID! subject: String body: String }
+        type Mutation {
+          setTemplate(id: ID!, content: String): Boolean
+          templatesReset(ids: [ID!]!): Boolean
+          setShop(id: ID!, name: String): Boolean
+        }
+        """
+    )
+    asked = "Shorten the subject line of the confirmation email."
+    on = _by_coordinate(corpus, _structural(corpus).search_scores(asked))
+    no = _structural(corpus, StructuralParams(write_object_evidence=0.0))
+    off = _by_coordinate(corpus, no.search_scores(asked))
+    writes = ("setTemplate", "templatesReset", "setShop")
+    lent = {w: on[f"Mutation.{w}"] - off[f"Mutation.{w}"] for w in writes}
+    # The template's `subject` lends to both writes of templates alike, not to the shop's.
+    assert lent["templatesReset"] == pytest.approx(lent["setTemplate"])
+    assert lent["setTemplate"] > 2 * lent["setShop"] > 0
+
+
 @pytest.mark.usefixtures("no_sibling_evidence")
 def test_a_request_to_change_something_weighs_the_mutation_roots_fields(chain: Corpus) -> None:
     # Every field says "thing"; as a request, the write's own words need not be named. (What

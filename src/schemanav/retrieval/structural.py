@@ -59,7 +59,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    `write_weight` more: users rarely say the mutation's verb (`addReaction`).
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
-   objects it returns, divided among the writes returning each (`writes.WriteObjects`).
+   objects it returns (returning none, of the object its name names beside its verb:
+   `setGroupMetadata`), divided among the writes returning each (`writes.WriteObjects`).
 13. A question that follows something as it changes ("Stream the build logs …", "… as they
    come in": `schemanav.question.grammar.streams`) asks for a subscription: the subscription
    root's fields, which start as far behind as the writes, score `write_weight` more than
