@@ -53,6 +53,9 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "EARLY_COMPLETION_SHARE": (0.02, 0.08),
     "ANSWER_TREE_SHARE": (0.02, 0.08),
     "LISTING_COMPLETION_SHARE": (0.04, 0.16),
+    "OPERATION_ROOM_FROM": (4_000, 16_000),
+    "CAPABILITY_SHARE": (0.25, 1.0),
+    "TEXT_SEARCH_LIFT": (0.25, 1.0),
 }
 # Each structural weight (`StructuralParams`) and the values tried beside its own: half and
 # twice. (Closeness, the description's weight, sibling evidence and the root's lists were
