@@ -92,6 +92,8 @@ def test_a_plural_names_a_compound_type_by_its_last_noun_beside_its_first_words_
     )
     # "reviews" names no type, but `Product` is named: its reviews are `ProductReview`s.
     assert names.mentions("the reviews of product 12").plural == {"ProductReview"}
+    # A noun after a set word is a set as a plural is: every review of product 12.
+    assert names.mentions("every review of product 12").plural == {"ProductReview"}
     # Both `Product` and `User` are named: which reviews is not said.
     assert names.mentions("reviews of product 12 by user 3").plural == set()
     # Nor does a noun in the singular ("its instance": the service's, or another's?), nor

@@ -292,18 +292,25 @@ class TypeNames:
                 found[noun].extend((name, owner) for owner in self._named(head))
         return dict(found)
 
-    def _with_compounds(self, found: TypeMentions, words: list[str]) -> TypeMentions:
+    def _with_compounds(
+        self, found: TypeMentions, words: list[str], set_words: frozenset[str]
+    ) -> TypeMentions:
         """`found` with the types a plural names by their last noun alone beside their first
         words' type: "the reviews of product 12" names `ProductReview` where no type is a
-        `Review` and the question names `Product`. Of several such types it names none; a
-        noun in the singular names none either ("its instance": which one is not said)."""
+        `Review` and the question names `Product`; so does a noun after a set word, as a
+        plural does ("every queue in cluster 3" names `ClusterQueue`). Of several such types
+        it names none; any other noun in the singular names none either ("its instance":
+        which one is not said)."""
         named = found.plural | found.singular
         if not named:
             return found
         compounds = self._compounds_by_noun
         added: set[str] = set()
-        for word in words:
-            for noun in self._singulars(word):
+        for index, word in enumerate(words):
+            nouns = self._singulars(word)
+            if not set_words.isdisjoint(words[max(0, index - SET_WORD_REACH) : index]):
+                nouns.add(word)
+            for noun in nouns:
                 these = {name for name, owner in compounds.get(noun, ()) if owner in named}
                 if len(these) == 1:
                     added.update(these)
@@ -313,7 +320,8 @@ class TypeNames:
 
     def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
         words = _WORD.findall(without_path_literals(question).lower())
-        return self._with_compounds(self._named_runs(question, words, set_words), words)
+        found = self._named_runs(question, words, set_words)
+        return self._with_compounds(found, words, set_words)
 
     def _named_runs(
         self, question: str, words: list[str], set_words: frozenset[str]
