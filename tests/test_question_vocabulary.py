@@ -15,7 +15,7 @@ from schemanav.question.vocabulary import (
     plural_forms,
     reader_of,
     type_words,
-    without_path_literals,
+    without_value_literals,
 )
 
 
@@ -52,17 +52,27 @@ def test_numbers_quotes_paths_global_ids_and_snake_case_names_are_literals() -> 
 
 def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:
     # Quoted, marked as an identifier, or repeating the word beside it: a value.
-    in_project = without_path_literals("in project group/project, list")
+    in_project = without_value_literals("in project group/project, list")
     assert in_project.split() == ["in", "project", ",", "list"]
-    assert without_path_literals('the "group/project" group').split() == ["the", "group"]
-    assert without_path_literals("repo owner-1/repo-1").split() == ["repo"]
+    assert without_value_literals('the "group/project" group').split() == ["the", "group"]
+    assert without_value_literals("repo owner-1/repo-1").split() == ["repo"]
     # Other slashes join words.
     for kept in ("resolved/resolvable state", "CI/CD variables"):
-        assert without_path_literals(kept) == kept
+        assert without_value_literals(kept) == kept
     # A URI is a value whole: the type its path names is no second mention of it.
-    blanked = without_path_literals("merge request gid://gitlab/MergeRequest/1, its jobs")
+    blanked = without_value_literals("merge request gid://gitlab/MergeRequest/1, its jobs")
     assert blanked.split() == ["merge", "request", ",", "its", "jobs"]
-    assert without_path_literals("see https://example.com/a/b.").split() == ["see", "."]
+    assert without_value_literals("see https://example.com/a/b.").split() == ["see", "."]
+
+
+def test_an_opaque_identifier_is_no_word_of_the_question() -> None:
+    # A UUID, a hexadecimal ID and a global ID are values whole: the analyzer would read
+    # their single letters and digits as words.
+    asked = "service 1d4b8e2a-7c3f-4a9d-b6e0-5f2c9a1d8e47, run 8d3e91, cluster Q2x1c3Rlci0tLTEyMw"
+    assert without_value_literals(asked).split() == ["service", ",", "run", ",", "cluster"]
+    # A word holds no digit, a number no letter, and a short name with a digit is a word.
+    for kept in ("a decade since 2024", "the s3 bucket", "v2 deploys", "ab12c"):
+        assert without_value_literals(kept) == kept
 
 
 def test_a_type_named_only_inside_a_path_literal_is_not_mentioned() -> None:

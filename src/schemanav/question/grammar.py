@@ -323,15 +323,15 @@ TEXT_SEARCH_WORDS = frozenset(
 # An opaque global object identifier (Relay's Object Identification: `node(id:)` takes it):
 # base64 of letters of both cases and digits ("Q2x1c3Rlci0tLTEyMw", "UHJvZHVjdDo3Mg=="), or a
 # `gid://` URI. A word, a number, a slug or a hexadecimal hash is none.
-_GLOBAL_ID = re.compile(
+GLOBAL_ID = re.compile(
     r"gid://\S+|(?<![\w/+])(?=[a-zA-Z0-9+/]*[A-Z])(?=[a-zA-Z0-9+/]*[a-z])(?=[a-zA-Z0-9+/]*\d)"
     r"[a-zA-Z0-9+/]{12,}={0,2}(?![\w/+=])"
 )
 
 
 def names_global_id(question: str) -> bool:
-    """Whether a question gives an object by its opaque global identifier (`_GLOBAL_ID`)."""
-    return bool(_GLOBAL_ID.search(question))
+    """Whether a question gives an object by its opaque global identifier (`GLOBAL_ID`)."""
+    return bool(GLOBAL_ID.search(question))
 
 
 # A question that asks to follow something as it changes, which a subscription answers: its

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import pairwise
 
-from schemanav.question.grammar import FUNCTION_WORDS
+from schemanav.question.grammar import FUNCTION_WORDS, GLOBAL_ID
 from schemanav.question.reading import Reading, read
 
 # English nouns whose plural the Snowball stemmer does not bring back to the singular (it
@@ -51,6 +51,13 @@ LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+|\b[A-Za-z][A-Za-
 PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
 # A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
 URI_LITERAL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*[\w/]")
+# A hexadecimal identifier, of at least six digits and letters, both: a UUID
+# (`1d4b8e2a-7c3f-4a9d-b6e0-5f2c9a1d8e47`), a hash or an ID (`8d3e91`). A word holds no digit,
+# a number no letter.
+HEX_LITERAL = re.compile(
+    r"(?<![\w-])(?=[0-9a-fA-F-]*\d)(?=[0-9a-fA-F-]*[a-fA-F])"
+    r"[0-9a-fA-F]{6,}(?:-[0-9a-fA-F]{4,})*(?![\w-])"
+)
 # Words that make the singular noun after them one of a set: "each job", "every member",
 # "all project" as a plural would. (Recency words, "the last pipeline", lost in the ranking;
 # the slicer reads them: `ORDER_WORDS`.)
@@ -89,10 +96,13 @@ SORT_MARK = "@sort"
 GLOBAL_ID_MARK = "@gid"
 
 
-def without_path_literals(question: str) -> str:
-    """The question with the path literals that are surely values blanked, for matching its
-    words against the schema: `project group/project` names one project; the words inside
-    the path (`group`, `project`) are no more the schema's vocabulary than a number is.
+def without_value_literals(question: str) -> str:
+    """The question with the literals that are surely values blanked, for matching its words
+    against the schema: `project group/project` names one project; the words inside the path
+    (`group`, `project`) are no more the schema's vocabulary than a number is. So with a URI,
+    and with an opaque identifier (`HEX_LITERAL`, `grammar.GLOBAL_ID`), which the analyzer
+    would split into single letters and digits, each matching some name (the 3 of a UUID,
+    `bucketS3Credentials`).
 
     A path is surely a value when it is quoted, holds a digit, dot, dash or underscore, or
     repeats the word beside it (`project group/project`). Other slashes join words
@@ -107,7 +117,8 @@ def without_path_literals(question: str) -> str:
             return " "
         return match.group(0)
 
-    return PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
+    without_paths = PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
+    return GLOBAL_ID.sub(" ", HEX_LITERAL.sub(" ", without_paths))
 
 
 VALUE_MARK = "@value:"
@@ -319,7 +330,7 @@ class TypeNames:
         return TypeMentions(found.plural | added, found.singular, found.literal)
 
     def mentions(self, question: str, set_words: frozenset[str] = SET_WORDS) -> TypeMentions:
-        words = _WORD.findall(without_path_literals(question).lower())
+        words = _WORD.findall(without_value_literals(question).lower())
         found = self._named_runs(question, words, set_words)
         return self._with_compounds(found, words, set_words)
 

@@ -91,7 +91,7 @@ from schemanav.graph import SchemaGraph, ShortestPaths
 from schemanav.process import no_cyclic_gc
 from schemanav.question.analyzer import Stemmer
 from schemanav.question.grammar import requested_write, write_verbs
-from schemanav.question.vocabulary import PATH_LITERAL, without_path_literals
+from schemanav.question.vocabulary import PATH_LITERAL, without_value_literals
 from schemanav.retrieval.base import BackendContext, Ranking, SearchHit
 from schemanav.retrieval.best_first import best_first
 from schemanav.retrieval.quantity import caller_field, returns_time
@@ -406,7 +406,7 @@ class StructuralSearcher:
 
         question = self._reading(query)
         query = question.text  # short forms expanded
-        lexical = without_path_literals(query) if self.params.path_literals else query
+        lexical = without_value_literals(query) if self.params.path_literals else query
         reading = question.grammar
         if question.asked_writes:
             # A request in a verb the schema's writes are not named by asks in the words
