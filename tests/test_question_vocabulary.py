@@ -186,6 +186,9 @@ def test_the_slicers_reading_marks_time_and_quoted_values() -> None:
     assert not sliced.writes
     assert reader.for_slice("Delete the 'main' branch.", str.split).writes
     assert reader.for_slice("branches", str.split).words == {"branches"}
+    # Its words are the ranking's: no value's (`without_value_literals`).
+    of_repo = reader.for_slice("branches of repo 8d3e91", str.split)
+    assert of_repo.words == {"branches", "of", "repo"}
     assert not NO_QUESTION.words and not NO_QUESTION.named
 
 

@@ -609,7 +609,7 @@ class TypeReader:
         order word makes a set (a way in through a list fits "the last pipeline" better than
         a lookup by identifier, or goes with it)."""
         reading = read(question)
-        found = set(words(question))
+        found = set(words(without_value_literals(question)))
         if reading.in_time:
             found.add(TIME_MARK)
         if reading.pages:
