@@ -65,6 +65,15 @@ def test_a_path_that_is_surely_a_value_is_no_word_of_the_question() -> None:
     assert without_value_literals("see https://example.com/a/b.").split() == ["see", "."]
 
 
+def test_a_quoted_text_of_several_words_is_no_word_of_the_question() -> None:
+    asked = 'Rename the "Warehouse" group to "Fulfillment team" and let it manage orders.'
+    words = without_value_literals(asked).replace('"', " ").split()
+    assert "Warehouse" in words and "team" not in words and "Fulfillment" not in words
+    # Quotes pair in order: the words between two quoted words are the question's.
+    kept = 'the "example" team in the "octocat" organization'
+    assert without_value_literals(kept) == kept
+
+
 def test_an_opaque_identifier_is_no_word_of_the_question() -> None:
     # A UUID, a hexadecimal ID and a global ID are values whole: the analyzer would read
     # their single letters and digits as words.

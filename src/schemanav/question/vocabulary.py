@@ -51,6 +51,8 @@ LITERAL = re.compile(r"\d|\"[^\"]+\"|'[^']+'|\w[\w.-]*/[\w./-]+|\b[A-Za-z][A-Za-
 PATH_LITERAL = re.compile(r"(?<![\w:/.-])(['\"]?)(\w[\w.-]*/[\w./-]+)\1")
 # A URI (`gid://gitlab/MergeRequest/1`, `https://…`): a value whole, whatever words it holds.
 URI_LITERAL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S*[\w/]")
+# A quoted value (`"Printer on 3rd floor keeps jamming"`, `'main'`), its quotes paired in order.
+QUOTED_LITERAL = re.compile(r"\"[^\"]+\"|(?<!\w)'[^']+'(?!\w)")
 # A hexadecimal identifier, of at least six digits and letters, both: a UUID
 # (`1d4b8e2a-7c3f-4a9d-b6e0-5f2c9a1d8e47`), a hash or an ID (`8d3e91`). A word holds no digit,
 # a number no letter.
@@ -100,9 +102,9 @@ def without_value_literals(question: str) -> str:
     """The question with the literals that are surely values blanked, for matching its words
     against the schema: `project group/project` names one project; the words inside the path
     (`group`, `project`) are no more the schema's vocabulary than a number is. So with a URI,
-    and with an opaque identifier (`HEX_LITERAL`, `grammar.GLOBAL_ID`), which the analyzer
-    would split into single letters and digits, each matching some name (the 3 of a UUID,
-    `bucketS3Credentials`).
+    a quoted text of several words (`_unless_one_word`), and an opaque identifier
+    (`HEX_LITERAL`, `grammar.GLOBAL_ID`), which the analyzer would split into single letters
+    and digits, each matching some name (the 3 of a UUID, `bucketS3Credentials`).
 
     A path is surely a value when it is quoted, holds a digit, dot, dash or underscore, or
     repeats the word beside it (`project group/project`). Other slashes join words
@@ -118,7 +120,16 @@ def without_value_literals(question: str) -> str:
         return match.group(0)
 
     without_paths = PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
-    return GLOBAL_ID.sub(" ", HEX_LITERAL.sub(" ", without_paths))
+    without_texts = QUOTED_LITERAL.sub(_unless_one_word, without_paths)
+    return GLOBAL_ID.sub(" ", HEX_LITERAL.sub(" ", without_texts))
+
+
+def _unless_one_word(match: re.Match[str]) -> str:
+    """A quoted text of several words blanked: a title, a message or a name the question
+    gives as a value ("titled "Printer on 3rd floor keeps jamming""). One quoted word stays:
+    it may be what the schema calls a thing (`the "Status" field`, `move "Sale" under
+    "Shop"`)."""
+    return " " if len(match.group(0)[1:-1].split()) > 1 else match.group(0)
 
 
 VALUE_MARK = "@value:"
