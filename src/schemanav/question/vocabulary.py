@@ -267,6 +267,11 @@ class TypeNames:
                 bases.add(f"{head} {single}".lstrip())
         return {base for base in bases if base and words in plural_forms(base)}
 
+    def names_of(self, words: Sequence[str]) -> list[str]:
+        """The types a run of words names, in the singular or the plural (`_forms`): "app
+        signers" `AppSigner`, "job" Dagster's `Job` or a `CiJob` where no type is a `Job`."""
+        return [name for name, _ in self._forms(tuple(words))]
+
     def _forms(self, words: tuple[str, ...]) -> list[tuple[str, bool]]:
         """The names a run of words names, each with whether it names it in the plural."""
         phrase = " ".join(words)

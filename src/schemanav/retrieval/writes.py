@@ -4,8 +4,9 @@ mutation returns, directly (`addAssortmentLink: AssortmentLink!`) or as its payl
 (`updateTemplate: UpdateTemplatePayload` whose `template: Template`).
 
 A write that returns no object (a `Boolean`, a transaction's hash, a union of results) changes
-what its name names beside its verb: `setGroupMetadata` a `GroupMetadata`, `deploymentRestart`
-a `Deployment`, `addAppSigners` an `AppSigner` (`_named_object`).
+what its name names beside its verb, as a question's words name a type (`TypeNames.names_of`):
+`setGroupMetadata` a `GroupMetadata`, `deploymentRestart` a `Deployment`, `addAppSigners` an
+`AppSigner` (`_named_object`).
 
 A request names the fields of what it changes ("change the subject line of the order
 confirmation email": `Template.subject`) more often than the write's own words
@@ -20,15 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from schemanav.question.vocabulary import plural_forms, type_words
+from schemanav.question.vocabulary import reader_of, type_words
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
 
     import numpy as np
     import numpy.typing as npt
 
     from schemanav.corpus import Corpus
+    from schemanav.question.vocabulary import TypeNames
 
     FloatArray = npt.NDArray[np.float64]
     IntArray = npt.NDArray[np.int64]
@@ -70,7 +72,8 @@ class WriteObjects:
         fields: dict[str, list[str]] = {}
         for owner, target in zip(corpus.owner_column, corpus.target_column, strict=True):
             fields.setdefault(owner, []).append(target)
-        by_words = _types_by_words(name for name in numbers if name not in owners)
+        type_names = reader_of(corpus.output_types).type_names
+        changed = frozenset(name for name in numbers if name not in owners)
         rows: list[tuple[int, int]] = []
         for position, (owner, named) in enumerate(
             zip(corpus.owner_column, corpus.target_column, strict=True)
@@ -81,7 +84,7 @@ class WriteObjects:
             if named in numbers:
                 returned = {named} | {t for t in fields[named] if t in numbers and t not in owners}
             if not returned:
-                object_named = _named_object(corpus.field_column[position], by_words)
+                object_named = _named_object(corpus.field_column[position], type_names, changed)
                 returned = {object_named} if object_named else set()
             rows.extend((position, numbers[name]) for name in sorted(returned))
         writes = np.array([write for write, _ in rows], dtype=np.int64)
@@ -100,23 +103,13 @@ class WriteObjects:
         return found
 
 
-def _types_by_words(names: Iterable[str]) -> dict[str, str]:
-    """Each type's words (`type_words`) and their plural forms (`plural_forms`), with the type
-    they name; a type's own words before another's plural."""
-    ordered = sorted(names)
-    found = {type_words(name): name for name in reversed(ordered)}
-    for name in ordered:
-        for form in sorted(plural_forms(type_words(name))):
-            found.setdefault(form, name)
-    return found
-
-
-def _named_object(write: str, by_words: dict[str, str]) -> str | None:
-    """The type a write's name names beside its verb: all its words but the first
-    (`setGroupMetadata`: a verb first), else all but the last (`deploymentRestart`: the verb
-    last); None where neither names a type."""
+def _named_object(write: str, type_names: TypeNames, objects: frozenset[str]) -> str | None:
+    """The object type a write's name names beside its verb (one of `objects`): all its
+    words but the first (`setGroupMetadata`: a verb first), else all but the last
+    (`deploymentRestart`: the verb last); None where neither names one."""
     words = type_words(write).split(" ")
     for rest in (words[1:], words[:-1]):
-        if rest and (name := by_words.get(" ".join(rest))) is not None:
-            return name
+        named = [name for name in type_names.names_of(rest) if name in objects] if rest else []
+        if named:
+            return named[0]
     return None
