@@ -335,7 +335,7 @@ class TypeNames:
         added: set[str] = set()
         for index, word in enumerate(words):
             nouns = self._singulars(word)
-            if not set_words.isdisjoint(words[max(0, index - SET_WORD_REACH) : index]):
+            if _after_set_word(words, index, set_words):
                 nouns.add(word)
             for noun in nouns:
                 these = {name for name, owner in compounds.get(noun, ()) if owner in named}
@@ -363,8 +363,7 @@ class TypeNames:
         singular: set[str] = set()
         longest = self._longest
         for start in range(len(words)):
-            before = words[max(0, start - SET_WORD_REACH) : start]
-            of_a_set = not set_words.isdisjoint(before)
+            of_a_set = _after_set_word(words, start, set_words)
             letters = ""
             for end in range(start + 1, len(words) + 1):
                 last = words[end - 1]
@@ -388,8 +387,7 @@ class TypeNames:
         singular: set[str] = set()
         longest = self._longest_run
         for start in range(len(words)):
-            before = words[max(0, start - SET_WORD_REACH) : start]
-            of_a_set = not set_words.isdisjoint(before)
+            of_a_set = _after_set_word(words, start, set_words)
             for end in range(start + 1, min(start + longest, len(words)) + 1):
                 for name, many in table.get(tuple(words[start:end]), ()):
                     (plural if many or of_a_set else singular).add(name)
@@ -397,6 +395,12 @@ class TypeNames:
 
 
 _SINGULARS = {plural: single for single, plural in IRREGULAR_PLURALS.items()}
+
+
+def _after_set_word(words: Sequence[str], index: int, set_words: frozenset[str]) -> bool:
+    """Whether the word at `index` stands within `SET_WORD_REACH` after one of `set_words`
+    ("each merged pull request"): a noun there is one of a set, as a plural is."""
+    return not set_words.isdisjoint(words[max(0, index - SET_WORD_REACH) : index])
 
 
 class ShortForms:
