@@ -10,6 +10,7 @@ import pytest
 from schemanav.question import read
 from schemanav.question.grammar import (
     asks_for_write,
+    asks_to_read,
     in_first_person,
     in_time,
     lists_many,
@@ -111,6 +112,18 @@ def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> Non
     assert not asks_for_write(question)
 
 
+def test_a_question_opening_with_a_question_word_or_a_reading_verb_reads() -> None:
+    for question in ("Show quote request 7: who asked for it?", "Which quotes has 77 asked for?",
+                     "Please list the open orders.", "Can you show me the cart?",
+                     "How heavy is product 12?", "Is the orders asset fresh?"):
+        assert asks_to_read(question), question
+    # A request, a statement or keywords open otherwise.
+    for question in ("Request a quote for product 7.", "Count one more view of the form.",
+                     "We're getting DDoSed — turn on under-attack mode.",
+                     "I want to contribute to this collective.", "quote request 7 status"):
+        assert not asks_to_read(question), question
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -181,10 +194,12 @@ def test_a_question_is_in_time_by_a_time_word_or_a_date() -> None:
             ["Stream the build logs of deployment 42", "Tail the HTTP logs live",
              "Please watch deployment 7 and tell me when it stops", "new comments as they come in",
              "order updates in real time", "Let me know whenever a draft is added",
-             "Tell me live when the checklist changes", "Warn me as soon as it goes down"],
+             "Tell me live when the checklist changes", "Warn me as soon as it goes down",
+             "Tell me when my two-factor setup changes", "Tell me when the summary is ready"],
             ["Is page 8841 live on the site?", "Where does the orders asset live?",
              "Call my webhook whenever someone comments", "Which repositories do I watch?",
-             "List the build logs of deployment 42", "Tell me when the release was published"],
+             "List the build logs of deployment 42", "Tell me when the release was published",
+             "Give everyone 5 minutes and tell me when it ends"],
         ),
     ],
     ids=["pages", "sorts", "searches_text", "streams"],

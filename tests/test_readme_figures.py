@@ -109,7 +109,7 @@ def test_complete_slices_reproduce_the_readme_headline(
 
 
 # docs/quality.md's corpus row of a schema labelled from an app's own operations (committed).
-VENDURE = {"2000": "0.886", "8000": "1.000", "16000": "1.000", "mrr": "0.775"}
+VENDURE = {"2000": "0.886", "8000": "1.000", "16000": "1.000", "mrr": "0.780"}
 # Its columns: set, questions (writes), ≤500, ≤1,000, ≤2,000, ≤4,000, ≤8,000, ≤16,000, MRR.
 CORPUS_COLUMNS = {"2000": 4, "8000": 6, "16000": 7, "mrr": 8}
 

@@ -235,6 +235,27 @@ def _sets_the_scene(setting: str, comma: str) -> bool:
     return bool(comma and opener and opener[0] in _SETTING_PREPOSITIONS)
 
 
+# The words a read opens with: a question word, or a verb of reading said as a request ("Show
+# quote request 7: …", "Which quotes …"). None of the 800 questions of the development corpus
+# opening with one asks for a write; "count" ("Count one more view …") and "was" / "were"
+# ("We're getting DDoSed — turn on …" reads "were") opened two that did. English, not any
+# API's words.
+_OPENS_A_READ = frozenset(
+    {"what", "which", "who", "whom", "whose", "how", "when", "where", "why", "whats", "is",
+     "are", "am", "do", "does", "did", "show", "list", "get", "find", "fetch", "tell",
+     "display", "see", "look", "search", "view", "read", "load", "browse", "retrieve",
+     "preview", "compare", "describe", "explain"}
+)  # fmt: skip
+
+
+def asks_to_read(question: str) -> bool:
+    """Whether a question opens as a read does (`_OPENS_A_READ`): it asks to be shown
+    something, whatever writes its words name ("Show quote request 7" is no
+    `requestQuotation`)."""
+    words = _sentence_words(question)
+    return bool(words) and words[0] in _OPENS_A_READ
+
+
 def asks_for_write(question: str) -> bool:
     """Whether the question asks to change something: an imperative sentence whose verb is
     not one of reading (see the module's docstring): the whole question, or the clause of it
@@ -337,15 +358,17 @@ def names_global_id(question: str) -> bool:
 # A question that asks to follow something as it changes, which a subscription answers: its
 # verb says so ("Stream the build logs …", "Tail …", "Watch deployment 12 …", "Subscribe to …")
 # or a phrase does ("as they come in", "in real time", "let me know whenever …", "warn me as
-# soon as …"). "Live" alone is not one: a page, a version or an asset "is live"; nor is "tell me
-# when …" ("… the release was published"). English, not any API's words.
+# soon as …", "tell me when my two-factor setup changes"). "Live" alone is not one: a page, a
+# version or an asset "is live"; nor is "tell me when …" of a past or a single event ("… the
+# release was published", "… it ends"). English, not any API's words.
 _STREAM_VERBS = frozenset({"stream", "tail", "watch", "subscribe"})
 _AS_IT_HAPPENS = re.compile(
     r"\bas (?:they|it|things|each one) (?:comes? in|happens?|arrives?)\b|\bin real[- ]?time\b|"
     r"\breal-time\b|\blive (?:updates|feed)\b|\bnotify me\b|\bkeep me (?:posted|updated)\b|"
     r"\b(?:let me know|tell me|alert me|warn me|ping me|inform me)(?: live)? "
     r"(?:whenever|as soon as|each time|every time|the moment)\b|"
-    r"\blet me know when\b|\btell me live\b"
+    r"\blet me know when\b|\btell me live\b|"
+    r"\btell me when\b[^.?!,;]*\b(?:changes?|(?:is|are) (?:ready|updated|changed|added|removed))\b"
 )
 
 

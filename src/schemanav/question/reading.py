@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from schemanav.question.grammar import (
     asks_for_write,
+    asks_to_read,
     in_first_person,
     in_time,
     lists_many,
@@ -31,7 +32,8 @@ class Reading:
     after each quoted value (what the value is); `request`, the words of the part that would
     ask for a change (`request_words`: the verb a write is matched by, read whether or not
     `writes`); `request_clause`, those of its first clause (what it asks to change);
-    `streams`, it asks to follow something as it changes (a subscription's answer)."""
+    `streams`, it asks to follow something as it changes (a subscription's answer); `reads`,
+    it opens as a read does (`asks_to_read`: "Show …", "Which …")."""
 
     question: str
     writes: bool
@@ -46,6 +48,7 @@ class Reading:
     request: tuple[str, ...]
     request_clause: tuple[str, ...]
     streams: bool
+    reads: bool
 
 
 @lru_cache(maxsize=64)
@@ -67,4 +70,5 @@ def read(question: str) -> Reading:
         request=request,
         request_clause=clause,
         streams=streams(question, request),
+        reads=asks_to_read(question),
     )

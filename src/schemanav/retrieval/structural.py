@@ -56,7 +56,9 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    `ticketChecklistItemDelete`); of several, those the request's first clause names most.
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
-   `write_weight` more: users rarely say the mutation's verb (`addReaction`).
+   `write_weight` more: users rarely say the mutation's verb (`addReaction`). A question
+   opening as a read does ("Show quote request 7", "Which …": `grammar.asks_to_read`) weighs
+   them as much less: it names a write's words (`requestQuotation`) and asks for none.
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
    objects it returns (returning none, of the object its name names beside its verb:
@@ -432,6 +434,9 @@ class StructuralSearcher:
             # A request to change something asks for a write: the mutation root's fields
             # score more, in whatever words the request names them.
             scores = scores * np.where(self._is_write, 1.0 + write_weight, 1.0)
+        elif write_weight and reading.reads:
+            # A question opening as a read asks for no write, whatever writes its words name.
+            scores = scores / np.where(self._is_write, 1.0 + write_weight, 1.0)
         if write_weight and reading.streams:
             scores = self._follow_changes(scores, write_weight)
         writes = (
