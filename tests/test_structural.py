@@ -338,6 +338,23 @@ def test_a_write_named_by_the_requests_verb_alone_ranks_first() -> None:
     assert max(read, key=read.__getitem__) != "Mutation.post"
 
 
+def test_a_read_asks_for_no_write_its_verb_names() -> None:
+    # The schema's one write of search rebuilds the index: a read opening with "search"
+    # asks for the query's search, a request with "search" as its verb for the write.
+    corpus = _corpus(
+        """
+        type Query { pages(query: String): [Page!]! }
+        type Page { id: ID! title: String }
+        type Mutation { search: Boolean }
+        """
+    )
+    searcher = _structural(corpus)
+    read = _by_coordinate(corpus, searcher.search_scores('Search the pages for "vpn".'))
+    assert max(read, key=read.__getitem__) != "Mutation.search"
+    asked = _by_coordinate(corpus, searcher.search_scores("Please search."))
+    assert max(asked, key=asked.__getitem__) == "Mutation.search"
+
+
 def test_a_question_looking_for_a_quoted_text_lifts_the_fields_that_search(
     no_sibling_evidence: None,
 ) -> None:

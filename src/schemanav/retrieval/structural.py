@@ -58,7 +58,8 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
    `write_weight` more: users rarely say the mutation's verb (`addReaction`). A question
    opening as a read does ("Show quote request 7", "Which …": `grammar.asks_to_read`) weighs
-   them as much less: it names a write's words (`requestQuotation`) and asks for none.
+   them as much less, and asks for none by name (mechanism 10: "Search the wiki for …" is
+   no `search` write): it names a write's words (`requestQuotation`) and asks for none.
 12. Such a request names the fields of what it changes ("the subject line of the order
    confirmation email"): each write gets `write_object_evidence` of the best score of the
    objects it returns (returning none, of the object its name names beside its verb:
@@ -443,7 +444,7 @@ class StructuralSearcher:
             requested_write(
                 reading.request, self._writes, reading.request_clause, question.asked_writes
             )
-            if self._writes
+            if self._writes and (question.asked_writes or not reading.reads)
             else []
         )
         if writes:
