@@ -295,6 +295,17 @@ def test_a_write_named_by_another_verb_of_the_family_is_asked_for_by_its_object(
     assert requested("Delete the tax rate for tags.", writes) == [2]
 
 
+def test_a_write_of_the_family_is_asked_for_by_its_object_and_where_it_is_acted_on() -> None:
+    delete_list = frozenset({"ticket", "checklist", "delete"})
+    remove_link = frozenset({"link", "remove"})
+    writes = {"delete": [(1, delete_list)], "ticket": [(1, delete_list)],
+              "checklist": [(1, delete_list)], "remove": [(2, remove_link)],
+              "link": [(2, remove_link)]}  # fmt: skip
+    assert requested("Remove the checklist from ticket 50077 entirely.", writes) == [1]
+    # The object names a part of it: the place alone does not ("the entry" is no checklist).
+    assert requested("Remove the entry from ticket checklist 312.", writes) == []
+
+
 def test_the_family_verbs_a_schema_names_most_writes_by_name_them_too() -> None:
     edit_tier, edit_comment = frozenset({"edit", "tier"}), frozenset({"edit", "comment"})
     writes = {"edit": [(1, edit_tier), (2, edit_comment)], "tier": [(1, edit_tier)],

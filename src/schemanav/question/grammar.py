@@ -522,6 +522,10 @@ _OBJECT_ENDS = frozenset(
     }
 )  # fmt: skip
 OBJECT_WORDS = 3
+# The prepositions of where a request's verb acts on its object ("… the checklist from ticket
+# 50077", "… review 3 on product 12", "… a queue to the Mobile cluster"): a write is often named
+# by both (`ticketChecklistDelete`). English, not any API's words.
+_PLACES = frozenset({"to", "in", "into", "on", "onto", "from", "of"})
 
 
 def _object_words(words: Sequence[str]) -> set[str]:
@@ -545,15 +549,32 @@ def _named_by_family(
     name what the verb acts on: "Delete the "Winter" tag" asks for `removeTag` in a schema
     whose `delete…` writes change other things. Only the object counts, not the whole
     request: "Rename the group to "Fulfillment" and let it manage orders" asks for no
-    `updateOrder`."""
+    `updateOrder`. When none is named so, one named by the object and the place it is acted
+    on (`_place_words`) is: "Remove the checklist from ticket 50077" asks for
+    `ticketChecklistDelete`, "Delete review 3 on product 12" for `removeProductReview`."""
     verb, objects = words[0], _object_words(words[1:])
-    return [
-        (position, name)
+    family = [
+        (other, position, name)
         for other in _family_verbs(verb, writes)
         if other != verb
         for position, name in writes.get(other, ())
-        if name - {other} <= objects
     ]
+    found = [(position, name) for other, position, name in family if name - {other} <= objects]
+    place = _place_words(words[1:]) if not found else set()
+    return found or [
+        (position, name)
+        for other, position, name in family
+        if name - {other} <= objects | place and name & objects and name & place
+    ]
+
+
+def _place_words(words: Sequence[str]) -> set[str]:
+    """The words of where a request's verb acts (`words`: those after the verb), as
+    `_object_words` reads an object: after the first preposition of place (`_PLACES`)."""
+    for number, word in enumerate(words):
+        if word in _PLACES:
+            return _object_words(words[number + 1 :])
+    return set()
 
 
 def _family_verbs(verb: str, writes: dict[str, list[tuple[int, frozenset[str]]]]) -> list[str]:

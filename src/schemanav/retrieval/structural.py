@@ -51,9 +51,11 @@ schema's names (the index they read is `schemanav.retrieval.structural_index`):
    write first, however far it lies (`schemanav.question.grammar.requested_write`); so does,
    when none does, a write named by another verb of its verb's family (English's first two,
    or the two the schema names most writes by) whose other words all name what the verb acts
-   on ("Delete the "Winter" tag" → `removeTag`), and when neither, a write its verb names
-   one word short of its name ("Delete the item … from checklist 312" →
-   `ticketChecklistItemDelete`); of several, those the request's first clause names most.
+   on ("Delete the "Winter" tag" → `removeTag`) or, when none, that object and where it is
+   acted on ("Remove the checklist from ticket 50077" → `ticketChecklistDelete`), and when
+   neither, a write its verb names one word short of its name ("Delete the item … from
+   checklist 312" → `ticketChecklistItemDelete`); of several, those the request's first clause
+   names most.
 11. A request to change something, in any words (an imperative sentence whose verb is not
    one of reading: "Like this post.", `schemanav.question`), weighs the writes
    `write_weight` more: users rarely say the mutation's verb (`addReaction`). A question
