@@ -1,5 +1,6 @@
-"""The rules of English a question is read by: whether it asks for a change (a write),
-speaks of its asker (first person), is in time, follows something as it changes (a
+"""The rules of English a question is read by: whether it asks for a change (a write) or
+opens as a read does ("Show …", "Which …": `asks_to_read`), speaks of its asker (first
+person), is in time, follows something as it changes (a
 subscription's answer), reads a set page by page or in an order,
 looks for text inside a value, lists many things, names values in quotes, which write its
 imperative names, and which words its verb of change stands for among writes (`write_verbs`:
