@@ -79,8 +79,18 @@ def test_an_opaque_identifier_is_no_word_of_the_question() -> None:
     # their single letters and digits as words.
     asked = "service 1d4b8e2a-7c3f-4a9d-b6e0-5f2c9a1d8e47, run 8d3e91, cluster Q2x1c3Rlci0tLTEyMw"
     assert without_value_literals(asked).split() == ["service", ",", "run", ",", "cluster"]
-    # A word holds no digit, a number no letter, and a short name with a digit is a word.
-    for kept in ("a decade since 2024", "the s3 bucket", "v2 deploys", "ab12c"):
+    # A random key is a value too, after its prefix (which stays a word): its letters and
+    # digits take turns three times, or twice in mixed case.
+    keyed = "meeting mtg_St5dUp, order ord_9z2w1x, bucket bkt_7f3a9c21, user local|Rt5mNq"
+    assert without_value_literals(keyed).split() == [
+        "meeting", "mtg_", ",", "order", "ord_", ",", "bucket", "bkt_", ",", "user", "local|"
+    ]
+    # A word holds no digit, a number no letter, and a short name with a digit is a word; so
+    # is a numeronym, a name in one case turning twice, and one holding a lower-case word.
+    for kept in (
+        "a decade since 2024", "the s3 bucket", "v2 deploys", "ab12c", "i18n and k8s e2e",
+        "AES256GCM", "x86_64", "the setOrg2FA write",
+    ):
         assert without_value_literals(kept) == kept
 
 

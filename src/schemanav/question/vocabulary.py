@@ -60,6 +60,27 @@ HEX_LITERAL = re.compile(
     r"(?<![\w-])(?=[0-9a-fA-F-]*\d)(?=[0-9a-fA-F-]*[a-fA-F])"
     r"[0-9a-fA-F]{6,}(?:-[0-9a-fA-F]{4,})*(?![\w-])"
 )
+# A random key (`Qy7r3Lp` in `mtg_Qy7r3Lp`, `9z2w1x` in `ord_9z2w1x`, `7f3a9c21` in
+# `bkt_7f3a9c21`): a run of letters and digits of at least four, alone or after a prefix, in
+# which letters and digits take turns three times or more, or twice in mixed case
+# (`St5dUp`). A word never does: a numeronym (`i18n`, `k8s`) turns twice in one case, and a
+# name holds a word of lower-case letters (`bucketS3Credentials`, `setOrg2FA`). The prefix
+# stays a word.
+_KEY_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{4,}(?![A-Za-z0-9])")
+_LETTER_DIGIT_TURN = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+_NAME_WORD = re.compile(r"[a-z]{4}|[A-Z][a-z]{2}")
+
+
+def _unless_word(match: re.Match[str]) -> str:
+    """A run of letters and digits blanked when it is a random key (`_KEY_RUN`)."""
+    run = match.group(0)
+    turns = len(_LETTER_DIGIT_TURN.findall(run))
+    mixed = run not in (run.lower(), run.upper())
+    if _NAME_WORD.search(run) or turns < (2 if mixed else 3):
+        return run
+    return " "
+
+
 # Words that make the singular noun after them one of a set: "each job", "every member",
 # "all project" as a plural would. (Recency words, "the last pipeline", lost in the ranking;
 # the slicer reads them: `ORDER_WORDS`.)
@@ -103,8 +124,9 @@ def without_value_literals(question: str) -> str:
     against the schema: `project group/project` names one project; the words inside the path
     (`group`, `project`) are no more the schema's vocabulary than a number is. So with a URI,
     a quoted text of several words (`_unless_one_word`), and an opaque identifier
-    (`HEX_LITERAL`, `grammar.GLOBAL_ID`), which the analyzer would split into single letters
-    and digits, each matching some name (the 3 of a UUID, `bucketS3Credentials`).
+    (`HEX_LITERAL`, `grammar.GLOBAL_ID`, a random key after its prefix: `_KEY_RUN`), which the
+    analyzer would split into single letters and digits, each matching some name (the 3 of a
+    UUID, `bucketS3Credentials`; the "Up" of `mtg_St5dUp`, `signUp`).
 
     A path is surely a value when it is quoted, holds a digit, dot, dash or underscore, or
     repeats the word beside it (`project group/project`). Other slashes join words
@@ -121,7 +143,8 @@ def without_value_literals(question: str) -> str:
 
     without_paths = PATH_LITERAL.sub(blank, URI_LITERAL.sub(" ", question))
     without_texts = QUOTED_LITERAL.sub(_unless_one_word, without_paths)
-    return GLOBAL_ID.sub(" ", HEX_LITERAL.sub(" ", without_texts))
+    without_identifiers = GLOBAL_ID.sub(" ", HEX_LITERAL.sub(" ", without_texts))
+    return _KEY_RUN.sub(_unless_word, without_identifiers)
 
 
 def _unless_one_word(match: re.Match[str]) -> str:
