@@ -46,6 +46,7 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "SUBJECT_LEAVES_SHARE": (0.01, 0.04),
     "ENTRY_ARGUMENTS_SHARE": (0.005, 0.02),
     "ENTRY_ARGUMENTS_TOTAL": (0.01, 0.04),
+    "LIST_ARGUMENTS_TOTAL": (0.005, 0.02),
     "SHARED_OUTCOME_SHARE": (0.3, 0.7),
     "FILL_MEMBER_CAP": (8, 32),
     "FILL_MEMBER_SHARE": (0.01, 0.04),

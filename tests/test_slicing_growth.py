@@ -939,8 +939,7 @@ type Order { id: ID!  total: Int!  placed: String  shop: Shop }
 
 def test_an_entry_field_shows_every_argument_it_offers_while_they_cost_little() -> None:
     # A client operation states its filters, order and page on the field it enters by,
-    # though the question names none of them; a list further in (`Shop`, which an order
-    # returns too, groups no entry fields) shows those named.
+    # though the question names none of them.
     slicer = slicer_for(ENTRY_SDL)
     question = "Which orders were placed?"
     offered = {"status", "sort", "limit", "offset"}
@@ -948,10 +947,28 @@ def test_an_entry_field_shows_every_argument_it_offers_while_they_cost_little() 
     piece = slicer.from_ranked(ranked, 4000, question)
     valid(piece.sdl)
     assert {f"Query.orders({a}:)" for a in offered} <= set(piece.arguments)
-    assert not any(a.startswith("Shop.orders(") for a in piece.arguments)
     # Within 500 tokens they cost more than half a percent of the budget: not shown.
     small = slicer.from_ranked(ranked, 500, question)
     assert not offered & {a.split("(")[1][:-2] for a in small.arguments}
+
+
+def test_a_list_further_in_shows_its_arguments_from_2000_tokens_within_a_smaller_share() -> None:
+    # A list further in (`Shop`, which an order returns too, groups no entry fields) is paged,
+    # sorted and filtered where the operation reads it (`shop { orders(sort:) }`): from 2,000
+    # tokens it shows its arguments too, while they cost 1% of the budget in all.
+    slicer = slicer_for(ENTRY_SDL)
+    question = "Which orders were placed?"
+    ranked = ["Order.placed", "Order.total", "Shop.name", "Query.orders", "Shop.orders"]
+    offered = {f"Shop.orders({a}:)" for a in ("status", "sort", "limit", "offset")}
+    assert not offered & set(slicer.from_ranked(ranked, 1000, question).arguments)
+    piece = slicer.from_ranked(ranked, 4000, question)
+    valid(piece.sdl)
+    assert offered <= set(piece.arguments)
+    # Twelve more arguments cost more than that within 2,000 tokens: none shown there.
+    many = ", ".join(f"filter{n}: String" for n in range(12))
+    shop = "Shop { name: String!  orders("
+    wide = slicer_for(ENTRY_SDL.replace(shop, f"{shop}{many}, "))
+    assert not offered & set(wide.from_ranked(ranked, 2000, question).arguments)
 
 
 _SLICE_IN_A_PROCESS = """

@@ -19,6 +19,7 @@ from schemanav.retrieval.slicing.params import (
     ENTRY_ARGUMENTS_SHARE,
     ENTRY_ARGUMENTS_TOTAL,
     FILL_MEMBER_SHARE,
+    LIST_ARGUMENTS_TOTAL,
     OPERATION_ROOM_FROM,
     RESERVE,
     SNAPSHOT_FROM,
@@ -333,6 +334,27 @@ class Growth(Completion):
                     continue
                 most = min(each, start + total - state.total)
                 state = self.tried(state, ("args", owner, name, missing), most)
+        return state
+
+    def add_list_arguments(self, state: GrowingState) -> GrowingState:
+        """From a rung of `EARLY_COMPLETION_FROM` tokens, each list further in than the entry
+        fields (one returning many objects, of a type that is no root's and groups none)
+        shows the arguments it offers, in the order the slice holds the lists, while those
+        cost at most `LIST_ARGUMENTS_TOTAL` of the budget in all: an operation pages, sorts
+        and filters a list where it reads it (`team { teamMembers(sortBy:) }`), though the
+        question names none of it."""
+        if self.budget < EARLY_COMPLETION_FROM:
+            return state
+        facts, entries = self.s.facts, self.s.entry_owners
+        limit = state.total + self.budget * LIST_ARGUMENTS_TOTAL
+        for owner in [owner for owner in state.fields if owner not in entries]:
+            own = facts[owner]
+            for name, arguments in list(state.fields[owner].items()):
+                field = own[name]
+                missing = tuple(a for a in field.offered if a not in arguments)
+                if missing and field.many and not field.leaf:
+                    step: Step = ("args", owner, name, missing)
+                    state = self.tried(state, step, limit - state.total)
         return state
 
     def add_envelopes(self, state: GrowingState) -> GrowingState:

@@ -93,6 +93,10 @@ SUBJECT_LEAVES_SHARE = 0.02
 # they cost at most this share of the budget a field, and the second share in all.
 ENTRY_ARGUMENTS_SHARE = 0.01
 ENTRY_ARGUMENTS_TOTAL = 0.04
+# …and from a rung of `EARLY_COMPLETION_FROM` tokens, the lists further in show theirs while
+# they cost at most this share of the budget in all (chosen on the corpus against 0.005 and
+# 0.02: slice-experiments.md).
+LIST_ARGUMENTS_TOTAL = 0.01
 # From a rung of this many tokens a slice has room to show what a client's operation writes
 # though the question does not say it: each list of the question's hits' types is paged
 # (`ClosedState.pageable`: its cursor and `pageInfo`), a field an object shows that an

@@ -278,6 +278,7 @@ class Slicer(SchemaTables):
             state = growth.add_fragment_interfaces(state)
             state = growth.add_value_arguments(state)
             state = growth.add_entry_arguments(state)
+            state = growth.add_list_arguments(state)
             state = growth.add_envelopes(state)
             state = growth.add_shared_outcomes(state)
             state = growth.add_filtered_members(state)
