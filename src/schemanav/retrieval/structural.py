@@ -411,7 +411,7 @@ class StructuralSearcher:
 
         question = self._reading(query)
         query = question.text  # short forms expanded
-        lexical = without_value_literals(query) if self.params.path_literals else query
+        lexical = without_value_literals(query)
         reading = question.grammar
         if question.asked_writes:
             # A request in a verb the schema's writes are not named by asks in the words

@@ -58,7 +58,6 @@ class StructuralParams:
     path_relevance: float = 0.5
     literal_lookups: float = 1.0
     scoped_lists: float = 1.0
-    path_literals: bool = True
     plural_lookups: float = 0.3
     singular_lookups: float = 0.5
     time_evidence: float = 0.3
