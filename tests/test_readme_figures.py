@@ -70,7 +70,7 @@ def test_the_default_backend_reproduces_its_documented_row_on_the_github_slice(
 # The README's headline: complete slices on full labels (the Working Group's "perfect") at the
 # issue's two target budgets, and the list's MRR, on both large development schemas.
 HEADLINE = {
-    "github": ("| GitHub (WG, full labels) |", {"2000": "0.850", "4000": "0.940", "mrr": "0.836"}),
+    "github": ("| GitHub (WG, full labels) |", {"2000": "0.845", "4000": "0.940", "mrr": "0.836"}),
     "gitlab": ("| GitLab (WG, full labels) |", {"2000": "0.895", "4000": "0.960", "mrr": "0.776"}),
 }
 # Columns of the README's headline row: schema, ≤500, ≤1,000, ≤2,000, ≤4,000, …, list MRR.
