@@ -345,14 +345,24 @@ class Growth(Completion):
         question names none of it."""
         if self.budget < EARLY_COMPLETION_FROM:
             return state
-        facts, entries = self.s.facts, self.s.entry_owners
-        limit = state.total + self.budget * LIST_ARGUMENTS_TOTAL
+        facts, entries, tables = self.s.facts, self.s.entry_owners, self.s
+        limit = min(self.budget, state.total + int(self.budget * LIST_ARGUMENTS_TOTAL))
         for owner in [owner for owner in state.fields if owner not in entries]:
             own = facts[owner]
             for name, arguments in list(state.fields[owner].items()):
                 field = own[name]
                 missing = tuple(a for a in field.offered if a not in arguments)
-                if missing and field.many and not field.leaf:
+                if not missing or not field.many or field.leaf:
+                    continue
+                # The line alone grows by this much (the types the arguments take only add):
+                # when that does not fit, the step would not either, and no copy is made.
+                order = field.arguments.index
+                shown = tuple(sorted(arguments, key=order))
+                every = tuple(sorted((*arguments, *missing), key=order))
+                grows = tables.cost(tables.field_line(owner, name, every)) - tables.cost(
+                    tables.field_line(owner, name, shown)
+                )
+                if state.total + grows <= limit:
                     step: Step = ("args", owner, name, missing)
                     state = self.tried(state, step, limit - state.total)
         return state
