@@ -66,7 +66,12 @@ HEX_LITERAL = re.compile(
 # (`St5dUp`). A word never does: a numeronym (`i18n`, `k8s`) turns twice in one case, and a
 # name holds a word of lower-case letters (`bucketS3Credentials`, `setOrg2FA`). The prefix
 # stays a word.
-_KEY_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{4,}(?![A-Za-z0-9])")
+_KEY_RUN = re.compile(
+    # Two turns at least, a letter between digits or a digit between letters (so a plain
+    # word never calls `_unless_word`).
+    r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*(?:[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d))"
+    r"[A-Za-z0-9]{4,}(?![A-Za-z0-9])"
+)
 _LETTER_DIGIT_TURN = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 _NAME_WORD = re.compile(r"[a-z]{4}|[A-Z][a-z]{2}")
 
