@@ -6,7 +6,7 @@ budget is left (those steps: `completion`), then trimmed until the SDL fits."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from schemanav.question.vocabulary import GLOBAL_ID_MARK
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from schemanav.question.vocabulary import SliceReading
     from schemanav.retrieval.slicing.answer import AnswerTrees
     from schemanav.retrieval.slicing.arguments import ArgumentTables
+    from schemanav.retrieval.slicing.fields import FieldFacts
     from schemanav.retrieval.slicing.tables import SchemaTables
 
 
@@ -322,19 +323,14 @@ class Growth(Completion):
         most `ENTRY_ARGUMENTS_SHARE` of the budget a field and `ENTRY_ARGUMENTS_TOTAL` in
         all: an operation states its filters, order and page on the field it enters by,
         though the question names few ("the orders paid by invoice, newest first")."""
-        facts, entries = self.s.facts, self.s.entry_owners
-        each, total = self.budget * ENTRY_ARGUMENTS_SHARE, self.budget * ENTRY_ARGUMENTS_TOTAL
-        start = state.total
-        for owner in [owner for owner in state.fields if owner in entries]:
-            own = facts[owner]
-            for name, arguments in list(state.fields[owner].items()):
-                field = own[name]
-                missing = tuple(a for a in field.offered if a not in arguments)
-                if not missing or field.leaf:
-                    continue
-                most = min(each, start + total - state.total)
-                state = self.tried(state, ("args", owner, name, missing), most)
-        return state
+        entries = self.s.entry_owners
+        return self._offered_arguments(
+            state,
+            [owner for owner in state.fields if owner in entries],
+            lambda field: not field.leaf,
+            self.budget * ENTRY_ARGUMENTS_SHARE,
+            self.budget * ENTRY_ARGUMENTS_TOTAL,
+        )
 
     def add_list_arguments(self, state: GrowingState) -> GrowingState:
         """From a rung of `EARLY_COMPLETION_FROM` tokens, each list further in than the entry
@@ -345,27 +341,49 @@ class Growth(Completion):
         question names none of it."""
         if self.budget < EARLY_COMPLETION_FROM:
             return state
-        facts, entries, tables = self.s.facts, self.s.entry_owners, self.s
-        limit = min(self.budget, state.total + int(self.budget * LIST_ARGUMENTS_TOTAL))
-        for owner in [owner for owner in state.fields if owner not in entries]:
+        entries, share = self.s.entry_owners, self.budget * LIST_ARGUMENTS_TOTAL
+        return self._offered_arguments(
+            state,
+            [owner for owner in state.fields if owner not in entries],
+            lambda field: field.many and not field.leaf,
+            share,
+            share,
+        )
+
+    def _offered_arguments(
+        self,
+        state: GrowingState,
+        owners: list[str],
+        wanted: Callable[[FieldFacts], bool],
+        each: float,
+        total: float,
+    ) -> GrowingState:
+        """The fields `owners` show that `wanted` takes show the optional arguments they
+        offer and do not show yet, field by field in the order the slice holds them, while
+        those cost at most `each` tokens a field and `total` in all. A field whose line alone
+        would grow past that is passed over untried: the types its arguments take only add."""
+        facts, start = self.s.facts, state.total
+        for owner in owners:
             own = facts[owner]
             for name, arguments in list(state.fields[owner].items()):
                 field = own[name]
                 missing = tuple(a for a in field.offered if a not in arguments)
-                if not missing or not field.many or field.leaf:
+                if not missing or not wanted(field):
                     continue
-                # The line alone grows by this much (the types the arguments take only add):
-                # when that does not fit, the step would not either, and no copy is made.
-                order = field.arguments.index
-                shown = tuple(sorted(arguments, key=order))
-                every = tuple(sorted((*arguments, *missing), key=order))
-                grows = tables.cost(tables.field_line(owner, name, every)) - tables.cost(
-                    tables.field_line(owner, name, shown)
-                )
-                if state.total + grows <= limit:
-                    step: Step = ("args", owner, name, missing)
-                    state = self.tried(state, step, limit - state.total)
+                most = min(each, start + total - state.total, self.budget - state.total)
+                if self._line_growth(owner, name, arguments, missing) <= most:
+                    state = self.tried(state, ("args", owner, name, missing), most)
         return state
+
+    def _line_growth(
+        self, owner: str, name: str, shown: Sequence[str], more: Sequence[str]
+    ) -> int:
+        """What a field's line grows by when it shows the arguments `more` beside `shown`."""
+        tables = self.s
+        order = tables.facts[owner][name].arguments.index
+        before = tables.field_line(owner, name, tuple(sorted(shown, key=order)))
+        after = tables.field_line(owner, name, tuple(sorted((*shown, *more), key=order)))
+        return tables.cost(after) - tables.cost(before)
 
     def add_envelopes(self, state: GrowingState) -> GrowingState:
         """A type in the slice carrying one of the schema's envelope fields
