@@ -77,11 +77,11 @@ _NAME_WORD = re.compile(r"[a-z]{4}|[A-Z][a-z]{2}")
 
 
 def _unless_word(match: re.Match[str]) -> str:
-    """A run of letters and digits blanked when it is a random key (`_KEY_RUN`)."""
+    """A run of letters and digits blanked when it is a random key (`_KEY_RUN`, which
+    matches only runs turning twice at least: in one case, a key turns a third time)."""
     run = match.group(0)
-    turns = len(_LETTER_DIGIT_TURN.findall(run))
-    mixed = run not in (run.lower(), run.upper())
-    if _NAME_WORD.search(run) or turns < (2 if mixed else 3):
+    one_case = run in (run.lower(), run.upper())
+    if _NAME_WORD.search(run) or (one_case and len(_LETTER_DIGIT_TURN.findall(run)) < 3):
         return run
     return " "
 
