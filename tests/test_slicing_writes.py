@@ -174,6 +174,28 @@ def test_a_first_hits_payload_shows_the_object_its_write_changes(
     assert write in later.fields and not returned & set(later.fields)
 
 
+ECHOING_SUBSCRIPTION = """
+schema { query: Query  mutation: Mutation  subscription: Subscription }
+type Subscription { teamEvents(orgId: ID!): TeamEvents! }
+type TeamEvents { fieldName: String!  TeamUpdatePayload: TeamUpdatePayload }
+"""
+
+
+@pytest.mark.parametrize("also_read", [False, True])
+def test_a_payload_the_subscriptions_hand_on_is_still_a_payload(also_read: bool) -> None:
+    # A subscription's event hands the write's payload to the other clients (Parabol's
+    # `meetingSubscription`); a query returning it too makes it a type of its own.
+    sdl = CHANGED_OBJECT_SDL + ECHOING_SUBSCRIPTION
+    if also_read:
+        sdl = sdl.replace(
+            "type Query { org(slug: String!): Org }",
+            "type Query { org(slug: String!): Org  lastUpdate: TeamUpdatePayload }",
+        )
+    piece = slicer_for(sdl).from_ranked(["Mutation.teamUpdate"], 1000, "Rename team 5.")
+    valid(piece.sdl)
+    assert ("TeamUpdatePayload.team" in piece.fields) is not also_read
+
+
 OUTCOME_SDL = """
 type Query { sensor(name: String!): SensorOrError  sensors: [Sensor!]! }
 type Sensor { name: String!  running: Boolean! }

@@ -56,7 +56,8 @@ enters when it is the first hit or the question asks for one (an imperative sent
 `schemanav.question`), or, from a rung of 4,000 tokens, when it is among a read's main hits and the
 complete slice has room left (`completion`), and brings the `id` of each type it takes objects of
 by their `id` and, one of the first two hits, its payload's field returning the object it changes
-(named after it, or a Relay edge to it with its `node`: `writes`); a write is a field of the
+(named after it, or a Relay edge to it with its `node`; a payload is a type only writes return,
+and the subscriptions' events that hand it on: `writes`); a write is a field of the
 mutation root or of a namespace of it (`schemanav.corpus.groups`: a type only argument-less fields
 of a root return, at least half of whose fields take arguments,
 `Mutation.formBuilder: FbMutation`), and a namespace is a way in as its root is; a connection shows

@@ -11,7 +11,8 @@ A write's payload reports what went wrong in a list most payloads of the schema 
 one name (`errors { field message code }`, `userErrors`): an agent that does not select it
 never learns that its write failed, so a payload entering a slice shows it. A payload returns
 the object its write changed (`teamUpdate` → `team`, `teamCreate` → `teamEdge { node }`), which
-the client reads back: the payload of one of a slice's first hits shows it.
+the client reads back: the payload of one of a slice's first hits shows it. A payload is a type
+only writes return, and the subscriptions' events that hand it on to the other clients.
 """
 
 from __future__ import annotations
@@ -79,10 +80,27 @@ def write_references(
 
 
 def write_payloads(corpus: Corpus, roots: frozenset[str]) -> frozenset[str]:
-    """The payload types: those writes (fields of `roots`) return and no other field does."""
+    """The payload types: those writes (fields of `roots`) return and no other field does,
+    but the subscriptions' events, which hand a write's payload to the other clients
+    (`meetingSubscription: MeetingEvents { UpdateTitlePayload: UpdateTitlePayload }`): the
+    subscription root's fields and the types only they return."""
     if not roots:
         return frozenset()
-    return frozenset(returned_only_by(corpus, set(roots), lambda entry: True) - roots)
+    echoes: set[str] = set()
+    subscriptions = corpus.subscription_root
+    if subscriptions:
+        events = returned_only_by(corpus, {subscriptions}, lambda entry: True)
+        echoes = {subscriptions, *events}
+    writes = set(roots)
+    returned = corpus.returned_by
+    return frozenset(
+        {
+            entry.named_return_type
+            for entry in corpus.entries
+            if entry.owner in writes and returned[entry.named_return_type] <= writes | echoes
+        }
+        - writes
+    )
 
 
 def payload_errors(corpus: Corpus, payloads: frozenset[str]) -> dict[str, str]:
