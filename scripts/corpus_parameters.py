@@ -47,6 +47,7 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "ENTRY_ARGUMENTS_SHARE": (0.005, 0.02),
     "ENTRY_ARGUMENTS_TOTAL": (0.01, 0.04),
     "LIST_ARGUMENTS_TOTAL": (0.005, 0.02),
+    "WRITE_RESERVE_UNTIL": (2_000, 8_000),
     "SHARED_OUTCOME_SHARE": (0.3, 0.7),
     "FILL_MEMBER_CAP": (8, 32),
     "FILL_MEMBER_SHARE": (0.01, 0.04),

@@ -952,6 +952,18 @@ def test_an_entry_field_shows_every_argument_it_offers_while_they_cost_little() 
     assert not offered & {a.split("(")[1][:-2] for a in small.arguments}
 
 
+def test_an_entry_field_returning_a_value_shows_what_it_counts_by() -> None:
+    # A count answered at the root (`productsCount(tags:, includeDrafts:)`) is a value, and
+    # its arguments say what it counts; a third hit, it shows them as a list entering does.
+    sdl = ENTRY_SDL.replace(
+        "type Query { shop: Shop ",
+        "type Query { shop: Shop  ordersCount(placedAfter: String, drafts: Boolean): Int! ",
+    )
+    ranked = ["Order.total", "Order.placed", "Query.ordersCount"]
+    piece = slicer_for(sdl).from_ranked(ranked, 2000, "How many orders?")
+    valid(piece.sdl)
+    assert {"Query.ordersCount(placedAfter:)", "Query.ordersCount(drafts:)"} <= set(piece.arguments)
+
 def test_a_list_further_in_shows_its_arguments_from_2000_tokens_within_a_smaller_share() -> None:
     # A list further in (`Shop`, which an order returns too, groups no entry fields) is paged,
     # sorted and filtered where the operation reads it (`shop { orders(sort:) }`): from 2,000

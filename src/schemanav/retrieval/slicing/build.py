@@ -322,12 +322,14 @@ class Growth(Completion):
         field of a type grouping them) shows every argument it offers, while those cost at
         most `ENTRY_ARGUMENTS_SHARE` of the budget a field and `ENTRY_ARGUMENTS_TOTAL` in
         all: an operation states its filters, order and page on the field it enters by,
-        though the question names few ("the orders paid by invoice, newest first")."""
+        though the question names few ("the orders paid by invoice, newest first"), and what
+        a value answered at the root counts or computes (`productsCount(tags:,
+        includeDrafts:)`)."""
         entries = self.s.entry_owners
         return self._offered_arguments(
             state,
             [owner for owner in state.fields if owner in entries],
-            lambda field: not field.leaf,
+            lambda field: True,
             self.budget * ENTRY_ARGUMENTS_SHARE,
             self.budget * ENTRY_ARGUMENTS_TOTAL,
         )
