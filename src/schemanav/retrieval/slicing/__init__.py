@@ -11,8 +11,9 @@ name contains 'summer'"; its sort argument when it asks for an order, "newest fi
 optional and of the first two hits, when at most 16, every argument of a write: its optional ones
 are the user's inputs, and every argument of an entry field, a root's or a namespace's, while they
 cost at most 1% of the budget each and 4% in all: an operation states its filters, order and page
-there, and what a value answered there counts by (`productsCount(tags:)`); from 2,000 tokens, every argument of a list further in, while they cost at most 1% in
-all: `team { teamMembers(sortBy:) }`), and the input, enum and scalar types those arguments and
+there, and what a value answered there counts by (`productsCount(tags:)`); from 2,000 tokens,
+every argument of a list further in, while they cost at most 1% in all:
+`team { teamMembers(sortBy:) }`), and the input, enum and scalar types those arguments and
 fields need (an enum of more than 8 values that an argument takes shows the values the question
 names). A field shows the optional arguments its companions show (`orders` and `ordersCount`),
 and a leaf its enum argument with a default (a unit). Hits are added in rank order, each with a way

@@ -86,21 +86,11 @@ def write_payloads(corpus: Corpus, roots: frozenset[str]) -> frozenset[str]:
     subscription root's fields and the types only they return."""
     if not roots:
         return frozenset()
-    echoes: set[str] = set()
+    owners = set(roots)
     subscriptions = corpus.subscription_root
     if subscriptions:
-        events = returned_only_by(corpus, {subscriptions}, lambda entry: True)
-        echoes = {subscriptions, *events}
-    writes = set(roots)
-    returned = corpus.returned_by
-    return frozenset(
-        {
-            entry.named_return_type
-            for entry in corpus.entries
-            if entry.owner in writes and returned[entry.named_return_type] <= writes | echoes
-        }
-        - writes
-    )
+        owners |= {subscriptions, *returned_only_by(corpus, {subscriptions}, lambda _: True)}
+    return frozenset(returned_only_by(corpus, owners, lambda entry: entry.owner in roots) - owners)
 
 
 def payload_errors(corpus: Corpus, payloads: frozenset[str]) -> dict[str, str]:
