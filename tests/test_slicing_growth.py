@@ -976,6 +976,11 @@ def test_a_list_further_in_shows_its_arguments_from_2000_tokens_within_a_smaller
     piece = slicer.from_ranked(ranked, 4000, question)
     valid(piece.sdl)
     assert offered <= set(piece.arguments)
+    # A list of values too (`tags(prefix:)`).
+    tags = "tags(prefix: String): [String!]! "
+    tagged = ENTRY_SDL.replace("placed: String ", f"placed: String  {tags}")
+    listed = slicer_for(tagged).from_ranked([*ranked, "Order.tags"], 4000, question)
+    assert "Order.tags(prefix:)" in listed.arguments
     # Twelve more arguments cost more than that within 2,000 tokens: none shown there.
     many = ", ".join(f"filter{n}: String" for n in range(12))
     shop = "Shop { name: String!  orders("

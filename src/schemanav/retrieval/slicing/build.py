@@ -336,7 +336,8 @@ class Growth(Completion):
 
     def add_list_arguments(self, state: GrowingState) -> GrowingState:
         """From a rung of `EARLY_COMPLETION_FROM` tokens, each list further in than the entry
-        fields (one returning many objects, of a type that is no root's and groups none)
+        fields (one returning many objects or values, of a type that is no root's and groups
+        none)
         shows the arguments it offers, in the order the slice holds the lists, while those
         cost at most `LIST_ARGUMENTS_TOTAL` of the budget in all: an operation pages, sorts
         and filters a list where it reads it (`team { teamMembers(sortBy:) }`), though the
@@ -347,7 +348,7 @@ class Growth(Completion):
         return self._offered_arguments(
             state,
             [owner for owner in state.fields if owner not in entries],
-            lambda field: field.many and not field.leaf,
+            lambda field: field.many,
             share,
             share,
         )
