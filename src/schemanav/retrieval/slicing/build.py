@@ -6,7 +6,7 @@ budget is left (those steps: `completion`), then trimmed until the SDL fits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from schemanav.question.vocabulary import GLOBAL_ID_MARK
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from schemanav.question.vocabulary import SliceReading
     from schemanav.retrieval.slicing.answer import AnswerTrees
     from schemanav.retrieval.slicing.arguments import ArgumentTables
-    from schemanav.retrieval.slicing.fields import FieldFacts
     from schemanav.retrieval.slicing.tables import SchemaTables
 
 
@@ -329,7 +328,6 @@ class Growth(Completion):
         return self._offered_arguments(
             state,
             [owner for owner in state.fields if owner in entries],
-            lambda field: True,
             self.budget * ENTRY_ARGUMENTS_SHARE,
             self.budget * ENTRY_ARGUMENTS_TOTAL,
         )
@@ -337,41 +335,41 @@ class Growth(Completion):
     def add_list_arguments(self, state: GrowingState) -> GrowingState:
         """From a rung of `EARLY_COMPLETION_FROM` tokens, each list further in than the entry
         fields (one returning many objects or values, of a type that is no root's and groups
-        none)
-        shows the arguments it offers, in the order the slice holds the lists, while those
-        cost at most `LIST_ARGUMENTS_TOTAL` of the budget in all: an operation pages, sorts
-        and filters a list where it reads it (`team { teamMembers(sortBy:) }`), though the
-        question names none of it."""
+        none) shows the arguments it offers, in the order the slice holds the lists, while
+        those cost at most `LIST_ARGUMENTS_TOTAL` of the budget in all: an operation pages,
+        sorts and filters a list where it reads it (`team { teamMembers(sortBy:) }`), though
+        the question names none of it."""
         if self.budget < EARLY_COMPLETION_FROM:
             return state
         entries, share = self.s.entry_owners, self.budget * LIST_ARGUMENTS_TOTAL
         return self._offered_arguments(
             state,
             [owner for owner in state.fields if owner not in entries],
-            lambda field: field.many,
             share,
             share,
+            lists_only=True,
         )
 
     def _offered_arguments(
         self,
         state: GrowingState,
         owners: list[str],
-        wanted: Callable[[FieldFacts], bool],
         each: float,
         total: float,
+        lists_only: bool = False,
     ) -> GrowingState:
-        """The fields `owners` show that `wanted` takes show the optional arguments they
-        offer and do not show yet, field by field in the order the slice holds them, while
-        those cost at most `each` tokens a field and `total` in all. A field whose line alone
-        would grow past that is passed over untried: the types its arguments take only add."""
+        """The fields `owners` show (only their lists with `lists_only`) show the optional
+        arguments they offer and do not show yet, field by field in the order the slice holds
+        them, while those cost at most `each` tokens a field and `total` in all. A field whose
+        line alone would grow past that is passed over untried: the types its arguments take
+        only add."""
         facts, start = self.s.facts, state.total
         for owner in owners:
             own = facts[owner]
             for name, arguments in list(state.fields[owner].items()):
                 field = own[name]
                 missing = tuple(a for a in field.offered if a not in arguments)
-                if not missing or not wanted(field):
+                if not missing or (lists_only and not field.many):
                     continue
                 most = min(each, start + total - state.total, self.budget - state.total)
                 if self._line_growth(owner, name, arguments, missing) <= most:
