@@ -49,13 +49,18 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "My session is about to expire; keep me signed in.",
         "We're getting DDoSed — turn on under-attack mode for service 12.",
         "I forgot my password, send a reset link to jane@acme.io.",
+        "Password login is switched off: send a sign-in link to admin@acme.io.",
+        "Here is my code 482913 for token 3f9a; finish signing me in.",
         # …and before what its answer should tell.
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
         "Delete organization org_9 and everything in it; which teams went with it?",
         "In poker meeting 12, set the estimate of task 7 to 5; how often was it exported?",
+        "End poker meeting 12: how many stories did we estimate?",
+        "Vote for reflection group 6; how many votes does it have now?",
         # …and after a phrase setting where or when, up to its comma.
         'In the main menu draft, move "Sale" under "Shop".',
         "From now on, only let people follow me if they pay 1 GHO.",
+        "As a platform admin, do a dry run of banning account spam-1: which would go?",
         # A verb of change said in words whose first reads.
         "Get rid of the old staging cluster from our organization.",
         # Giving someone else something changes what they may do.
@@ -106,6 +111,9 @@ def test_an_imperative_sentence_asks_for_a_write(question: str) -> None:
         "Tail the runtime logs of deployment 12.",
         "Open ticket 31450 and show me its articles.",
         "Open the ticket 5.",
+        "Do a search for the open tickets.",
+        "Do the nightly runs fail often?",
+        "Pipelines of project 5: which failed?",
     ],
 )
 def test_questions_reading_verbs_and_keywords_ask_for_none(question: str) -> None:
@@ -120,7 +128,8 @@ def test_a_question_opening_with_a_question_word_or_a_reading_verb_reads() -> No
     # A request, a statement or keywords open otherwise.
     for question in ("Request a quote for product 7.", "Count one more view of the form.",
                      "We're getting DDoSed — turn on under-attack mode.",
-                     "I want to contribute to this collective.", "quote request 7 status"):
+                     "I want to contribute to this collective.", "quote request 7 status",
+                     "Do a dry run of the nightly schedule."):
         assert not asks_to_read(question), question
 
 

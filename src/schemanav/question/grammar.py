@@ -98,7 +98,7 @@ WRITE_VERBS = (
     ("clone", "copy", "duplicate"),
     ("select", "choose", "pick"),
     ("reject", "decline", "refuse", "deny"),
-    ("cancel", "terminate", "stop", "abort", "kill", "halt"),
+    ("cancel", "terminate", "stop", "abort", "kill", "halt", "end"),
 )
 # Each verb's family (every verb stands in one).
 _FAMILY_OF = {verb: family for family in WRITE_VERBS for verb in family}
@@ -175,33 +175,40 @@ def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
 # What sets a request apart from the context said before it ("I just signed in: merge …",
 # "We're getting DDoSed — turn on …").
 _CLAUSE_END = re.compile(r"[:;]\s+|\s+[—–]\s+")
-_ASKERS = frozenset({"i", "we", "my", "our"})
-# Prepositions that open a phrase setting where or when a request applies, up to its comma
-# ("In the main menu draft, move …", "From now on, only let …").
+# A scene's first words when the asker tells of themselves or hands something over ("Here is
+# my code 482913, …; finish signing me in").
+_ASKERS = frozenset({"i", "we", "my", "our", "here", "heres"})
+# Prepositions that open a phrase setting where, when or as whom a request applies, up to its
+# comma ("In the main menu draft, move …", "From now on, only let …", "As a platform admin,
+# do a dry run of …").
 _SETTING_PREPOSITIONS = frozenset(
-    {"in", "on", "at", "for", "from", "after", "before", "within", "during", "once", "across"}
+    {"in", "on", "at", "for", "from", "after", "before", "within", "during", "once", "across",
+     "as"}
 )
 
 
 def request(question: str) -> str:
     """The part of a question that asks for a change: the whole; the clause after a colon, a
     semicolon or a dash when the words before it only set the scene ("I just signed in: merge the
-    guest cart into mine", "My session is about to expire; keep me signed in"), or after the
-    first comma when no such mark parts it ("I forgot my password, send a reset link"); the clause
-    before one, when the question after it asks what the change should tell ("Test the
-    nightly schedule as if it ticked at midnight: which runs would it request?", "Delete
-    organization 9; which teams went with it?"), ended by its mark when a verb of change
-    (`WRITE_VERBS`) opens it; or the imperative after a phrase that opens with a preposition
-    and ends at the first comma, setting where or when it applies ("In the main menu draft,
-    move 'Sale' under 'Shop'"), in the whole question or in that clause."""
+    guest cart into mine", "My session is about to expire; keep me signed in", "Password login
+    is switched off: send …"), or after the first comma when no such mark parts it ("I forgot
+    my password, send a reset link"); the clause before one, when the question after it asks
+    what the change should tell ("Test the nightly schedule as if it ticked at midnight: which
+    runs would it request?", "Delete organization 9; which teams went with it?"), ended by its
+    mark when a verb of change (`WRITE_VERBS`) opens it or the mark is a semicolon; or the
+    imperative after a phrase that opens with a preposition and ends at the first comma,
+    setting where, when or as whom it applies ("In the main menu draft, move 'Sale' under
+    'Shop'"), in the whole question or in that clause."""
     clauses = _CLAUSE_END.split(question)
     if len(clauses) > 1 and question.rstrip().endswith("?"):
         setting, comma, rest = clauses[0].partition(",")
         first = rest if _sets_the_scene(setting, comma) else clauses[0]
         verb = _WORD.findall(first.lower())[:1]
-        if verb and verb[0] in _FAMILY_OF:
+        mark = question[len(clauses[0]) :].lstrip()[:1]
+        if verb and (verb[0] in _FAMILY_OF or mark == ";"):
             # Its mark ends it as a period would: "Delete organization 9; which teams went
-            # with it?" (a verb that may read as well needs the sentence's own signs).
+            # with it?" (a verb that may read as well needs the sentence's own signs, but a
+            # semicolon ends a sentence whatever its verb: "Vote for group 6; how many …?").
             first = first.rstrip() + "."
         if _imperative(first):
             return first
@@ -209,7 +216,10 @@ def request(question: str) -> str:
     if _sets_the_scene(setting, comma) and _imperative(rest):
         return rest
     scene = _WORD.findall(clauses[0].lower())
-    if not scene or scene[0] not in _ASKERS:
+    # A statement of the scene ("Password login is switched off and I'm the admin: send …"):
+    # a noun, a word of it, then the statement's verb (`_imperative`'s test, the other way).
+    stated = len(clauses) > 1 and len(scene) > 2 and scene[2] in _AUXILIARIES
+    if not scene or (scene[0] not in _ASKERS and not stated):
         return question
     if len(clauses) == 1:
         # "I forgot my password, send a reset link to …": the scene up to a comma (`rest`
@@ -252,9 +262,9 @@ _OPENS_A_READ = frozenset(
 def asks_to_read(question: str) -> bool:
     """Whether a question opens as a read does (`_OPENS_A_READ`): it asks to be shown
     something, whatever writes its words name ("Show quote request 7" is no
-    `requestQuotation`)."""
+    `requestQuotation`); "Do a dry run of …" is a request (`_does_something`)."""
     words = _sentence_words(question)
-    return bool(words) and words[0] in _OPENS_A_READ
+    return bool(words) and words[0] in _OPENS_A_READ and not _does_something(words)
 
 
 def asks_for_write(question: str) -> bool:
@@ -283,12 +293,13 @@ def _imperative(question: str) -> bool:
     if len(words) < 2 or (text.endswith("?") and not polite):
         return False
     verb, following = words[0], words[1]
-    if verb in FUNCTION_WORDS or verb in _SUBJECTS:
+    doing = _does_something(words)
+    if (verb in FUNCTION_WORDS and not doing) or verb in _SUBJECTS:
         return False  # a statement's subject ("I'm in meeting 5 and …", "Someone saved …")
     if len(words) > 2 and words[2] in _AUXILIARIES:
         return False  # "Order 17 was split …": a noun, its number, the statement's verb
     giving = verb == "give" and following not in _ASKERS_OBJECT
-    if verb in _ASKING or (verb in _READING and not giving) or verb.isdigit():
+    if (verb in _ASKING and not doing) or (verb in _READING and not giving) or verb.isdigit():
         return False
     if verb == "let" and following in {"me", "us"}:
         return len(words) > 2 and words[2] not in _SHOW_ME
@@ -297,6 +308,15 @@ def _imperative(question: str) -> bool:
         or polite
         or following in _DETERMINERS
         or bool(re.search("[\"“”]", text))
+    )
+
+
+def _does_something(words: Sequence[str]) -> bool:
+    """Whether a sentence opens "do a …" / "do an …" with a noun of no reading: an imperative
+    ("Do a dry run of banning …", "Do an export of …"), where "Do the runs …?" and "Do a search
+    for …" are not one of change."""
+    return len(words) > 2 and words[0] == "do" and words[1] in ("a", "an") and (
+        words[2] not in _READING  # "Do a search for …" reads
     )
 
 
