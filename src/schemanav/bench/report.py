@@ -116,7 +116,7 @@ def budget_table(report: BenchReport) -> TextTable:
         [("budget_recall", budget) for budget in report.budgets],
         f"Recall within a token budget ({report.encoding})",
         "A list keeps hits in rank order until the next one would exceed the budget; "
-        "a slice is built anew for each budget.",
+        "a slice within each budget holds every smaller budget's slice.",
     )
 
 

@@ -4,8 +4,9 @@ Each question's ranked list is fetched once per (backend, format), deep enough f
 metric at once (recall@k, reciprocal rank, tokens@50 and the largest token budget), so the
 figures in one row always describe the same ranking. An *output* is what an agent is handed
 from that ranking: `list` (the hits themselves, cut to each budget) or `slice` (a schema
-slice built anew for each budget). Every output is scored by the coordinates it shows
-within each budget, so lists and slices share the budget and completeness columns.
+slice within each budget, holding every smaller budget's). Every output is scored by the
+coordinates it shows within each budget, so lists and slices share the budget and
+completeness columns.
 """
 
 from __future__ import annotations
