@@ -55,8 +55,6 @@ def verbs(question: str, named: Container[str]) -> list[str]:
         "Test the nightly schedule as if it ticked at midnight: which runs would it request?",
         "Delete organization org_9 and everything in it; which teams went with it?",
         "In poker meeting 12, set the estimate of task 7 to 5; how often was it exported?",
-        "End poker meeting 12: how many stories did we estimate?",
-        "Vote for reflection group 6; how many votes does it have now?",
         # …and after a phrase setting where or when, up to its comma.
         'In the main menu draft, move "Sale" under "Shop".',
         "From now on, only let people follow me if they pay 1 GHO.",

@@ -98,7 +98,7 @@ WRITE_VERBS = (
     ("clone", "copy", "duplicate"),
     ("select", "choose", "pick"),
     ("reject", "decline", "refuse", "deny"),
-    ("cancel", "terminate", "stop", "abort", "kill", "halt", "end"),
+    ("cancel", "terminate", "stop", "abort", "kill", "halt"),
 )
 # Each verb's family (every verb stands in one).
 _FAMILY_OF = {verb: family for family in WRITE_VERBS for verb in family}
@@ -195,20 +195,18 @@ def request(question: str) -> str:
     my password, send a reset link"); the clause before one, when the question after it asks
     what the change should tell ("Test the nightly schedule as if it ticked at midnight: which
     runs would it request?", "Delete organization 9; which teams went with it?"), ended by its
-    mark when a verb of change (`WRITE_VERBS`) opens it or the mark is a semicolon; or the
-    imperative after a phrase that opens with a preposition and ends at the first comma,
-    setting where, when or as whom it applies ("In the main menu draft, move 'Sale' under
-    'Shop'"), in the whole question or in that clause."""
+    mark when a verb of change (`WRITE_VERBS`) opens it; or the imperative after a phrase that
+    opens with a preposition and ends at the first comma, setting where, when or as whom it
+    applies ("In the main menu draft, move 'Sale' under 'Shop'"), in the whole question or in
+    that clause."""
     clauses = _CLAUSE_END.split(question)
     if len(clauses) > 1 and question.rstrip().endswith("?"):
         setting, comma, rest = clauses[0].partition(",")
         first = rest if _sets_the_scene(setting, comma) else clauses[0]
         verb = _WORD.findall(first.lower())[:1]
-        mark = question[len(clauses[0]) :].lstrip()[:1]
-        if verb and (verb[0] in _FAMILY_OF or mark == ";"):
+        if verb and verb[0] in _FAMILY_OF:
             # Its mark ends it as a period would: "Delete organization 9; which teams went
-            # with it?" (a verb that may read as well needs the sentence's own signs, but a
-            # semicolon ends a sentence whatever its verb: "Vote for group 6; how many …?").
+            # with it?" (a verb that may read as well needs the sentence's own signs).
             first = first.rstrip() + "."
         if _imperative(first):
             return first
@@ -316,7 +314,7 @@ def _does_something(words: Sequence[str]) -> bool:
     ("Do a dry run of banning …", "Do an export of …"), where "Do the runs …?" and "Do a search
     for …" are not one of change."""
     return len(words) > 2 and words[0] == "do" and words[1] in ("a", "an") and (
-        words[2] not in _READING  # "Do a search for …" reads
+        words[2] not in _READING
     )
 
 
