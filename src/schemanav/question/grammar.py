@@ -291,13 +291,14 @@ def _imperative(question: str) -> bool:
     if len(words) < 2 or (text.endswith("?") and not polite):
         return False
     verb, following = words[0], words[1]
-    doing = _does_something(words)
-    if (verb in FUNCTION_WORDS and not doing) or verb in _SUBJECTS:
-        return False  # a statement's subject ("I'm in meeting 5 and …", "Someone saved …")
     if len(words) > 2 and words[2] in _AUXILIARIES:
         return False  # "Order 17 was split …": a noun, its number, the statement's verb
+    if _does_something(words):
+        return True  # "Do a dry run of …", though "do" opens questions
+    if verb in FUNCTION_WORDS or verb in _SUBJECTS:
+        return False  # a statement's subject ("I'm in meeting 5 and …", "Someone saved …")
     giving = verb == "give" and following not in _ASKERS_OBJECT
-    if (verb in _ASKING and not doing) or (verb in _READING and not giving) or verb.isdigit():
+    if verb in _ASKING or (verb in _READING and not giving) or verb.isdigit():
         return False
     if verb == "let" and following in {"me", "us"}:
         return len(words) > 2 and words[2] not in _SHOW_ME
