@@ -223,6 +223,19 @@ def test_from_a_roomy_rung_the_lists_of_the_hits_types_are_paged_unasked() -> No
     valid(roomy.sdl)
 
 
+def test_a_list_whose_connection_shows_its_page_info_shows_its_cursor() -> None:
+    # "order" names one: the customer's orders are no set the question asks, but the slice
+    # shows `pageInfo { endCursor }` on their connection, which is read back through `after`.
+    slicer = slicer_for(ORDERS_SDL)
+    question = "the order total of customer 7"
+    plain = slicer.from_ranked(["Order.total"], 1000, question)
+    assert "Customer.orders(after:)" not in plain.arguments
+    ranked = ["Order.total", "OrderConnection.pageInfo", "PageInfo.endCursor"]
+    piece = slicer.from_ranked(ranked, 1000, question)
+    assert "Customer.orders(after:)" in piece.arguments
+    valid(piece.sdl)
+
+
 AVATAR_SDL = """
 type Query { user(login: String!): User }
 type User { login: String!  name: String  avatarUrl(size: Int, format: ImageFormat): String }

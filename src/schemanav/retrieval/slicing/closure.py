@@ -228,7 +228,10 @@ class ClosedState(SliceState):
         their type in the plural): it may need more than one page of them. A question that
         pages ("20 per page", "ten at a time") pages the lists of its hits' types too
         (`_hit_items`), and so does any question from a rung of `OPERATION_ROOM_FROM`: a
-        client reads a list it shows page by page though the question does not say so."""
+        client reads a list it shows page by page though the question does not say so. A
+        list whose connection's `pageInfo` the slice shows already (a hit, or another list
+        of that connection paged) shows its cursor too: the end cursor shown is read back
+        through it. (A question that pages pages its hits' lists, every argument: only those.)"""
         found = []
         pages = PAGING_MARK in self.words or self.budget >= OPERATION_ROOM_FROM
         for owner, shown in list(self.fields.items()):
@@ -239,11 +242,13 @@ class ClosedState(SliceState):
                 if not wanted:
                     continue
                 items = self.s.node_types.get(facts.named, facts.named)
-                if items not in self.many and not (pages and self._hit_items(items)):
-                    continue
                 page_info = self.s.facts.get(facts.named, {}).get("pageInfo")
+                info_shown = "pageInfo" in self.fields.get(facts.named, {})
+                asked = items in self.many or (pages and self._hit_items(items))
+                if not asked and not (info_shown and PAGING_MARK not in self.words):
+                    continue
                 if any(a not in arguments for a in wanted) or (
-                    page_info is not None and "pageInfo" not in self.fields.get(facts.named, {})
+                    page_info is not None and not info_shown
                 ):
                     found.append((owner, name))
         return found
