@@ -40,43 +40,43 @@ identifier: a point's `x` and `y`), then fields leading to further types, and th
 members of the slice's unions (of at most 16 types), each with its best-ranked field, and last to
 the optional arguments of every field shown (a list's filters, sort and paging that an operation
 passes though the question names none); a connection whose nodes the question names in the plural
-shows its cursor and `pageInfo`, and a question that pages ("20 per page") pages the lists of its
-hits' types by every paging argument the schema's lists take (`conventions`: `last`, `before`,
-`offset` beside `first`); from a rung of 8,000 tokens (`OPERATION_ROOM_FROM`) the lists of any
-question's hits' types show their cursor and `pageInfo`, an object read through an interface shows
-its fields on the capability interfaces no field returns that declare them
-(`... on AccountWithHost { host }`), and each leaf shown shows the optional arguments shaping its
-value (`imageUrl(height:)`); from a rung of 4,000 tokens, a read's main hits the write gate kept
-out then go in while they fit, and the completion runs over what they bring. A type entering the
-slice brings its best leaves by the question's scores (an interface, whose fields every
-implementation in the slice repeats, brings none of those), the leaves that identify its objects
-(named like a lookup field's required argument) and its labels (the `String!` leaves most types
-share), and the item of a list its `id` when nothing else identifies it; a type of at most 32
-leaves that gets its third hit shows them all, when they cost at most 2% of the budget; a write
-enters when it is the first hit or the question asks for one (an imperative sentence,
-`schemanav.question`), or, from a rung of 4,000 tokens, when it is among a read's main hits and the
-complete slice has room left (`completion`), and brings the `id` of each type it takes objects of
-by their `id` and, one of the first two hits, its payload's field returning the object it changes
-(named after it, or a Relay edge to it with its `node`; a payload is a type only writes return,
-and the subscriptions' events that hand it on: `writes`); a write is a field of the
-mutation root or of a namespace of it (`schemanav.corpus.groups`: a type only argument-less fields
-of a root return, at least half of whose fields take arguments,
-`Mutation.formBuilder: FbMutation`), and a namespace is a way in as its root is; a connection shows
-its way to its nodes (`nodes`, another list of them, or `edges { node }`: `connections`); a union
-that may return the outcome most of the schema's unions share (the error of every `…OrError` union)
-shows it whole, with its parts (the types only it and its parts return) whole and the leaves of the
-other types its fields bring, a type carrying the envelope most answers carry (`error` beside
-`data`) shows it, whole, and a write returning a union (of at most 16 types) shows every member
-with its best-ranked field, each way the write can end (`build.Growth.add_write_outcomes`). Ways in
-are closed over the schema's shape: fields into a union or interface through which a hit's type is
-reached (the best of each type in the slice, no root's), a query field without arguments returning
-a type in the slice (a viewer), a list way into a type with several hits, and the single-object
-fields between types with several hits each. Fields are indented by one space (tokens are the
-budget). The question is read once, by the schema's one reader, and the slice takes the reading its
-ranking made (`Ranking.reading`, `schemanav.question.vocabulary.QuestionReading`; read afresh only
-for a backend that hands none): its words, marked when it is in time, pages, sorts, looks for text
-or names a quoted value, the types it asks a set of, names, or names as one object, and whether it
-asks for a write.
+shows its cursor and `pageInfo`, and so does a list whose connection's `pageInfo` the slice shows
+already (the end cursor is read back through its `after`); a question that pages ("20 per page")
+pages the lists of its hits' types by every paging argument the schema's lists take
+(`conventions`: `last`, `before`, `offset` beside `first`); from a rung of 8,000 tokens
+(`OPERATION_ROOM_FROM`) the lists of any question's hits' types show their cursor and
+`pageInfo`, an object read through an interface shows its fields on the capability interfaces no
+field returns that declare them (`... on AccountWithHost { host }`), and each leaf shown shows
+the optional arguments shaping its value (`imageUrl(height:)`); from a rung of 4,000 tokens, a
+read's main hits the write gate kept out then go in while they fit, and the completion runs over
+what they bring. A type entering the slice brings its best leaves by the question's scores (an
+interface, whose fields every implementation in the slice repeats, brings none of those), the leaves
+that identify its objects (named like a lookup field's required argument) and its labels (the
+`String!` leaves most types share), and the item of a list its `id` when nothing else identifies it;
+a type of at most 32 leaves that gets its third hit shows them all, when they cost at most 2% of the
+budget; a write enters when it is the first hit or the question asks for one (an imperative
+sentence, `schemanav.question`), or, from a rung of 4,000 tokens, when it is among a read's main
+hits and the complete slice has room left (`completion`), and brings the `id` of each type it takes
+objects of by their `id` and, one of the first two hits, its payload's field returning the object it
+changes (named after it, or a Relay edge to it with its `node`; a payload is a type only writes
+return, and the subscriptions' events that hand it on: `writes`); a write is a field of the mutation
+root or of a namespace of it (`schemanav.corpus.groups`: a type only argument-less fields of a root
+return, at least half of whose fields take arguments, `Mutation.formBuilder: FbMutation`), and a
+namespace is a way in as its root is; a connection shows its way to its nodes (`nodes`, another list
+of them, or `edges { node }`: `connections`); a union that may return the outcome most of the
+schema's unions share (the error of every `…OrError` union) shows it whole, with its parts (the
+types only it and its parts return) whole and the leaves of the other types its fields bring, a type
+carrying the envelope most answers carry (`error` beside `data`) shows it, whole, and a write
+returning a union (of at most 16 types) shows every member with its best-ranked field, each way the
+write can end (`build.Growth.add_write_outcomes`). Ways in are closed over the schema's shape:
+fields into a union or interface through which a hit's type is reached (the best of each type in the
+slice, no root's), a query field without arguments returning a type in the slice (a viewer), a list
+way into a type with several hits, and the single-object fields between types with several hits
+each. Fields are indented by one space (tokens are the budget). The question is read once, by the
+schema's one reader, and the slice takes the reading its ranking made (`Ranking.reading`,
+`schemanav.question.vocabulary.QuestionReading`; read afresh only for a backend that hands none):
+its words, marked when it is in time, pages, sorts, looks for text or names a quoted value, the
+types it asks a set of, names, or names as one object, and whether it asks for a write.
 
 A larger budget never shows less: for one question and one ranking, the slice within B holds
 every field, argument and type of the slice within any smaller budget. Grown afresh for each
