@@ -231,7 +231,8 @@ class ClosedState(SliceState):
         client reads a list it shows page by page though the question does not say so. A
         list whose connection's `pageInfo` the slice shows already (a hit, or another list
         of that connection paged) shows its cursor too: the end cursor shown is read back
-        through it. (A question that pages pages its hits' lists, every argument: only those.)"""
+        through it; not for a question that pages, which pages its hits' lists alone, by
+        every paging argument."""
         found = []
         pages = PAGING_MARK in self.words or self.budget >= OPERATION_ROOM_FROM
         for owner, shown in list(self.fields.items()):
