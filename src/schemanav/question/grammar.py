@@ -214,9 +214,8 @@ def request(question: str) -> str:
     if _sets_the_scene(setting, comma) and _imperative(rest):
         return rest
     scene = _WORD.findall(clauses[0].lower())
-    # A statement of the scene ("Password login is switched off and I'm the admin: send …"):
-    # a noun, a word of it, then the statement's verb (`_imperative`'s test, the other way).
-    stated = len(clauses) > 1 and len(scene) > 2 and scene[2] in _AUXILIARIES
+    # A statement of the scene ("Password login is switched off and I'm the admin: send …").
+    stated = len(clauses) > 1 and _states(scene)
     if not scene or (scene[0] not in _ASKERS and not stated):
         return question
     if len(clauses) == 1:
@@ -283,6 +282,12 @@ _SUBJECTS = frozenset(
 _AUXILIARIES = frozenset({"is", "was", "are", "were", "has", "had"})
 
 
+def _states(words: Sequence[str]) -> bool:
+    """Whether a sentence is a statement: a noun, its name, number or another word of it,
+    then the statement's verb ("Order 17 was split …", "Password login is switched off")."""
+    return len(words) > 2 and words[2] in _AUXILIARIES
+
+
 def _imperative(question: str) -> bool:
     """Whether one sentence is an imperative of change."""
     text = question.strip()
@@ -291,8 +296,8 @@ def _imperative(question: str) -> bool:
     if len(words) < 2 or (text.endswith("?") and not polite):
         return False
     verb, following = words[0], words[1]
-    if len(words) > 2 and words[2] in _AUXILIARIES:
-        return False  # "Order 17 was split …": a noun, its number, the statement's verb
+    if _states(words):
+        return False  # "Order 17 was split …": a statement, not a request
     if _does_something(words):
         return True  # "Do a dry run of …", though "do" opens questions
     if verb in FUNCTION_WORDS or verb in _SUBJECTS:
