@@ -5,7 +5,7 @@ from __future__ import annotations
 from graphql import build_schema
 
 from schemanav.corpus import Corpus, build_corpus
-from schemanav.corpus.outcomes import kind_unions, result_unions
+from schemanav.corpus.outcomes import kind_unions, object_unions, result_unions, shared_outcomes
 
 
 def _corpus(sdl: str) -> Corpus:
@@ -52,3 +52,20 @@ def test_a_union_that_alone_reaches_its_members_names_kinds_of_one_answer() -> N
     # `Job` is returned by a field of its own (`Query.jobs`): a thing, not a kind of answer;
     # a list of `Event`s holds many things, not the kind of one.
     assert kind_unions(corpus) == {"Check"}
+
+
+def test_a_type_fields_return_more_often_than_unions_do_is_no_shared_outcome() -> None:
+    # `Ticket` and `User` are in most of the unions, as `Failure` is, but the schema returns
+    # them from more fields than unions: its central objects, not how it reports an outcome.
+    unions = "\n".join(
+        f"union {name} = Ticket | User | Failure | {name}Only" for name in ("A", "B", "C", "D")
+    )
+    only = " ".join(f"type {name}Only {{ id: ID }}" for name in ("A", "B", "C", "D"))
+    lookups = " ".join(f"{name.lower()}: {name}" for name in ("A", "B", "C", "D"))
+    owners = " ".join(f"type Owner{n} {{ ticket: Ticket user: User }}" for n in range(5))
+    reached = " ".join(f"owner{n}: Owner{n}" for n in range(5))
+    corpus = _corpus(
+        f"type Query {{ {lookups} {reached} }}\n{unions}\n{only}\n{owners}\n"
+        "type Ticket { id: ID } type User { id: ID } type Failure { message: String }"
+    )
+    assert shared_outcomes(object_unions(corpus), corpus.returned_by) == {"Failure"}

@@ -32,14 +32,23 @@ def object_unions(corpus: Corpus) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def shared_outcomes(unions: Mapping[str, Iterable[str]]) -> frozenset[str]:
+def shared_outcomes(
+    unions: Mapping[str, Iterable[str]], returned_by: Mapping[str, frozenset[str]]
+) -> frozenset[str]:
     """The members of at least half the schema's `unions` (by name, with their members), and
-    of at least `SHARED_OUTCOME_UNIONS` (`PythonError` in 73 of Dagster's 102 unions). None in
-    a schema whose unions group unlike things (GitHub's most shared member, `User`, is in 17
-    of 47)."""
+    of at least `SHARED_OUTCOME_UNIONS` (`PythonError` in 73 of Dagster's 102 unions), that
+    more unions hold than types have a field returning (`returned_by`): an outcome reaches
+    an answer through its unions, where a schema's central object is returned everywhere in
+    its own name (Zammad's `Ticket` is in 6 of its 7 unions, and fields of 14 types return
+    it). None in a schema whose unions group unlike things (GitHub's most shared member,
+    `User`, is in 17 of 47)."""
     membership = Counter(member for members in unions.values() for member in members)
     least = max(SHARED_OUTCOME_UNIONS, SHARED_OUTCOME_SHARE * len(unions))
-    return frozenset(member for member, count in membership.items() if count >= least)
+    return frozenset(
+        member
+        for member, count in membership.items()
+        if count >= least and count > len(returned_by.get(member, ()))
+    )
 
 
 def result_unions(corpus: Corpus) -> dict[str, str]:
@@ -55,7 +64,7 @@ def result_unions(corpus: Corpus) -> dict[str, str]:
     by = corpus.returned_by.items()
     returned = {named for named, owners in by if owners - {named}}  # by another type's field
     read = {named for named, owners in by if owners - {corpus.mutation_root}}
-    shared = shared_outcomes(unions)
+    shared = shared_outcomes(unions, corpus.returned_by)
     found: dict[str, str] = {}
     for union, members in unions.items():
         if union not in read or len(members) < 2:

@@ -38,7 +38,7 @@ class OutcomeTables(RootTables):
     def shared_outcomes(self) -> frozenset[str]:
         """How the schema reports an outcome wherever one may occur
         (`schemanav.corpus.outcomes.shared_outcomes`): a union in the slice brings it whole."""
-        return shared_outcomes(object_unions(self.corpus))
+        return shared_outcomes(object_unions(self.corpus), self.corpus.returned_by)
 
     @cached_property
     def kind_unions(self) -> frozenset[str]:
