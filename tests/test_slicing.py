@@ -34,6 +34,7 @@ from graphql import (
 
 from schemanav.corpus import build_corpus
 from schemanav.retrieval.slicing import EMPTY_SLICE, SchemaSlice, SliceParams, Slicer
+from schemanav.retrieval.slicing.params import EARLY_COMPLETION_FROM, OPERATION_ROOM_FROM
 from slicing_support import GROWTH, TINY_SDL, scored, slicer_for, valid, words
 
 # The named types that have fields.
@@ -267,19 +268,25 @@ type Host implements Account { id: ID!  name: String! }
 """
 
 
-def test_from_a_roomy_rung_a_field_shows_on_the_interfaces_no_field_returns() -> None:
+def test_a_field_shows_on_the_interfaces_no_field_returns_when_named_or_roomy() -> None:
     # `account` returns `Account`; no field returns `AccountWithHost`: an operation reads a
     # collective's host as `... on AccountWithHost { host }`, a fragment on the interface.
     slicer = slicer_for(CAPABILITY_SDL)
     question, ranked = "which host does collective tidy-streets have", ["Collective.host"]
     small = slicer.from_ranked(ranked, 1000, question)
     assert "Collective.host" in small.fields and "AccountWithHost" not in small.types
-    roomy = slicer.from_ranked(ranked, 8000, question)
-    assert "AccountWithHost.host" in roomy.fields
-    valid(roomy.sdl)
-    assert "type Collective implements Account & AccountWithHost" in roomy.sdl
+    named = slicer.from_ranked(ranked, EARLY_COMPLETION_FROM, question)
+    assert "AccountWithHost.host" in named.fields
+    valid(named.sdl)
+    assert "type Collective implements Account & AccountWithHost" in named.sdl
     # `Profile` declares most of a collective's fields: another view of it, not a capability.
-    assert "Profile" not in roomy.types
+    assert "Profile" not in named.types
+    # A field the question does not name shows on the interface only from a roomy rung.
+    unnamed = "what share of its income does collective tidy-streets pay"
+    fee = ["Collective.hostFeePercent"]
+    assert "AccountWithHost" not in slicer.from_ranked(fee, EARLY_COMPLETION_FROM, unnamed).types
+    roomy = slicer.from_ranked(fee, OPERATION_ROOM_FROM, unnamed)
+    assert "AccountWithHost.hostFeePercent" in roomy.fields
 
 
 JOBS_SDL = """

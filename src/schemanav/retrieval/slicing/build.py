@@ -298,12 +298,11 @@ class Growth(Completion):
         return state
 
     def add_fragment_interfaces(self, state: GrowingState) -> GrowingState:
-        """From a rung of `OPERATION_ROOM_FROM`, the fields the slice shows on objects read
-        through an interface show on the interfaces no field returns that declare them
-        (`ClosedState.fragment_reads`), each while it fits: the rung below's slice, which
-        this one holds, had no room for them."""
-        if self.budget < OPERATION_ROOM_FROM:
-            return state
+        """The fields the slice shows on objects read through an interface show on the
+        interfaces no field returns that declare them (`ClosedState.fragment_reads`: from a
+        rung of `EARLY_COMPLETION_FROM` those the question names, from `OPERATION_ROOM_FROM`
+        all), each while it fits: the rung below's slice, which this one holds, had no room
+        for them."""
         for owner, name in state.fragment_reads():
             state = self.tried(state, ("fragment", owner, name))
         return state

@@ -18,6 +18,7 @@ from schemanav.question.vocabulary import PAGING_MARK
 from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
     BUILTIN_SCALARS,
+    EARLY_COMPLETION_FROM,
     FILLER_LEAVES,
     OPERATION_ROOM_FROM,
     PAGE_CURSOR_ARGUMENT,
@@ -136,7 +137,7 @@ class ClosedState(SliceState):
                 self._connection_nodes(facts.named)
                 if facts.many:
                     self._item_id(facts.named)
-        if new and self.budget >= OPERATION_ROOM_FROM and self.implements.get(owner):
+        if new and self.implements.get(owner) and self._reads_fragment(name):
             self.add_fragment_interfaces(owner, name)
         implementors = self.implemented_by.get(owner)
         if implementors:
@@ -159,6 +160,17 @@ class ClosedState(SliceState):
             self.add_implements(owner, interface)
             self.add_field(interface, name)
 
+    def _reads_fragment(self, name: str) -> bool:
+        """Whether a field shown on an object shows on its capability interfaces too: from a
+        rung of `OPERATION_ROOM_FROM` every one (an operation selects them whatever the
+        question says), from `EARLY_COMPLETION_FROM` one the question names ("which fiscal
+        host does collective pixel-parade have": `host`)."""
+        if self.budget >= OPERATION_ROOM_FROM:
+            return True
+        return self.budget >= EARLY_COMPLETION_FROM and not self.words.isdisjoint(
+            self.s.value_words(name)
+        )
+
     def _capabilities_without(self, owner: str, name: str) -> list[str]:
         """The capability interfaces of `owner` that declare its field `name` and do not
         show it yet."""
@@ -177,7 +189,7 @@ class ClosedState(SliceState):
             for owner, shown in self.fields.items()
             if owner in capable and self.implements.get(owner)
             for name in shown
-            if self._capabilities_without(owner, name)
+            if self._reads_fragment(name) and self._capabilities_without(owner, name)
         ]
 
     def _share_arguments(self, owner: str, name: str, added: Sequence[str]) -> None:

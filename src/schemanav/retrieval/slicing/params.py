@@ -101,7 +101,8 @@ LIST_ARGUMENTS_TOTAL = 0.01
 # though the question does not say it: each list of the question's hits' types is paged
 # (`ClosedState.pageable`: its cursor and `pageInfo`), a field an object shows that an
 # interface no field returns declares is shown on that interface too
-# (`SchemaTables.fragment_interfaces`: the operation selects it through a fragment on it), and
+# (`SchemaTables.fragment_interfaces`: the operation selects it through a fragment on it; from
+# `EARLY_COMPLETION_FROM` when the question names the field), and
 # each leaf shown shows the optional arguments shaping its value (`Growth.add_value_arguments`).
 OPERATION_ROOM_FROM = 8_000
 # …an interface declaring at most this share of an object's fields is one of its capabilities
