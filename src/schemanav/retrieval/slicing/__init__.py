@@ -46,7 +46,8 @@ pages the lists of its hits' types by every paging argument the schema's lists t
 (`conventions`: `last`, `before`, `offset` beside `first`); from a rung of 8,000 tokens
 (`OPERATION_ROOM_FROM`) the lists of any question's hits' types show their cursor and
 `pageInfo`, an object read through an interface shows its fields on the capability interfaces no
-field returns that declare them (`... on AccountWithHost { host }`), and each leaf shown shows
+field returns that declare them (`... on AccountWithHost { host }`; those the question names from
+a rung of 2,000), and each leaf shown shows
 the optional arguments shaping its value (`imageUrl(height:)`); from a rung of 4,000 tokens, a
 read's main hits the write gate kept out then go in while they fit, and the completion runs over
 what they bring. A type entering the slice brings its best leaves by the question's scores (an
