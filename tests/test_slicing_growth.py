@@ -1127,3 +1127,23 @@ def test_a_question_following_changes_takes_the_subscription_wherever_it_ranks()
     # ...as the subscription does for a question that reads.
     read = slicer.from_ranked(ranked, 1000, "Which ticket changed its title?")
     assert not {"Subscription.ticketUpdates", "Mutation.ticketUpdate"} & set(read.fields)
+
+
+ASSOCIATION_SDL = """
+type Query { product(id: ID!): Product  pinnedMedia: PinnedMedia }
+type Product { id: ID!  title: String  media: [ProductMedia!]! }
+type ProductMedia { id: ID!  sortKey: Int!  tags: [String!]  file: Media }
+type PinnedMedia { id: ID!  file: Media }
+type Media { id: ID!  url: String!  size: Int }
+"""
+
+
+def test_an_association_object_shows_what_it_holds() -> None:
+    # `ProductMedia` is named for `Product` and `Media`: its one field returning a `Media` is
+    # what it is about, its sort key and tags only place it.
+    slicer = slicer_for(ASSOCIATION_SDL)
+    assert slicer.associations == {"ProductMedia": "file"}  # "Pinned" names no type
+    ranked = ["Query.product", "Product.media", "ProductMedia.sortKey"]
+    piece = slicer.from_ranked(ranked, 500, "the pictures of product 12 in their order")
+    assert "ProductMedia.file" in piece.fields and "Media.url" in piece.fields
+    valid(piece.sdl)

@@ -307,6 +307,17 @@ class Growth(Completion):
             state = self.tried(state, ("fragment", owner, name))
         return state
 
+    def add_associations(self, state: GrowingState) -> GrowingState:
+        """Each association object in the slice shows the field to what it holds
+        (`SchemaTables.associations`: `ProductMedia.file: Media`), each while it fits: a
+        product's pictures are their files, whatever the question calls them."""
+        associations = self.s.associations
+        for owner in list(state.fields):
+            name = associations.get(owner)
+            if name is not None and name not in state.fields[owner]:
+                state = self.tried(state, ("link", owner, name))
+        return state
+
     def add_value_arguments(self, state: GrowingState) -> GrowingState:
         """From a rung of `OPERATION_ROOM_FROM`, each leaf the slice shows shows the optional
         arguments it offers, each leaf's while they fit: a client's operation passes a value's

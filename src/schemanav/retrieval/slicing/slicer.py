@@ -276,6 +276,7 @@ class Slicer(SchemaTables):
             state = growth.add_filtering_lists(state)
             state = growth.add_paging(state)
             state = growth.add_fragment_interfaces(state)
+            state = growth.add_associations(state)
             state = growth.add_value_arguments(state)
             state = growth.add_entry_arguments(state)
             state = growth.add_list_arguments(state)
