@@ -47,13 +47,15 @@ pages the lists of its hits' types by every paging argument the schema's lists t
 (`OPERATION_ROOM_FROM`) the lists of any question's hits' types show their cursor and
 `pageInfo`, an object read through an interface shows its fields on the capability interfaces no
 field returns that declare them (`... on AccountWithHost { host }`; those the question names from
-a rung of 2,000), and each leaf shown shows
-the optional arguments shaping its value (`imageUrl(height:)`); from a rung of 4,000 tokens, a
-read's main hits the write gate kept out then go in while they fit, and the completion runs over
-what they bring. A type entering the slice brings its best leaves by the question's scores (an
-interface, whose fields every implementation in the slice repeats, brings none of those), the leaves
-that identify its objects (named like a lookup field's required argument) and its labels (the
-`String!` leaves most types share), and the item of a list its `id` when nothing else identifies it;
+a rung of 2,000), and each leaf shown shows the optional arguments shaping its value
+(`imageUrl(height:)`); from a rung of 4,000 tokens, a read's main hits the write gate kept out
+then go in while they fit, and the completion runs over what they bring; at every rung, an
+association object (named for two types, `ProductMedia`) shows its one field to the second
+(`file: Media`), what it holds. A type entering the slice brings its best leaves by the
+question's scores (an interface, whose fields every implementation in the slice repeats, brings
+none of those), the leaves that identify its objects (named like a lookup field's required
+argument) and its labels (the `String!` leaves most types share), and the item of a list its `id`
+when nothing else identifies it;
 a type of at most 32 leaves that gets its third hit shows them all, when they cost at most 2% of the
 budget; a write enters when it is the first hit or the question asks for one (an imperative
 sentence, `schemanav.question`), or, from a rung of 4,000 tokens, when it is among a read's main
