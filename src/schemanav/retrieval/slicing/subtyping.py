@@ -1,7 +1,8 @@
 """A schema's subtyping as slices read it: the unions each type is a member of, the interfaces
 each type implements and the types implementing each interface, and each object's
-capabilities that no field returns (`... on AccountWithHost { host }`); computed once per
-schema.
+capabilities that no field returns (`... on AccountWithHost { host }`); and the association
+objects its names tell (`ProductMedia`, named for `Product` and `Media`, holds a `Media`);
+computed once per schema.
 
 `SchemaTables` takes these tables from `SubtypingTables`, which reads its field facts, kinds,
 corpus and schema facts.
@@ -52,3 +53,30 @@ class SubtypingTables(ArgumentConventions):
             if self.kinds[name] == "object"
         }
         return {name: interfaces for name, interfaces in found.items() if interfaces}
+
+    @cached_property
+    def associations(self) -> dict[str, str]:
+        """Per association object, the field to what it holds: a type named for two others
+        (`ProductMedia` for `Product` and `Media`, `TeamPipeline`, `PullRequestCommit`) whose
+        one field returning the second (`file: Media`) is what it is about; its own leaves
+        (a sort key, tags) only place it."""
+        kinds = self.kinds
+        found: dict[str, str] = {}
+        for owner, fields in self.facts.items():
+            if kinds.get(owner) != "object":
+                continue
+            held = [
+                (name, facts.named)
+                for name, facts in fields.items()
+                if facts.free
+                and not facts.many
+                and kinds.get(facts.named) == "object"
+                and facts.named != owner
+                and owner.endswith(facts.named)
+                and kinds.get(owner[: -len(facts.named)]) in ("object", "interface")
+            ]
+            if len(held) == 1:
+                name, target = held[0]
+                if sum(facts.named == target for facts in fields.values()) == 1:
+                    found[owner] = name
+        return found

@@ -188,33 +188,6 @@ class SchemaTables(SubtypingTables):
             line=f"{self.indent}{entry.field}: {return_type}\n",
         )
 
-    @cached_property
-    def associations(self) -> dict[str, str]:
-        """Per association object, the field to what it holds: a type named for two others
-        (`ProductMedia` for `Product` and `Media`, `TeamPipeline`, `PullRequestCommit`) whose
-        one field returning the second (`file: Media`) is what it is about; its own leaves
-        (a sort key, tags) only place it."""
-        kinds = self.kinds
-        found: dict[str, str] = {}
-        for owner, fields in self.facts.items():
-            if kinds.get(owner) != "object":
-                continue
-            held = [
-                (name, facts.named)
-                for name, facts in fields.items()
-                if facts.free
-                and not facts.many
-                and kinds.get(facts.named) == "object"
-                and facts.named != owner
-                and owner.endswith(facts.named)
-                and kinds.get(owner[: -len(facts.named)]) in ("object", "interface")
-            ]
-            if len(held) == 1:
-                name, target = held[0]
-                if sum(facts.named == target for facts in fields.values()) == 1:
-                    found[owner] = name
-        return found
-
     def _identifiers(self) -> dict[str, list[str]]:
         """Per type, the leaf fields that identify one of its objects: those named like an
         argument of a single-object field returning the type, the values an agent reads to
