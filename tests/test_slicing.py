@@ -259,10 +259,11 @@ def test_from_a_roomy_rung_a_leaf_shows_the_arguments_shaping_its_value() -> Non
 CAPABILITY_SDL = """
 type Query { account(slug: String!): Account }
 interface Account { id: ID!  name: String! }
-interface AccountWithHost { host: Host  hostFeePercent: Float }
-interface Profile { id: ID!  name: String!  host: Host }
+interface AccountWithHost { host: Host  hostFeePercent: Float  isApproved: Boolean }
+interface Profile { id: ID!  name: String!  host: Host  slug: String  description: String }
 type Collective implements Account & AccountWithHost & Profile {
-  id: ID!  name: String!  host: Host  hostFeePercent: Float
+  id: ID!  name: String!  host: Host  hostFeePercent: Float  isApproved: Boolean
+  slug: String  description: String  currency: String
 }
 type Host implements Account { id: ID!  name: String! }
 """
@@ -287,6 +288,10 @@ def test_a_field_shows_on_the_interfaces_no_field_returns_when_named_or_roomy() 
     assert "AccountWithHost" not in slicer.from_ranked(fee, EARLY_COMPLETION_FROM, unnamed).types
     roomy = slicer.from_ranked(fee, OPERATION_ROOM_FROM, unnamed)
     assert "AccountWithHost.hostFeePercent" in roomy.fields
+    # The question's function words name nothing: "Is …" does not name `isApproved`.
+    asked = "Is collective tidy-streets still hosted there?"
+    approved = slicer.from_ranked(["Collective.isApproved"], EARLY_COMPLETION_FROM, asked)
+    assert "Collective.isApproved" in approved.fields and "AccountWithHost" not in approved.types
 
 
 JOBS_SDL = """

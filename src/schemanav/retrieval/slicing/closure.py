@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from schemanav.question.grammar import FUNCTION_WORDS
 from schemanav.question.vocabulary import PAGING_MARK
 from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
@@ -163,12 +164,13 @@ class ClosedState(SliceState):
     def _reads_fragment(self, name: str) -> bool:
         """Whether a field shown on an object shows on its capability interfaces too: from a
         rung of `OPERATION_ROOM_FROM` every one (an operation selects them whatever the
-        question says), from `EARLY_COMPLETION_FROM` one the question names ("which fiscal
-        host does collective pixel-parade have": `host`)."""
+        question says), from `EARLY_COMPLETION_FROM` one the question names by a word of its
+        name ("which fiscal host does collective pixel-parade have": `host`), a function word
+        none ("Is …" names no `isApproved`)."""
         if self.budget >= OPERATION_ROOM_FROM:
             return True
         return self.budget >= EARLY_COMPLETION_FROM and not self.words.isdisjoint(
-            self.s.value_words(name)
+            self.s.value_words(name) - FUNCTION_WORDS
         )
 
     def _capabilities_without(self, owner: str, name: str) -> list[str]:
