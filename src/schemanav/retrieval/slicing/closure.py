@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from schemanav.question.grammar import FUNCTION_WORDS
 from schemanav.question.vocabulary import PAGING_MARK
 from schemanav.retrieval.slicing.params import (
     ARGUMENT_ENUM_CAP,
@@ -170,7 +169,7 @@ class ClosedState(SliceState):
         if self.budget >= OPERATION_ROOM_FROM:
             return True
         return self.budget >= EARLY_COMPLETION_FROM and not self.words.isdisjoint(
-            self.s.value_words(name) - FUNCTION_WORDS
+            self.s.naming_words(name)
         )
 
     def _capabilities_without(self, owner: str, name: str) -> list[str]:

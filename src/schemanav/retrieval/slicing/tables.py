@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from schemanav.corpus.outcomes import result_unions
+from schemanav.question.grammar import FUNCTION_WORDS
 from schemanav.question.vocabulary import (
     ORDER_WORDS,
     SORT_MARK,
@@ -91,6 +92,7 @@ class SchemaTables(SubtypingTables):
         self._value_nouns: dict[tuple[str, str, str], frozenset[str]] = {}
         self._offered_words: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
         self._value_words: dict[str, frozenset[str]] = {}
+        self._naming_words: dict[str, frozenset[str]] = {}
         self._time_types: dict[str, bool] = {}
         self._union_members: dict[str, list[tuple[str, list[int]]]] = {}
         self._free_leaves: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}
@@ -663,6 +665,14 @@ class SchemaTables(SubtypingTables):
             text = value.replace("_", " ").lower() if value.isupper() else value
             words = self.words(text)
             cached = self._value_words[value] = frozenset(words)
+        return cached
+
+    def naming_words(self, name: str) -> frozenset[str]:
+        """The words of a field's name a question may name it by: its `value_words` but the
+        function words (`isApproved` is named by "approved", not by the "is" of "Is …")."""
+        cached = self._naming_words.get(name)
+        if cached is None:
+            cached = self._naming_words[name] = self.value_words(name) - FUNCTION_WORDS
         return cached
 
     @cached_property
