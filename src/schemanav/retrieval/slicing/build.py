@@ -303,6 +303,8 @@ class Growth(Completion):
         rung of `EARLY_COMPLETION_FROM` those the question names, from `OPERATION_ROOM_FROM`
         all), each while it fits: the rung below's slice, which this one holds, had no room
         for them."""
+        if self.budget < EARLY_COMPLETION_FROM:
+            return state  # no field shows on them yet
         for owner, name in state.fragment_reads():
             state = self.tried(state, ("fragment", owner, name))
         return state
