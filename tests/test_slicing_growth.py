@@ -158,6 +158,35 @@ def test_a_lists_items_show_their_id_unless_something_else_identifies_them() -> 
     assert "Order.id" not in orders.fields
 
 
+def test_a_deprecated_id_gives_way_to_the_identifier_its_reason_names() -> None:
+    slicer = slicer_for(
+        """
+        type Query { products: [Product!]! stores: [Store!]! carts: [Cart!]! }
+        type Product {
+          id: Int @deprecated(reason: "Use the `uid` field instead.")
+          name: String  sku: String  price: Float  weight: Float  color: String  uid: ID!
+        }
+        type Store {
+          id: Int @deprecated(reason: "Use `code` instead.")
+          name: String  phone: String  city: String  country: String  code: String
+        }
+        type Cart {
+          id: Int @deprecated(reason: "Not for the storefront.")
+          total: Float  items: Int  email: String  note: String  token: ID!
+        }
+        """
+    )
+    # A client reads the replacement its deprecation names: an agent should not select `id`.
+    products = slicer.from_ranked(["Query.products", "Product.name"], 1000, "product names")
+    valid(products.sdl)
+    assert "Product.uid" in products.fields
+    stores = slicer.from_ranked(["Query.stores", "Store.name"], 1000, "store names")
+    assert "Store.code" in stores.fields
+    # A reason naming no field: the one non-deprecated `ID!` leaf identifies the objects.
+    carts = slicer.from_ranked(["Query.carts", "Cart.total"], 1000, "cart totals")
+    assert "Cart.token" in carts.fields
+
+
 STATE_SDL = """
 type Query { repo(name: String!): Repo }
 type Repo { name: String!  state: RepoState!  pulls(first: Int): [Pull!]! }

@@ -26,7 +26,7 @@ from schemanav.question.vocabulary import (
 )
 from schemanav.retrieval.quantity import is_time_scalar
 from schemanav.retrieval.slicing.connections import node_ways, relay_connections
-from schemanav.retrieval.slicing.fields import FieldFacts
+from schemanav.retrieval.slicing.fields import FieldFacts, object_id
 from schemanav.retrieval.slicing.params import (
     BUILTIN_SCALARS,
     LABELS,
@@ -226,17 +226,13 @@ class SchemaTables(SubtypingTables):
     @cached_property
     def object_ids(self) -> dict[str, str]:
         """Per object or interface type, the field that identifies its objects for a client's
-        cache and a write's arguments: `id` (Relay's object identification), or else its one
-        non-null `ID` leaf without arguments, whatever its name (`_id`, `uuid`)."""
+        cache and a write's arguments (`fields.object_id`)."""
+        entries = self.corpus.entries
         found: dict[str, str] = {}
         for type_name, fields in self.facts.items():
-            own = fields.get("id")
-            if own is not None and own.free and own.leaf:
-                found[type_name] = "id"
-                continue
-            ids = [n for n, f in fields.items() if f.free and f.return_type == "ID!"]
-            if len(ids) == 1:
-                found[type_name] = ids[0]
+            chosen = object_id(fields, lambda position: entries[position].deprecation)
+            if chosen is not None:
+                found[type_name] = chosen
         return found
 
     def _most_shared(self, keep: Callable[[FieldFacts], bool]) -> dict[str, list[str]]:
