@@ -313,6 +313,18 @@ def test_a_write_of_the_family_is_asked_for_by_its_object_and_where_it_is_acted_
     assert requested("Remove the entry from ticket checklist 312.", writes) == []
 
 
+def test_a_verb_of_another_family_before_a_new_thing_asks_to_create_it() -> None:
+    create, update = frozenset({"create", "wishlist"}), frozenset({"update", "wishlist"})
+    writes = {"create": [(1, create)], "update": [(2, update)],
+              "wishlist": [(1, create), (2, update)]}  # fmt: skip
+    # "make" updates ("Make my wishlist 19 public") …
+    assert requested("Make my wishlist 19 public.", writes) == [2]
+    # … but what is made "a new" one was not there before.
+    assert requested('Make a new private wishlist called "Nursery".', writes) == [1]
+    # A verb of no family is left as it is: the schema may name its writes by it.
+    assert read("Generate a new agent token.").request[0] == "generate"
+
+
 def test_the_family_verbs_a_schema_names_most_writes_by_name_them_too() -> None:
     edit_tier, edit_comment = frozenset({"edit", "tier"}), frozenset({"edit", "comment"})
     writes = {"edit": [(1, edit_tier), (2, edit_comment)], "tier": [(1, edit_tier)],

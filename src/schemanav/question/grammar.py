@@ -155,8 +155,27 @@ def request_words(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     on, and those of its first clause, up to its first comma (what it asks to change, before
     what to set or tell): what `write_verbs` and `requested_write` read (`Reading.request`,
     `Reading.request_clause`)."""
-    asked = request(question)
+    asked = _creating(request(question))
     return tuple(_sentence_words(asked)), tuple(_sentence_words(asked.partition(",")[0]))
+
+
+# A request's verb followed by "a new …": what it asks for was not there before.
+_A_NEW = re.compile(r"\W*([a-z]+)\s+an?\s+new\b", re.IGNORECASE)
+
+
+def _creating(asked: str) -> str:
+    """The request with its verb read as "create" when "a new" follows a verb of another
+    family of change (`WRITE_VERBS`): "Make a new private wishlist" asks for
+    `createWishlist`, though "make" is a verb of updating ("make it public"). A verb of no
+    family ("Generate a new token", "Save a new template") is left as it is: the schema may
+    name its writes by it."""
+    match = _A_NEW.match(asked)
+    if match is None:
+        return asked
+    family = _FAMILY_OF.get(match.group(1).lower())
+    if family is None or family is WRITE_VERBS[0]:
+        return asked
+    return asked[: match.start(1)] + WRITE_VERBS[0][0] + asked[match.end(1) :]
 
 
 def write_verbs(words: Sequence[str], named: Container[str]) -> list[str]:
