@@ -42,19 +42,18 @@ def object_id(
     non-null `ID` leaf without arguments that is not deprecated, whatever its name (`_id`,
     `uuid`). None when there is no such field."""
 
-    def usable(facts: FieldFacts | None) -> bool:
-        return facts is not None and facts.free and facts.leaf
-
     own = fields.get("id")
-    if usable(own):
-        assert own is not None
+    if own is not None and own.free and own.leaf:
         reason = deprecation(own.position)
         if not reason:
             return "id"
         named: list[str] = [
             name
             for name in _CODE_NAME.findall(reason)
-            if usable(fields.get(name)) and not deprecation(fields[name].position)
+            if (facts := fields.get(name)) is not None
+            and facts.free
+            and facts.leaf
+            and not deprecation(facts.position)
         ]
         if named:
             return named[0]
