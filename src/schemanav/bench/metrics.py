@@ -11,7 +11,7 @@ coordinate never counts it twice.
 it) and `AGGREGATES` each per-row figure once (JSON key, how questions are combined, column
 label, cell format): per-question records, summaries, `--json`, the Rich and markdown tables
 and the charts are all generated from these two lists. Per-question results are averaged
-over questions (macro averages), as ranx and trec_eval do.
+over questions (macro averages), as trec_eval does.
 
 Outputs that are not one ranked list (a schema slice, rebuilt for each budget) are scored on
 the same budget axis through `Observation.views`: per budget, what the output shows and what
