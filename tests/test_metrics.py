@@ -1,4 +1,5 @@
-"""The bench metrics against hand-worked values and an independent implementation (ranx)."""
+"""The bench metrics against hand-worked values and an independent implementation (trec_eval,
+through ir_measures)."""
 
 from __future__ import annotations
 
