@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from graphql import GraphQLObjectType, GraphQLSchema
+from graphql import GraphQLObjectType, GraphQLSchema, build_schema
 from typer.testing import CliRunner
 
 from schemanav.agent.tools import SchemaTools
@@ -160,6 +160,57 @@ def test_bad_coordinates_are_refused_with_what_to_fix(
     with pytest.raises(InputError, match=None) as raised:
         build_operation(moviedb, coordinates)
     assert fragment in raised.value.message
+
+
+# Input objects as list filters build them: a condition per field, nested, recursive (`and`).
+FILTERED_SDL = """
+type Query { products(filter: ProductFilter, sort: [ProductSort!], first: Int): [Product!]! }
+type Product { sku: String! name: String }
+input ProductFilter { name: TextMatch, sku: TextMatch, and: [ProductFilter!] }
+input TextMatch { eq: String, contains: String }
+input ProductSort { field: String! }
+input Unused { x: Int }
+"""
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_input_fields_are_carried_by_the_variables_whose_values_hold_them(
+    order: int, tmp_path: Path, runner: CliRunner, cache_dir: Path
+) -> None:
+    """Named in either order, `TextMatch.contains` goes inside the `sku` the agent named too,
+    not the first `TextMatch` a filter holds (`name`); each optional argument whose value
+    carries one is declared, the others (`first`) are not."""
+    inputs = ["ProductFilter.sku", "TextMatch.contains", "ProductSort.field"][::order]
+    result = build_operation(build_schema(FILTERED_SDL), ["Query.products", *inputs])
+    assert result.operation.startswith("query($filter: ProductFilter, $sort: [ProductSort!]) {")
+    assert "products(filter: $filter, sort: $sort) {" in result.operation
+    assert [[(c.coordinate, c.keys) for c in v.carries] for v in result.variables] == [
+        [("ProductFilter.sku", ("sku",)), ("TextMatch.contains", ("sku", "contains"))],
+        [("ProductSort.field", ("field",))],
+    ]
+    assert result.complete and set(inputs) <= set(result.requested)
+    assert "$filter: ProductFilter (Query.products(filter:)) holding filter.sku, " in (
+        result.summary()
+    )
+    schema_file = tmp_path / "shop.graphqls"
+    schema_file.write_text(FILTERED_SDL)
+    shown = runner.invoke(app, ["build", "--schema", str(schema_file), "Query.products", *inputs])
+    assert shown.exit_code == 0, shown.output
+    assert "\n  $filter.sku.contains  (TextMatch.contains)\n" in shown.stderr
+
+
+def test_an_input_field_no_argument_takes_is_left_out_or_refused_alone() -> None:
+    schema = build_schema(FILTERED_SDL)
+    result = build_operation(schema, ["Query.products", "Unused.x"])
+    assert result.missing == ("Unused.x",) and not result.complete
+    assert "Unused.x is an input field no argument of the operation takes" in result.warnings[0]
+    for coordinates, fragment in [
+        (["ProductFilter.sku"], "name the field whose argument takes it too"),
+        (["Query.products", "ProductFilter.sku(x:)"], "an input field takes no arguments"),
+    ]:
+        with pytest.raises(InputError) as raised:
+            build_operation(schema, coordinates)
+        assert fragment in raised.value.message
 
 
 def test_split_coordinates_reads_paths_as_search_prints_them() -> None:

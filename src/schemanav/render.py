@@ -297,9 +297,10 @@ def render_build(out: Console, err: Console, result: BuildResult) -> None:
     variables, the fixes and connections made, and what is wrong or missing."""
     out.print(result.operation, markup=False, soft_wrap=True)
     for variable in result.variables:
-        err.print(
-            f"variable ${variable.name}: {variable.type}  ({variable.argument})", markup=False
-        )
+        line = f"variable ${variable.name}: {variable.type}  ({variable.argument})"
+        for carried in variable.carries:
+            line += f"\n  ${'.'.join((variable.name, *carried.keys))}  ({carried.coordinate})"
+        err.print(line, markup=False)
     for fix in result.auto_fixes:
         err.print(f"auto-fix: {fix.coordinate} → {fix.replacement} ({fix.reason})", markup=False)
     if result.added:

@@ -1,45 +1,22 @@
-"""`schemanav build` and the agent's `buildQuery`: coordinates in, one valid operation out.
-
-An agent that found `Query.repository`, `Repository.pullRequests` and `PullRequest.title` still
-has to write the operation: nest the fields, declare a typed variable for every required
-argument, select leaves under every object-typed end, add `... on T` where a field returns an
-interface or union. This module does that in one call, then validates the result with
-graphql-core and lists the field coordinates the operation really contains (collected with
-`TypeInfo`, the same collector the agent benchmark scores with).
-
-The input is any set of field coordinates (`Type.field`, in any order), plus optional argument
-coordinates (`Type.field(arg:)`) for optional arguments that should become variables:
-
-1. Deprecated fields whose reason names a replacement (`Use X`, `Use Type.x`, ``Use the `x`
-   field``) are swapped for it, each swap reported as an `AutoFix`; without one the field
-   stays and a warning says so.
-2. Fields of the operation's root type go at the top. Every other coordinate is placed under
-   an already-placed field whose type can hold it (the same type, a type implementing its
-   owner interface, or an abstract type it belongs to, through an inline fragment), preferring
-   a direct placement and then the most recently placed field. When none can hold any
-   remaining coordinate, the cheapest connection from the operation so far is added (over
-   `graph.py`'s edges, by `SchemaGraph.cheapest_way`: a hop costs 1, entering an interface or
-   union with n possible types costs log2(1 + n) more; deprecated fields cost 2 more) and
-   reported in `added`.
-3. Every composite end gets leaf fields: `id`, `name`, `title` when present, else the first
-   scalar or enum fields without required arguments, at most `leaf_fields`; `__typename` when
-   the type has none (unions).
-"""
+"""The builder behind `schemanav.build.build_operation` (how it places, connects, fills and
+declares: the package's docstring)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 from weakref import WeakKeyDictionary
 
+from schemanav.build.records import AutoFix, BuildResult, Carried, Variable
 from schemanav.errors import InputError
 from schemanav.text import clipped
 
 if TYPE_CHECKING:
     from graphql import (
         DocumentNode,
+        GraphQLArgument,
         GraphQLField,
         GraphQLNamedType,
         GraphQLObjectType,
@@ -58,101 +35,6 @@ _REPLACEMENT = re.compile(rf"\bUse\s+(?:the\s+)?`?({_NAME}(?:\.{_NAME})?)`?")
 _SEPARATORS = re.compile(r"[\s,>→]+")
 
 Placement = Literal["direct", "fragment"]
-
-
-@dataclass(frozen=True)
-class AutoFix:
-    """A deprecated field swapped for the replacement its deprecation reason names."""
-
-    coordinate: str
-    replacement: str
-    reason: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {
-            "coordinate": self.coordinate,
-            "replacement": self.replacement,
-            "reason": self.reason,
-        }
-
-
-@dataclass(frozen=True)
-class Variable:
-    """A declared variable: `$name: type`, bound to the argument coordinate `argument`."""
-
-    name: str
-    type: str
-    argument: str
-    required: bool
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "type": self.type,
-            "argument": self.argument,
-            "required": self.required,
-        }
-
-
-@dataclass(frozen=True)
-class BuildResult:
-    """The operation and everything the builder decided on the way."""
-
-    operation: str
-    variables: tuple[Variable, ...]
-    valid: bool
-    errors: tuple[str, ...]
-    requested: tuple[str, ...]
-    coordinates: tuple[str, ...]
-    missing: tuple[str, ...]
-    added: tuple[str, ...]
-    leaves: tuple[str, ...]
-    auto_fixes: tuple[AutoFix, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        """Valid, and every requested coordinate (after auto-fixes) is in the operation."""
-        return self.valid and not self.missing
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "operation": self.operation,
-            "variables": [variable.as_dict() for variable in self.variables],
-            "valid": self.valid,
-            "complete": self.complete,
-            "errors": list(self.errors),
-            "requested": list(self.requested),
-            "coordinates": list(self.coordinates),
-            "missing": list(self.missing),
-            "added": list(self.added),
-            "leaves": list(self.leaves),
-            "auto_fixes": [fix.as_dict() for fix in self.auto_fixes],
-            "warnings": list(self.warnings),
-        }
-
-    def summary(self) -> str:
-        """What an agent is shown: the operation, its variables, fixes, warnings, validity."""
-        lines = [self.operation]
-        if self.variables:
-            lines.append(
-                "variables to send: "
-                + ", ".join(f"${v.name}: {v.type} ({v.argument})" for v in self.variables)
-            )
-        lines.extend(
-            f"auto-fix: {fix.coordinate} is deprecated, replaced by {fix.replacement}"
-            for fix in self.auto_fixes
-        )
-        lines.extend(f"warning: {warning}" for warning in self.warnings)
-        if self.added:
-            lines.append("connecting fields added: " + ", ".join(self.added))
-        if not self.valid:
-            lines.append("INVALID: " + "; ".join(self.errors))
-        elif self.missing:
-            lines.append("valid, but without: " + ", ".join(self.missing))
-        else:
-            lines.append("valid against the schema")
-        return "\n".join(lines)
 
 
 def split_coordinates(items: Iterable[str]) -> list[str]:
@@ -254,11 +136,16 @@ class _Builder:
         self.warnings: list[str] = []
         self.fixes: list[AutoFix] = []
         self.optional: dict[str, list[str]] = {}
+        self.inputs: list[str] = []  # requested input fields, carried by variables' values
         self.nodes: list[tuple[_Selection, _FieldNode]] = []
 
     # input ----------------------------------------------------------------------------------
 
     def parse(self, coordinates: Sequence[str]) -> list[str]:
+        """The requested fields, deprecated ones swapped (`_replace_deprecated`); requested
+        input fields go to `inputs`."""
+        from graphql import is_input_object_type
+
         from schemanav.schema.define import closest_coordinates
 
         items = split_coordinates(coordinates)
@@ -275,6 +162,12 @@ class _Builder:
                 continue
             owner, name, argument = match.groups()
             known = self._field(owner, name)
+            if known is not None and is_input_object_type(self.schema.get_type(owner)):
+                if argument is not None:
+                    problems.append(f"{clipped(item)}: an input field takes no arguments")
+                else:
+                    self.inputs.append(f"{owner}.{name}")
+                continue
             if known is None or (argument is not None and argument not in known.args):
                 wanted = f"{owner}.{name}" if known is None else item
                 closest = closest_coordinates(self.schema, wanted)
@@ -287,6 +180,13 @@ class _Builder:
             fields.append(coordinate)
         if problems:
             raise InputError("; ".join(problems))
+        if not fields:
+            owner = self.inputs[0].split(".")[0]
+            raise InputError(
+                f"{self.inputs[0]} is an input field, sent inside an argument's value: name the "
+                f"field whose argument takes it too (`schemanav define {owner}` shows the input)"
+            )
+        self.inputs = list(dict.fromkeys(self.inputs))
         return [self._replace_deprecated(c) for c in dict.fromkeys(fields)]
 
     def _field(self, owner: str, name: str) -> GraphQLField | None:
@@ -344,10 +244,65 @@ class _Builder:
             host = self._walk(source, steps)
             self._place(coordinate, host)
             pending.remove(coordinate)
+        carried = self._carry_inputs()
         self._add_leaves(root)
         variables = self._variables()
+        for key, held in carried.items():
+            variables[key] = replace(variables[key], carries=tuple(held))
         text = self._print(root, root_type.name, variables)
         return self._checked(text, requested, variables)
+
+    def _carry_inputs(self) -> dict[tuple[int, str], list[Carried]]:
+        """Each requested input field, by the placed field's argument whose value holds it
+        (`_value_for`), the shallowest first, so a deeper one goes inside one already carried
+        (`sku` then `eq`: `filter.sku.eq`); an optional argument is then declared. Per
+        argument (`_variables`' key), what it carries."""
+        from schemanav.schema.inputs import MAX_INPUT_DEPTH
+
+        carried: dict[tuple[int, str], list[Carried]] = {}
+        found = {c: self._value_for(c, carried) for c in self.inputs}
+        depth = {c: len(way[2]) if way else MAX_INPUT_DEPTH for c, way in found.items()}
+        for coordinate in sorted(self.inputs, key=depth.__getitem__):
+            best = self._value_for(coordinate, carried)
+            if best is None:
+                self.warnings.append(
+                    f"{coordinate} is an input field no argument of the operation takes; left "
+                    "out (name the field whose argument's value holds it)"
+                )
+                continue
+            node, argument_name, keys = best
+            optional = not _required(node.definition.args[argument_name])
+            if optional and argument_name not in node.optional_arguments:
+                node.optional_arguments.append(argument_name)
+            carried.setdefault((id(node), argument_name), []).append(Carried(coordinate, keys))
+        return carried
+
+    def _value_for(
+        self, coordinate: str, carried: dict[tuple[int, str], list[Carried]]
+    ) -> tuple[_FieldNode, str, tuple[str, ...]] | None:
+        """The placed field's argument whose value holds the input field `coordinate`, and
+        its keys there (`input_path`): inside an input field already carried first (the agent
+        named both), then an argument already a variable, then the fewest keys, then the
+        earliest placed."""
+        best: tuple[tuple[int, int, int, int], _FieldNode, str, tuple[str, ...]] | None = None
+        for order, (_, node) in enumerate(self.nodes):
+            for argument_name, argument in node.definition.args.items():
+                from schemanav.schema.inputs import input_path
+
+                declared = _required(argument) or argument_name in node.optional_arguments
+                ways = [(1, input_path(self.schema, argument.type, coordinate))]
+                for held in carried.get((id(node), argument_name), ()):
+                    inner = self._field(*held.coordinate.split("."))
+                    if inner is not None:
+                        keys = input_path(self.schema, inner.type, coordinate)
+                        ways.append((0, None if keys is None else (*held.keys, *keys)))
+                for within, keys in ways:
+                    if keys is None:
+                        continue
+                    rank = (within, 0 if declared else 1, len(keys), order)
+                    if best is None or rank < best[0]:
+                        best = (rank, node, argument_name, keys)
+        return None if best is None else best[1:]
 
     def _root_for(self, requested: list[str]) -> GraphQLObjectType:
         roots = [
@@ -511,7 +466,7 @@ class _Builder:
                     self.leaves.append(f"{selection.type_name}.{name}")
 
     def _leaf_names(self, type_name: str) -> list[str]:
-        from graphql import get_named_type, is_leaf_type, is_non_null_type
+        from graphql import get_named_type, is_leaf_type
 
         named: GraphQLNamedType | None = self.schema.get_type(type_name)
         fields = getattr(named, "fields", None) or {}
@@ -520,25 +475,18 @@ class _Builder:
             for name, definition in fields.items()
             if is_leaf_type(get_named_type(definition.type))
             and not definition.deprecation_reason
-            and not any(
-                is_non_null_type(arg.type) and arg.default_value is _undefined()
-                for arg in definition.args.values()
-            )
+            and not any(_required(arg) for arg in definition.args.values())
         ]
         ordered = [n for n in PREFERRED_LEAVES if n in usable]
         ordered += [n for n in usable if n not in ordered]
         return ordered[: max(1, self.leaf_fields)] or ["__typename"]
 
     def _variables(self) -> dict[tuple[int, str], Variable]:
-        from graphql import is_non_null_type
-
         taken: set[str] = set()
         bound: dict[tuple[int, str], Variable] = {}
         for _, node in self.nodes:
             for argument_name, argument in node.definition.args.items():
-                required = (
-                    is_non_null_type(argument.type) and argument.default_value is _undefined()
-                )
+                required = _required(argument)
                 if not required and argument_name not in node.optional_arguments:
                     continue
                 name = argument_name
@@ -610,14 +558,18 @@ class _Builder:
         document = parse(text)
         errors = tuple(" ".join(error.message.split()) for error in validate(self.schema, document))
         present = field_coordinates(self.schema, document)
+        held = {c.coordinate for variable in variables.values() for c in variable.carries}
         return BuildResult(
             operation=text,
             variables=tuple(variables.values()),
             valid=not errors,
             errors=errors,
-            requested=tuple(requested),
+            requested=(*requested, *self.inputs),
             coordinates=present,
-            missing=tuple(c for c in requested if c not in present),
+            missing=(
+                *(c for c in requested if c not in present),
+                *(c for c in self.inputs if c not in held),
+            ),
             added=tuple(dict.fromkeys(self.added)),
             leaves=tuple(dict.fromkeys(self.leaves)),
             auto_fixes=tuple(self.fixes),
@@ -649,3 +601,10 @@ def _undefined() -> Any:
     from graphql import Undefined
 
     return Undefined
+
+
+def _required(argument: GraphQLArgument) -> bool:
+    """Whether an argument must be given: non-null, without a default."""
+    from graphql import is_non_null_type
+
+    return is_non_null_type(argument.type) and argument.default_value is _undefined()
