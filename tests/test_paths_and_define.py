@@ -266,6 +266,25 @@ def test_define_a_whole_type_and_an_input_field() -> None:
     assert "minRating: Float" in result.stdout
 
 
+def test_define_leaves_out_empty_descriptions(tmp_path: Path, cache_dir: Path) -> None:
+    """A server that sends `"description": ""` for every element (Magento's does) prints as
+    lines of six quotes: they say nothing, and neither define nor its cache keeps them."""
+    empty = '"' * 6
+    schema = tmp_path / "empty.graphqls"
+    schema.write_text(
+        f"{empty}\ntype Query {{\n  {empty}\n  shop(\n    {empty}\n    id: ID\n  ): Shop\n}}\n"
+        f'{empty}\ntype Shop {{\n  {empty}\n  id: ID\n  "The shop\'s name."\n  name: String\n}}\n'
+    )
+    for _ in range(2):  # printed, then read back
+        result = CliRunner().invoke(
+            app, ["define", "--schema", str(schema), "Query", "Query.shop(id:)", "Shop.name"]
+        )
+        assert result.exit_code == 0, result.output
+        assert empty not in result.stdout
+        assert "  \"\"\"The shop's name.\"\"\"\n  name: String" in result.stdout
+        assert "shop(\n    id: ID\n  ): Shop" in result.stdout
+
+
 def test_define_json_gives_introspection_records() -> None:
     result = CliRunner().invoke(app, ["define", "--json", "Movie", "Movie.rating", "Genre.DRAMA"])
     assert result.exit_code == 0, result.output

@@ -64,8 +64,8 @@ class CacheKind:
 CORPUS_CACHE = CacheKind("corpus", "corpus", 5, ".bin")  # 5: a string table and columns
 PRICE_CACHE = CacheKind("price", "price", 1, ".json")
 SLICE_FACTS_CACHE = CacheKind("slice-facts", "slice", 1, ".json")
-DEFINITION_CACHE = CacheKind("definition", "define", 2)  # a folder per schema; 2: schema.json
-# is `stored_schema`'s layout
+DEFINITION_CACHE = CacheKind("definition", "define", 3)  # a folder per schema; 2: schema.json
+# is `stored_schema`'s layout; 3: empty descriptions left out
 RANK_TABLE_CACHE = CacheKind("rank table", "tokens", 1, ".bin")
 TOKEN_COUNT_CACHE = CacheKind("token counts", "counts", 1, ".json")  # o200k_base, by text
 # Raised when what `StructuralIndex.build` computes changes (or the analyzer's words do).

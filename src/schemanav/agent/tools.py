@@ -169,7 +169,9 @@ class SchemaTools:
             # A coordinate such as `Type.field`: the owner type holds what the model wants.
             named = self.schema.get_type(wanted.split(".", 1)[0])
         if named is not None:
-            return ToolResult(True, print_type(named))
+            from schemanav.schema.define import without_empty_descriptions
+
+            return ToolResult(True, without_empty_descriptions(print_type(named)))
         return ToolResult(False, self._unknown_type(wanted))
 
     def _unknown_type(self, name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -65,7 +66,7 @@ def define_one(schema: GraphQLSchema, coordinate: str) -> Definition:
         return _unknown(schema, coordinate, "no such element in the schema")
     kind = resolved.kind
     try:
-        sdl = _sdl(resolved)
+        sdl = without_empty_descriptions(_sdl(resolved))
         record = _record(schema, resolved)
     except StopIteration:  # the member is not among the type's own: a meta-field
         return _unknown(
@@ -162,6 +163,18 @@ def _all_coordinates(schema: GraphQLSchema) -> list[str]:
             names.append(f"{type_name}.{member}")
     names.extend(f"@{directive.name}" for directive in schema.directives)
     return names
+
+
+# An empty description as graphql-core prints it: a line of its own holding `""""""` (or
+# `""`), which no block string's text can be (its quotes would be escaped).
+_EMPTY_DESCRIPTION = re.compile(r'^[ \t]*(?:""""""|"")[ \t]*\n', re.MULTILINE)
+
+
+def without_empty_descriptions(sdl: str) -> str:
+    """SDL without the empty descriptions of a schema introspected from a server that sends
+    `"description": ""` for every element (Magento's has 709): lines that say nothing and
+    cost an agent tokens."""
+    return _EMPTY_DESCRIPTION.sub("", sdl)
 
 
 def _sdl(resolved: Any) -> str:
