@@ -168,7 +168,8 @@ type Query { products(filter: ProductFilter, sort: [ProductSort!], first: Int): 
 type Product { sku: String! name: String }
 input ProductFilter { name: TextMatch, sku: TextMatch, and: [ProductFilter!] }
 input TextMatch { eq: String, contains: String }
-input ProductSort { field: String! }
+input ProductSort { field: String!, direction: Direction }
+enum Direction { ASC, DESC }
 input Unused { x: Int }
 """
 
@@ -178,15 +179,17 @@ def test_input_fields_are_carried_by_the_variables_whose_values_hold_them(
     order: int, tmp_path: Path, runner: CliRunner, cache_dir: Path
 ) -> None:
     """Named in either order, `TextMatch.contains` goes inside the `sku` the agent named too,
-    not the first `TextMatch` a filter holds (`name`); each optional argument whose value
-    carries one is declared, the others (`first`) are not."""
-    inputs = ["ProductFilter.sku", "TextMatch.contains", "ProductSort.field"][::order]
+    not the first `TextMatch` a filter holds (`name`), and an enum value at a key of its type;
+    each optional argument whose value carries one is declared, the others (`first`) are not."""
+    inputs = ["ProductFilter.sku", "TextMatch.contains", "ProductSort.field", "Direction.DESC"]
+    inputs = inputs[::order]
     result = build_operation(build_schema(FILTERED_SDL), ["Query.products", *inputs])
     assert result.operation.startswith("query($filter: ProductFilter, $sort: [ProductSort!]) {")
     assert "products(filter: $filter, sort: $sort) {" in result.operation
-    assert [[(c.coordinate, c.keys) for c in v.carries] for v in result.variables] == [
-        [("ProductFilter.sku", ("sku",)), ("TextMatch.contains", ("sku", "contains"))],
-        [("ProductSort.field", ("field",))],
+    carried = [sorted((c.coordinate, c.keys, c.value) for c in v.carries) for v in result.variables]
+    assert carried == [
+        [("ProductFilter.sku", ("sku",), None), ("TextMatch.contains", ("sku", "contains"), None)],
+        [("Direction.DESC", ("direction",), "DESC"), ("ProductSort.field", ("field",), None)],
     ]
     assert result.complete and set(inputs) <= set(result.requested)
     assert "$filter: ProductFilter (Query.products(filter:)) holding filter.sku, " in (
@@ -197,16 +200,19 @@ def test_input_fields_are_carried_by_the_variables_whose_values_hold_them(
     shown = runner.invoke(app, ["build", "--schema", str(schema_file), "Query.products", *inputs])
     assert shown.exit_code == 0, shown.output
     assert "\n  $filter.sku.contains  (TextMatch.contains)\n" in shown.stderr
+    assert "\n  $sort.direction = DESC  (Direction.DESC)\n" in shown.stderr
 
 
 def test_an_input_field_no_argument_takes_is_left_out_or_refused_alone() -> None:
     schema = build_schema(FILTERED_SDL)
     result = build_operation(schema, ["Query.products", "Unused.x"])
     assert result.missing == ("Unused.x",) and not result.complete
-    assert "Unused.x is an input field no argument of the operation takes" in result.warnings[0]
+    assert result.warnings[0].startswith("no argument of the operation takes Unused.x")
     for coordinates, fragment in [
         (["ProductFilter.sku"], "name the field whose argument takes it too"),
+        (["Direction.ASC"], "name the field whose argument takes it too"),
         (["Query.products", "ProductFilter.sku(x:)"], "an input field takes no arguments"),
+        (["Query.products", "Direction.ASC(x:)"], "an enum value takes no arguments"),
     ]:
         with pytest.raises(InputError) as raised:
             build_operation(schema, coordinates)

@@ -299,7 +299,7 @@ def render_build(out: Console, err: Console, result: BuildResult) -> None:
     for variable in result.variables:
         line = f"variable ${variable.name}: {variable.type}  ({variable.argument})"
         for carried in variable.carries:
-            line += f"\n  ${'.'.join((variable.name, *carried.keys))}  ({carried.coordinate})"
+            line += f"\n  ${carried.at(variable.name)}  ({carried.coordinate})"
         err.print(line, markup=False)
     for fix in result.auto_fixes:
         err.print(f"auto-fix: {fix.coordinate} → {fix.replacement} ({fix.reason})", markup=False)

@@ -155,7 +155,8 @@ BUILD_QUERY_TOOL = _tool(
             "items": {"type": "string"},
             "description": "Field coordinates (Type.field) from your searches; "
             "Type.field(arg:) also declares that optional argument; an input type's field "
-            "(Input.field) is listed as a key of the variable whose value holds it.",
+            "(Input.field) or an enum value (Enum.VALUE) is listed as a key of the variable "
+            "whose value holds it.",
         }
     },
     ["coordinates"],

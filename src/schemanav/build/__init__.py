@@ -25,9 +25,11 @@ coordinates (`Type.field(arg:)`) for optional arguments that should become varia
    scalar or enum fields without required arguments, at most `leaf_fields`; `__typename` when
    the type has none (unions).
 4. An input field (`ProductAttributeFilterInput.sku`, as a slice shows it) is no selection but
-   a key of a variable's value: it is carried by the argument of a placed field whose value can
-   hold it in the fewest keys (`schema.inputs.input_path`), a declared variable first, else an
-   optional argument then declared, and the variable lists it with its keys (`filter.sku`).
+   a key of a variable's value, and an enum value (`SortEnum.DESC`) a value at a key of its
+   enum's type: each is carried by the argument of a placed field whose value can hold it in
+   the fewest keys (`schema.inputs.input_path`), inside an input field also named first, a
+   declared variable before an optional argument then declared, and the variable lists it
+   with its keys (`filter.sku`, `sort.price = DESC`).
 """
 
 from schemanav.build.builder import (

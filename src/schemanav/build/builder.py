@@ -144,7 +144,7 @@ class _Builder:
     def parse(self, coordinates: Sequence[str]) -> list[str]:
         """The requested fields, deprecated ones swapped (`_replace_deprecated`); requested
         input fields go to `inputs`."""
-        from graphql import is_input_object_type
+        from graphql import is_enum_type, is_input_object_type
 
         from schemanav.schema.define import closest_coordinates
 
@@ -162,9 +162,12 @@ class _Builder:
                 continue
             owner, name, argument = match.groups()
             known = self._field(owner, name)
-            if known is not None and is_input_object_type(self.schema.get_type(owner)):
+            named = self.schema.get_type(owner)
+            value = is_enum_type(named) and name in getattr(named, "values", {})
+            if value or (known is not None and is_input_object_type(named)):
                 if argument is not None:
-                    problems.append(f"{clipped(item)}: an input field takes no arguments")
+                    what = "an enum value" if value else "an input field"
+                    problems.append(f"{clipped(item)}: {what} takes no arguments")
                 else:
                     self.inputs.append(f"{owner}.{name}")
                 continue
@@ -183,8 +186,8 @@ class _Builder:
         if not fields:
             owner = self.inputs[0].split(".")[0]
             raise InputError(
-                f"{self.inputs[0]} is an input field, sent inside an argument's value: name the "
-                f"field whose argument takes it too (`schemanav define {owner}` shows the input)"
+                f"{self.inputs[0]} is sent inside an argument's value: name the field whose "
+                f"argument takes it too (`schemanav define {owner}` shows where it is used)"
             )
         self.inputs = list(dict.fromkeys(self.inputs))
         return [self._replace_deprecated(c) for c in dict.fromkeys(fields)]
@@ -257,6 +260,8 @@ class _Builder:
         (`_value_for`), the shallowest first, so a deeper one goes inside one already carried
         (`sku` then `eq`: `filter.sku.eq`); an optional argument is then declared. Per
         argument (`_variables`' key), what it carries."""
+        from graphql import is_enum_type
+
         from schemanav.schema.inputs import MAX_INPUT_DEPTH
 
         carried: dict[tuple[int, str], list[Carried]] = {}
@@ -266,15 +271,18 @@ class _Builder:
             best = self._value_for(coordinate, carried)
             if best is None:
                 self.warnings.append(
-                    f"{coordinate} is an input field no argument of the operation takes; left "
-                    "out (name the field whose argument's value holds it)"
+                    f"no argument of the operation takes {coordinate}; left out (name the "
+                    "field whose argument's value holds it)"
                 )
                 continue
             node, argument_name, keys = best
             optional = not _required(node.definition.args[argument_name])
             if optional and argument_name not in node.optional_arguments:
                 node.optional_arguments.append(argument_name)
-            carried.setdefault((id(node), argument_name), []).append(Carried(coordinate, keys))
+            owner, _, name = coordinate.partition(".")
+            value = name if is_enum_type(self.schema.get_type(owner)) else None
+            held = Carried(coordinate, keys, value)
+            carried.setdefault((id(node), argument_name), []).append(held)
         return carried
 
     def _value_for(

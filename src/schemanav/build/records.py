@@ -25,13 +25,20 @@ class AutoFix:
 
 @dataclass(frozen=True)
 class Carried:
-    """An input field a variable's value holds, and the keys down to it (`category_uid.eq`)."""
+    """An input field a variable's value holds, and the keys down to it (`category_uid.eq`);
+    or an enum value, sent as the `value` at those keys (`price` = `DESC`)."""
 
     coordinate: str
     keys: tuple[str, ...]
+    value: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"coordinate": self.coordinate, "keys": list(self.keys)}
+        return {"coordinate": self.coordinate, "keys": list(self.keys), "value": self.value}
+
+    def at(self, variable: str) -> str:
+        """Where it goes in the variable: `filter.sku.eq`, `sort.price = DESC`."""
+        place = ".".join((variable, *self.keys))
+        return place if self.value is None else f"{place} = {self.value}"
 
 
 @dataclass(frozen=True)
@@ -59,8 +66,7 @@ class Variable:
         the input fields it holds: `holding filter.sku`."""
         text = f"${self.name}: {self.type} ({self.argument})"
         if self.carries:
-            keys = ", ".join(".".join((self.name, *c.keys)) for c in self.carries)
-            text += f" holding {keys}"
+            text += " holding " + ", ".join(c.at(self.name) for c in self.carries)
         return text
 
 
