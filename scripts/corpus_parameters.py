@@ -32,7 +32,7 @@ import corpus_quality as cq
 # and one more), the shares likewise.
 SIZES: dict[str, tuple[Any, ...]] = {
     "FILLER_LEAVES": (2, 5),
-    "VALUE_FIELDS": (2, 6),
+    "VALUE_FIELDS": (3, 12),
     "LABELS": (1, 3),
     "WRITE_GATE": (0, 2),
     "GATED_WRITES_FROM": (2_000, 8_000),
@@ -42,17 +42,17 @@ SIZES: dict[str, tuple[Any, ...]] = {
     "TOP_ARGUMENTS": (1, 3),
     "TOP_ARGUMENTS_CAP": (8, 32),
     "ARGUMENT_ENUM_CAP": (4, 16),
-    "SUBJECT_LEAVES": (16, 64),
+    "SUBJECT_LEAVES": (8, 32),
     "SUBJECT_LEAVES_SHARE": (0.01, 0.04),
     "ENTRY_ARGUMENTS_SHARE": (0.005, 0.02),
-    "ENTRY_ARGUMENTS_TOTAL": (0.01, 0.04),
+    "ENTRY_ARGUMENTS_TOTAL": (0.02, 0.08),
     "LIST_ARGUMENTS_TOTAL": (0.005, 0.02),
     "WRITE_RESERVE_UNTIL": (2_000, 8_000),
     "SHARED_OUTCOME_SHARE": (0.3, 0.7),
     "FILL_MEMBER_CAP": (8, 32),
     "FILL_MEMBER_SHARE": (0.01, 0.04),
     "EARLY_COMPLETION_FROM": (1_000, 4_000),
-    "EARLY_COMPLETION_SHARE": (0.02, 0.08),
+    "EARLY_COMPLETION_SHARE": (0.01, 0.04),
     "ANSWER_TREE_SHARE": (0.02, 0.08),
     "LISTING_COMPLETION_SHARE": (0.04, 0.16),
     "OPERATION_ROOM_FROM": (4_000, 16_000),
@@ -94,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in tried]
     if unknown:
         parser.error(f"unknown {args.kind}: {', '.join(unknown)}; choose from {', '.join(tried)}")
+    today = current(args.kind, names)
+    stale = [name for name in names if today[name] in tried[name]]
+    if stale:  # a value changed in the code since its row was written: nothing to compare
+        parser.error(f"the values tried include today's for {', '.join(stale)}: update them")
     for name in names:
         for value in tried[name]:
             cq.CANDIDATES[candidate_name(name, value)] = {change: {name: value}}
@@ -110,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     for (corpus_set, candidate, _), records in zip(tasks, results, strict=True):
         scores[candidate][corpus_set.name] = records
     set_names = [s.name for s in sets]
-    print(render(scores, names, tried, set_names, current(args.kind, names)))
+    print(render(scores, names, tried, set_names, today))
     return 0
 
 
