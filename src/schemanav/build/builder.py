@@ -288,15 +288,15 @@ class _Builder:
     def _value_for(
         self, coordinate: str, carried: dict[tuple[int, str], list[Carried]]
     ) -> tuple[_FieldNode, str, tuple[str, ...]] | None:
-        """The placed field's argument whose value holds the input field `coordinate`, and
-        its keys there (`input_path`): inside an input field already carried first (the agent
-        named both), then an argument already a variable, then the fewest keys, then the
-        earliest placed."""
+        """The placed field's argument whose value holds the input field or enum value
+        `coordinate`, and its keys there (`input_path`): inside an input field already carried
+        first (the agent named both), then an argument already a variable, then the fewest
+        keys, then the earliest placed."""
+        from schemanav.schema.inputs import input_path
+
         best: tuple[tuple[int, int, int, int], _FieldNode, str, tuple[str, ...]] | None = None
         for order, (_, node) in enumerate(self.nodes):
             for argument_name, argument in node.definition.args.items():
-                from schemanav.schema.inputs import input_path
-
                 declared = _required(argument) or argument_name in node.optional_arguments
                 ways = [(1, input_path(self.schema, argument.type, coordinate))]
                 for held in carried.get((id(node), argument_name), ()):
